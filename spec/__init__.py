@@ -1,0 +1,9 @@
+"""The bundled editions: one `.rules` file per edition, found by id."""
+from pathlib import Path
+
+SPEC_DIR = Path(__file__).resolve().parent
+
+
+def bundled() -> dict[str, Path]:
+    """Map each bundled edition id (file stem) to its path."""
+    return {path.stem: path for path in sorted(SPEC_DIR.glob("*.rules"))}

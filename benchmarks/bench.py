@@ -1,0 +1,61 @@
+"""Speed figures quoted in the README: spec compile time, games and player turns per second.
+
+Run: python benchmarks/bench.py [--games N] [--edition ID]
+One process, 4 heuristic players, no event log and no invariant checks: the
+configuration `simulate` uses.
+"""
+from __future__ import annotations
+
+import argparse
+import platform
+import statistics
+import time
+
+import grammar
+import interpreter
+from spec import bundled
+
+
+def compile_times(repeats: int) -> dict[str, float]:
+    """Median milliseconds to compile each bundled edition (parser already built)."""
+    grammar.compile_file(bundled()["classic-us"])  # builds the parser once
+    figures = {}
+    for eid, path in bundled().items():
+        runs = []
+        for _ in range(repeats):
+            start = time.perf_counter()
+            grammar.compile_file(path, cache=False)
+            runs.append(time.perf_counter() - start)
+        figures[eid] = statistics.median(runs) * 1000
+    return figures
+
+
+def play_speed(edition_id: str, games: int) -> tuple[float, float, int]:
+    """Games per second and player turns per second over `games` games."""
+    edition = interpreter.load(grammar.compile_file(bundled()[edition_id]))
+    players = ["heuristic"] * 4
+    turns = 0
+    start = time.perf_counter()
+    for seed in range(games):
+        turns += interpreter.play(edition, players, seed=seed, log=False).summary()["turns"]
+    elapsed = time.perf_counter() - start
+    return games / elapsed, turns / elapsed, turns
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=300)
+    parser.add_argument("--edition", default="classic-us")
+    parser.add_argument("--repeats", type=int, default=20)
+    args = parser.parse_args()
+    print(f"machine: {platform.machine()}, {platform.python_implementation()} {platform.python_version()}, {platform.processor() or 'cpu n/a'}")
+    for eid, ms in compile_times(args.repeats).items():
+        print(f"compile {eid:<12} {ms:7.1f} ms (median of {args.repeats})")
+    games_per_s, turns_per_s, turns = play_speed(args.edition, args.games)
+    print(f"play {args.edition}: {args.games} games, {turns} player turns, 4 heuristic players, one process")
+    print(f"  {games_per_s:,.1f} games/s")
+    print(f"  {turns_per_s:,.0f} player turns/s")
+
+
+if __name__ == "__main__":
+    main()

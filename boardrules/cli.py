@@ -1,0 +1,187 @@
+"""The `boardrules` command: the one place that sees every layer, kept thin."""
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+import click
+
+import grammar
+import interpreter
+from interpreter import strategies
+
+from . import simulate as simulation
+from .editions import UsageError, concrete_editions, load, resolve
+from .logfile import read_log
+from .narrate import narrate, standings_table
+from spec import bundled
+
+
+class Command(click.Group):
+    """Turns every known failure into a located message and exit status 2, never a traceback."""
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except grammar.SpecError as error:
+            click.echo(error.render(), err=True)
+        except UsageError as error:
+            click.echo(error.render(), err=True)
+        except interpreter.ReplayError as error:
+            click.echo(f"error: {error}", err=True)
+        except KeyboardInterrupt:
+            click.echo("interrupted", err=True)
+            sys.exit(130)
+        sys.exit(2)
+
+
+@click.group(cls=Command)
+def main() -> None:
+    """Monopoly-family editions as data: check them, play them, simulate them."""
+
+
+@main.command()
+def editions() -> None:
+    """List the bundled editions."""
+    for eid, path in bundled().items():
+        ir = grammar.compile_file(path)
+        about = ir["edition"]
+        kind = "abstract base" if about.get("abstract") else f"{about.get('title', '')} ({about.get('language', '')})"
+        click.echo(f"{eid:<14} {kind}")
+
+
+@main.command()
+@click.argument("specs", nargs=-1, required=True)
+@click.option("--ir", "show_ir", is_flag=True, help="Print the compiled IR as JSON.")
+def check(specs: tuple[str, ...], show_ir: bool) -> None:
+    """Compile each SPEC (an edition id or a .rules path) and report errors."""
+    failed = False
+    for spec in specs:
+        try:
+            ir = grammar.compile_file(resolve(spec))
+        except grammar.SpecError as error:
+            click.echo(error.render(), err=True)
+            failed = True
+            continue
+        if show_ir:
+            click.echo(json.dumps(ir, ensure_ascii=False, indent=2))
+        else:
+            click.echo(f"ok: {spec}")
+    if failed:
+        sys.exit(2)
+
+
+def seat_strategies(players: int, chosen: tuple[str, ...]) -> list[str]:
+    """One strategy per seat: the ones given, in seat order, the last repeated for the rest."""
+    if len(chosen) > players:
+        raise UsageError(f"{len(chosen)} strategies for {players} players", "give at most one --strategy per player")
+    chosen = chosen or ("heuristic",)
+    return list(chosen) + [chosen[-1]] * (players - len(chosen))
+
+
+def check_players(loaded, players: int) -> None:
+    limits = loaded.ir["settings"]["game"]["players"]
+    if not limits["min"] <= players <= limits["max"]:
+        raise UsageError(
+            f"`{loaded.ir['edition']['id']}` is for {limits['min']} to {limits['max']} players, not {players}",
+            f"use --players between {limits['min']} and {limits['max']}",
+        )
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write the whole file or nothing: a crash never leaves half a log behind."""
+    directory = path.parent if str(path.parent) else Path(".")
+    if not directory.is_dir():
+        raise UsageError(f"cannot write `{path}`: no folder `{directory}`", "create the folder or choose another --log path")
+    handle, temporary = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        os.unlink(temporary)
+        raise
+
+
+STRATEGY = click.Choice(strategies.NAMES)
+
+
+@main.command()
+@click.argument("spec")
+@click.option("--players", default=4, show_default=True, type=click.IntRange(min=1), help="Number of players.")
+@click.option("--strategy", "chosen", multiple=True, type=STRATEGY, help="Strategy per seat, in seat order; the last one fills the remaining seats (default heuristic).")
+@click.option("--seed", default=1, show_default=True, type=int, help="Seed of the game's random source.")
+@click.option("--max-turns", type=click.IntRange(min=1), help="Stop after this many rounds (default: the edition's turn cap).")
+@click.option("--log", "log_path", type=click.Path(dir_okay=False, path_type=Path), help="Write the game log (JSON) here, for `replay`.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object with the result instead of the game's story.")
+@click.option("--check", "check_invariants", is_flag=True, help="Check the built-in invariants after every event.")
+def play(spec, players, chosen, seed, max_turns, log_path, as_json, check_invariants) -> None:
+    """Play one game of SPEC and tell it, or print its result as JSON."""
+    loaded = load(spec)
+    check_players(loaded, players)
+    seats = seat_strategies(players, chosen)
+    result = interpreter.play(loaded.edition, seats, seed=seed, max_turns=max_turns, log=True, check_invariants=check_invariants)
+    if log_path is not None:
+        write_atomically(log_path, json.dumps(result.log(), ensure_ascii=False))
+    summary = result.summary()
+    if as_json:
+        click.echo(json.dumps(summary, ensure_ascii=False, sort_keys=True))
+        return
+    for line in narrate(loaded.ir, result.events):
+        click.echo(line)
+    click.echo(standings_table(loaded.ir, summary))
+
+
+@main.command()
+@click.argument("log_path", metavar="LOG", type=click.Path(path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print the replayed result as JSON.")
+def replay(log_path: Path, as_json: bool) -> None:
+    """Replay a game LOG written by `play --log` and confirm it ends in the same state."""
+    log = read_log(log_path)
+    loaded = load(log["header"]["spec"])
+    result = interpreter.replay(loaded.edition, log)
+    summary = result.summary()
+    if as_json:
+        click.echo(json.dumps(summary, ensure_ascii=False, sort_keys=True))
+        return
+    click.echo(f"replayed {len(log['events'])} events: same final state")
+    click.echo(standings_table(loaded.ir, summary))
+
+
+@main.command()
+@click.argument("spec")
+@click.option("--games", default=1000, show_default=True, type=click.IntRange(min=1), help="Number of games.")
+@click.option("--players", default=4, show_default=True, type=click.IntRange(min=1), help="Players per game.")
+@click.option("--strategy", "chosen", multiple=True, type=STRATEGY, help="Strategy per seat (as for `play`).")
+@click.option("--seed", default=1, show_default=True, type=int, help="Seed of the whole run; game i gets its own seed from it.")
+@click.option("--max-turns", type=click.IntRange(min=1), help="Round cap per game (default: the edition's turn cap).")
+@click.option("--jobs", default=1, show_default=True, type=click.IntRange(min=1), help="Worker processes.")
+@click.option("--debug", is_flag=True, help="Check the built-in invariants after every event (slower).")
+@click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
+def simulate(spec, games, players, chosen, seed, max_turns, jobs, debug, as_json) -> None:
+    """Play many games of SPEC and report turns, wins and landing frequencies."""
+    from tqdm import tqdm
+
+    loaded = load(spec)
+    check_players(loaded, players)
+    seats = seat_strategies(players, chosen)
+    if "human" in seats:
+        raise UsageError("`simulate` cannot seat a human player", "use `play` to play against the bots")
+    tally = simulation.Tally([square["name"] for square in loaded.ir["squares"]])
+    with tqdm(total=games, unit="game", file=sys.stderr, disable=None) as bar:
+        for summary in simulation.run(loaded.path, loaded.edition, seats, games, seed, max_turns, debug, jobs, bar.update):
+            tally.add(summary)
+    report = {"edition": loaded.ir["edition"]["id"], "players": players, "strategies": seats, "seed": seed, "debug": debug, **tally.report()}
+    if as_json:
+        click.echo(json.dumps(report, ensure_ascii=False, sort_keys=True))
+    else:
+        from .narrate import simulation_report
+
+        click.echo(simulation_report(report))
+
+
+if __name__ == "__main__":
+    main()

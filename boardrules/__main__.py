@@ -1,0 +1,4 @@
+"""`python -m boardrules` is the `boardrules` command."""
+from .cli import main
+
+main()

@@ -1,0 +1,171 @@
+"""The command line as a user meets it: results, determinism, and every misuse as exit 2."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from boardrules.cli import main
+
+EDITIONS = ["classic-se", "classic-nl", "classic-us"]
+
+
+def run(*args: str):
+    result = CliRunner().invoke(main, list(args))
+    assert "Traceback" not in result.output + result.stderr, result.output + result.stderr
+    return result
+
+
+def assert_usage_error(result, *needles: str) -> None:
+    """Principle 8: a misuse is a clear message and exit status 2, never a traceback."""
+    assert result.exit_code == 2, (result.exit_code, result.output, result.stderr)
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    for needle in needles:
+        assert needle in result.stderr, result.stderr
+
+
+def test_editions_lists_the_bundled_editions():
+    """Issue 2 §6: `boardrules editions` lists every bundled edition."""
+    result = run("editions")
+    assert result.exit_code == 0
+    for edition in EDITIONS + ["classic"]:
+        assert edition in result.output
+
+
+def test_check_passes_on_every_bundled_edition():
+    """Issue 2, done when: `boardrules check` passes on every bundled edition."""
+    result = run("check", *EDITIONS)
+    assert result.exit_code == 0, result.stderr
+    assert result.output.splitlines() == [f"ok: {e}" for e in EDITIONS]
+
+
+def test_play_json_is_deterministic_and_complete():
+    """DESIGN principle 6: one seed gives the same game, byte for byte."""
+    first = run("play", "classic-se", "--players", "4", "--seed", "1", "--json")
+    second = run("play", "classic-se", "--players", "4", "--seed", "1", "--json")
+    assert first.exit_code == 0, first.stderr
+    assert first.output == second.output
+    summary = json.loads(first.output)
+    for key in ("edition", "seed", "players", "turns", "winner", "ended_by", "standings"):
+        assert key in summary
+    assert summary["winner"] is not None or summary["ended_by"] == "turn_cap"
+
+
+def test_play_log_replays_to_the_same_state(tmp_path: Path):
+    """DESIGN principle 6: a game log replays to the same final state."""
+    log = tmp_path / "game.json"
+    played = run("play", "classic-us", "--seed", "3", "--json", "--log", str(log))
+    assert played.exit_code == 0, played.stderr
+    replayed = run("replay", str(log), "--json")
+    assert replayed.exit_code == 0, replayed.stderr
+    assert json.loads(replayed.output) == json.loads(played.output)
+
+
+def test_play_tells_the_story():
+    """Issue 2: `boardrules play` lets a designer watch a full game."""
+    result = run("play", "classic-nl", "--players", "2", "--seed", "5", "--max-turns", "20")
+    assert result.exit_code == 0, result.stderr
+    assert "winner" in result.output or "no winner" in result.output
+    assert len(result.output.splitlines()) > 20
+
+
+def test_simulate_reports_the_statistics():
+    """Issue 2 §6: simulate reports games, turns, wins by seat and strategy, cap share, landings."""
+    result = run("simulate", "classic-us", "--games", "20", "--strategy", "heuristic", "--strategy", "random", "--json")
+    assert result.exit_code == 0, result.stderr
+    report = json.loads(result.output)
+    assert report["games"] == 20
+    assert set(report["turns"]) == {"mean", "median", "max"}
+    assert sum(report["wins_by_seat"].values()) == 20  # at the turn cap the richest wins
+    assert set(report["wins_by_strategy"]) <= {"heuristic", "random"}
+    assert len(report["landings"]) == 40
+
+
+def test_simulate_is_the_same_with_two_jobs():
+    """DESIGN principle 6: game i gets the same seed however the games are split over processes."""
+    one = run("simulate", "classic-se", "--games", "30", "--json")
+    two = run("simulate", "classic-se", "--games", "30", "--json", "--jobs", "2")
+    assert json.loads(one.output) == json.loads(two.output)
+
+
+@pytest.mark.parametrize(
+    "args, needles",
+    [
+        (["play", "classic-xx"], ["no edition `classic-xx`", "hint"]),
+        (["play", "classic"], ["abstract", "hint"]),
+        (["play", "classic-us", "--players", "9"], ["2 to 8 players", "hint"]),
+        (["play", "classic-us", "--players", "0"], ["--players"]),
+        (["play", "classic-us", "--strategy", "genius"], ["genius"]),
+        (["play", "classic-us", "--players", "2", "--strategy", "random", "--strategy", "random", "--strategy", "random"], ["3 strategies for 2 players"]),
+        (["play", "classic-us", "--seed", "abc"], ["--seed"]),
+        (["play", "classic-us", "--max-turns", "0"], ["--max-turns"]),
+        (["play"], ["SPEC"]),
+        (["check"], ["SPECS"]),
+        (["check", "missing.rules"], ["no spec file `missing.rules`"]),
+        (["replay", "no-such-log.json"], ["no game log"]),
+        (["simulate", "classic-us", "--games", "0"], ["--games"]),
+        (["simulate", "classic-us", "--strategy", "human"], ["cannot seat a human"]),
+        (["conquer"], ["conquer"]),
+    ],
+)
+def test_command_line_misuse_is_exit_2(args, needles):
+    """DESIGN principle 8: a wrong command line gets one clear message and exit 2."""
+    assert_usage_error(run(*args), *needles)
+
+
+def test_log_in_a_missing_folder_writes_nothing(tmp_path: Path):
+    """Standards: bad input leaves nothing half-written."""
+    target = tmp_path / "nowhere" / "game.json"
+    assert_usage_error(run("play", "classic-us", "--log", str(target)), "no folder")
+    assert not target.parent.exists()
+
+
+def write_log(tmp_path: Path, text: str) -> str:
+    path = tmp_path / "game.json"
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def test_truncated_log_points_at_the_break(tmp_path: Path):
+    """DESIGN principle 8: a corrupt saved game gets file:line:column, a caret and a hint."""
+    path = write_log(tmp_path, '{"header": {"spec": "classic-us"},\n "events": [1, 2')
+    result = run("replay", path)
+    assert_usage_error(result, "error[E902]", f"{path}:2:", "^", "hint")
+
+
+def test_log_that_is_not_an_object(tmp_path: Path):
+    """DESIGN principle 8: a saved game of the wrong shape is named, with a hint."""
+    assert_usage_error(run("replay", write_log(tmp_path, "[1, 2, 3]")), "error[E903]", "hint")
+
+
+def test_log_missing_its_events(tmp_path: Path):
+    """DESIGN principle 8: a saved game missing a part says which."""
+    result = run("replay", write_log(tmp_path, '{"header": {"spec": "classic-us"}, "final": {}}'))
+    assert_usage_error(result, "error[E903]", "`events`")
+
+
+def test_log_not_utf8(tmp_path: Path):
+    """DESIGN principle 8: a binary file given as a log is refused with a location."""
+    path = tmp_path / "game.json"
+    path.write_bytes(b'{"header": \xff\xfe}')
+    assert_usage_error(run("replay", str(path)), "error[E901]")
+
+
+def test_tampered_log_does_not_replay(tmp_path: Path):
+    """DESIGN principle 6: a log whose events were changed does not replay to its recorded state."""
+    log = tmp_path / "game.json"
+    assert run("play", "classic-us", "--seed", "2", "--log", str(log), "--json").exit_code == 0
+    data = json.loads(log.read_text(encoding="utf-8"))
+    data["final"] = json.loads(json.dumps(data["final"]).replace('"cash": ', '"cash": 1', 1))
+    log.write_text(json.dumps(data), encoding="utf-8")
+    assert_usage_error(run("replay", str(log)), "error")
+
+
+def test_check_reports_spec_errors_with_exit_2(tmp_path: Path):
+    """DESIGN principle 8: a broken spec is located, with a caret and a hint."""
+    spec = tmp_path / "broken.rules"
+    spec.write_text("edition broken extends classic\n\nmoney {\n  salary = yes\n}\n", encoding="utf-8")
+    result = run("check", str(spec))
+    assert_usage_error(result, "error[E", f"{spec}:", "^", "hint")

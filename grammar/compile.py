@@ -1,0 +1,57 @@
+"""Spec text or file -> checked IR: parse, resolve `extends`, lower, validate against the schema."""
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+
+from jsonschema import Draft202012Validator
+
+from grammar.diagnostics import Diagnostic, Source, SpecError
+from grammar.extend import extend, read
+from grammar.lower import lower
+from grammar.parse import parse
+
+SCHEMA = Path(__file__).with_name("ir.schema.json")
+
+
+def compile_file(path: str | Path) -> dict:
+    """The IR of the edition in `path` (its parent is looked up beside it, then in `spec/`)."""
+    path = Path(path)
+    return _guarded(lambda: _compile(read(path), path.parent, (path.resolve(),)))
+
+
+def compile_text(text: str, filename: str = "<spec>") -> dict:
+    """The IR of a spec given as text; `filename` is shown in errors and locates the parent."""
+    directory = None if filename.startswith("<") else Path(filename).parent
+    chain = () if directory is None else (Path(filename).resolve(),)
+    return _guarded(lambda: _compile(Source(filename, text), directory, chain))
+
+
+def _compile(source: Source, directory: Path | None, chain: tuple[Path, ...]) -> dict:
+    ir = lower(extend(parse(source), directory, chain))
+    problem = next(iter(_validator().iter_errors(ir)), None)
+    if problem is not None:
+        path = "/".join(str(p) for p in problem.absolute_path)
+        raise SpecError([Diagnostic("E900", f"internal: the IR breaks its schema at `{path}`: {problem.message}",
+                                    path=source.name, hint="this is a compiler bug; please report it with the spec")])
+    return ir
+
+
+def _guarded(run) -> dict:
+    """Run a compile so that no Python traceback reaches the spec writer."""
+    try:
+        return run()
+    except SpecError:
+        raise
+    except RecursionError:
+        raise SpecError([Diagnostic("E105", "the spec nests too deeply to read",
+                                    hint="split deeply nested expressions or blocks")]) from None
+    except Exception as error:  # a compiler bug must still read as an error, not a traceback
+        raise SpecError([Diagnostic("E900", f"internal: {type(error).__name__}: {error}",
+                                    hint="this is a compiler bug; please report it with the spec")]) from error
+
+
+@cache
+def _validator() -> Draft202012Validator:
+    return Draft202012Validator(json.loads(SCHEMA.read_text(encoding="utf-8")))

@@ -1,0 +1,316 @@
+"""Expressions and effects: syntax -> IR nodes, with their names resolved and types checked.
+
+An expression that has an error reports it and gets the type `any`, which every check
+accepts, so one mistake gives one error rather than a cascade.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+from grammar import language as lang
+from grammar import syntax as s
+from grammar.diagnostics import Diagnostic, Span, did_you_mean
+from grammar.language import ANY, BOOL, INT, RATIO, Type
+
+Scope = dict[str, Type]
+
+
+@dataclass(frozen=True)
+class Signature:
+    """A formula as its callers see it: parameter types (`any` when unconstrained) and result."""
+
+    params: tuple[Type, ...]
+    result: Type
+
+
+@dataclass
+class Names:
+    """What the edition defines that expressions and effects may name."""
+
+    squares: dict[str, int]
+    groups: dict[str, str]                     # id -> kind
+    decks: set[str]
+    settings: dict[str, dict[str, Type]]       # section -> key -> type
+    formulas: dict[str, Signature]
+    report: Callable[[Diagnostic], None]
+    params: dict[str, Type] = field(default_factory=dict)  # of the formula being checked
+
+
+class Lowering:
+    """Lowers expressions and statements against one edition's names."""
+
+    def __init__(self, names: Names):
+        self.names = names
+
+    def error(self, code: str, message: str, span: Span, hint: str | None = None) -> tuple[dict, Type]:
+        self.names.report(Diagnostic(code, message, span, hint))
+        return {"k": "int", "v": 0}, ANY
+
+    def expect(self, what: str, node: s.Expr, scope: Scope, wanted: str) -> dict:
+        """Lower `node` and check it is a number, an int or a bool (`wanted`)."""
+        ir, t = self.expr(node, scope)
+        ok = {"number": lang.is_number(t), "int": t.name in ("int", "any"), "bool": t.name in ("bool", "any")}
+        if not ok[wanted]:
+            words = {"number": "a number", "int": "a whole number", "bool": "yes/no"}
+            self.error("E301", f"{what} must be {words[wanted]}, found `{t}`", node.span)
+        return ir
+
+    # ---- expressions ------------------------------------------------------------------
+
+    def expr(self, node: s.Expr, scope: Scope) -> tuple[dict, Type]:
+        if isinstance(node, s.Int):
+            return {"k": "int", "v": node.value}, INT
+        if isinstance(node, s.Percent):
+            return {"k": "ratio", "num": node.value, "den": 100}, RATIO
+        if isinstance(node, s.Bool):
+            return {"k": "bool", "v": node.value}, BOOL
+        if isinstance(node, s.Name):
+            return self.name(node, scope)
+        if isinstance(node, s.Attr):
+            return self.attr(node, scope)
+        if isinstance(node, s.Index):
+            of, t = self.expr(node.of, scope)
+            at = self.expect("a list index", node.at, scope, "int")
+            if t.name == "list":
+                return {"k": "index", "of": of, "at": at}, t.element
+            if t.name != "any":
+                self.error("E301", f"only a list can be indexed, found `{t}`", node.of.span)
+            return {"k": "index", "of": of, "at": at}, ANY
+        if isinstance(node, s.Neg):
+            if isinstance(node.operand, s.Int):
+                return {"k": "int", "v": -node.operand.value}, INT
+            ir, t = self.expr(node.operand, scope)
+            if not lang.is_number(t):
+                return self.error("E301", f"`-` needs a number, found `{t}`", node.operand.span)
+            return {"k": "neg", "e": ir}, t
+        if isinstance(node, s.Not):
+            return {"k": "not", "e": self.expect("the operand of `not`", node.operand, scope, "bool")}, BOOL
+        if isinstance(node, s.Binary):
+            return self.binary(node, scope)
+        if isinstance(node, s.Conditional):
+            cond = self.expect("an `if` condition", node.cond, scope, "bool")
+            then, t1 = self.expr(node.then, scope)
+            other, t2 = self.expr(node.otherwise, scope)
+            joined = _join(t1, t2)
+            if joined is None:
+                return self.error("E301", f"the branches of `if` differ: `{t1}` and `{t2}`", node.span,
+                                  "both branches must give the same kind of value")
+            return {"k": "if", "c": cond, "t": then, "e": other}, joined
+        if isinstance(node, s.Call):
+            return self.call(node, scope)
+        assert isinstance(node, s.Aggregate)
+        return self.aggregate(node, scope)
+
+    def name(self, node: s.Name, scope: Scope) -> tuple[dict, Type]:
+        if node.text in scope:
+            return {"k": "var", "name": node.text}, self.names.params.get(node.text, scope[node.text])
+        if node.text in self.names.squares:
+            return {"k": "square", "id": node.text}, Type("square")
+        if node.text in self.names.groups:
+            return {"k": "group", "id": node.text}, Type("group")
+        if node.text in self.names.decks:
+            return {"k": "deck", "id": node.text}, Type("deck")
+        return self.unknown_name(node, scope)
+
+    def unknown_name(self, node: s.Name, scope: Scope) -> tuple[dict, Type]:
+        if node.text in lang.NAME_PLACES:
+            hint = f"`{node.text}` can be used {lang.NAME_PLACES[node.text]} only"
+        else:
+            hint = did_you_mean(node.text, list(scope) + list(self.names.settings))
+        return self.error("E209", f"unknown name `{node.text}`", node.span, hint)
+
+    def attr(self, node: s.Attr, scope: Scope) -> tuple[dict, Type]:
+        of = node.of
+        if isinstance(of, s.Name) and of.text not in scope and of.text in self.names.settings:
+            keys = self.names.settings[of.text]
+            if node.name.text not in keys:
+                return self.error("E207", f"unknown setting `{of.text}.{node.name.text}`", node.name.span,
+                                  did_you_mean(node.name.text, keys))
+            return {"k": "setting", "path": f"{of.text}.{node.name.text}"}, keys[node.name.text]
+        if isinstance(of, s.Name) and of.text not in scope:
+            return self.unknown_name(of, scope)
+        ir, t = self.expr(of, scope)
+        attrs = {"player": lang.PLAYER_ATTRS, "deed": lang.DEED_ATTRS}.get(t.name)
+        if t.name == "any":
+            attrs = lang.PLAYER_ATTRS | lang.DEED_ATTRS
+        if attrs is None:
+            return self.error("E301", f"`{t}` has no attribute `{node.name.text}`", node.name.span)
+        if node.name.text not in attrs:
+            return self.error("E215", f"unknown attribute `{node.name.text}` of a {t}", node.name.span,
+                              did_you_mean(node.name.text, attrs))
+        if t.name == "any" and isinstance(of, s.Name) and of.text in self.names.params:
+            owner = lang.PLAYER if node.name.text in lang.PLAYER_ATTRS else lang.DEED
+            self.names.params[of.text] = owner
+        return {"k": "attr", "of": ir, "name": node.name.text}, attrs[node.name.text]
+
+    def binary(self, node: s.Binary, scope: Scope) -> tuple[dict, Type]:
+        op = node.op
+        if op in ("and", "or"):
+            left = self.expect(f"the left of `{op}`", node.left, scope, "bool")
+            right = self.expect(f"the right of `{op}`", node.right, scope, "bool")
+            return {"k": "bin", "op": op, "l": left, "r": right}, BOOL
+        if op in ("==", "!="):
+            left, lt = self.operand(node.left, node.right, scope)
+            right, rt = self.operand(node.right, node.left, scope)
+            if _join(lt, rt) is None:
+                return self.error("E301", f"cannot compare `{lt}` with `{rt}`", node.span,
+                                  "compare numbers with numbers, an option with an option of the same rule")
+            return {"k": "bin", "op": op, "l": left, "r": right}, BOOL
+        left, lt = self.expr(node.left, scope)
+        right, rt = self.expr(node.right, scope)
+        for side, t in ((node.left, lt), (node.right, rt)):
+            if not lang.is_number(t):
+                return self.error("E301", f"`{op}` needs numbers, found `{t}`", side.span)
+        if op in ("<", "<=", ">", ">="):
+            return {"k": "bin", "op": op, "l": left, "r": right}, BOOL
+        exact = INT if lt == INT and rt == INT and op != "/" else (ANY if ANY in (lt, rt) else RATIO)
+        return {"k": "bin", "op": op, "l": left, "r": right}, exact
+
+    def operand(self, node: s.Expr, other: s.Expr, scope: Scope) -> tuple[dict, Type]:
+        """One side of `==`/`!=`: a bare name beside a rule with options is one of its options."""
+        if isinstance(node, s.Name) and node.text not in scope:
+            _, other_type = self.peek(other, scope)
+            if other_type.name == "enum":
+                if node.text not in other_type.options:
+                    return self.error("E210", f"unknown option `{node.text}`", node.span,
+                                      did_you_mean(node.text, other_type.options) or
+                                      "the options are " + ", ".join(f"`{o}`" for o in other_type.options))
+                return {"k": "enum", "v": node.text}, other_type
+        return self.expr(node, scope)
+
+    def peek(self, node: s.Expr, scope: Scope) -> tuple[dict, Type]:
+        """The type of `node` without reporting its errors (they are reported where it is lowered)."""
+        report, self.names.report = self.names.report, lambda d: None
+        try:
+            if isinstance(node, s.Name) and node.text not in scope:
+                return {}, ANY
+            return self.expr(node, scope)
+        finally:
+            self.names.report = report
+
+    def call(self, node: s.Call, scope: Scope) -> tuple[dict, Type]:
+        fn = node.fn.text
+        if fn in lang.BUILTINS:
+            params, result = lang.BUILTINS[fn]
+        elif fn in self.names.formulas:
+            params, result = self.names.formulas[fn].params, self.names.formulas[fn].result
+        elif fn in lang.AGGREGATES:
+            return self.error("E301", f"`{fn}` ranges over a set: write `{fn}(x in SET: ...)`", node.span)
+        else:
+            return self.error("E208", f"unknown formula or builtin `{fn}`", node.fn.span,
+                              did_you_mean(fn, list(lang.BUILTINS) + list(self.names.formulas)))
+        if len(node.args) != len(params):
+            return self.error("E305", f"`{fn}` takes {len(params)} argument{'s' * (len(params) != 1)}, "
+                              f"given {len(node.args)}", node.span)
+        args = []
+        for arg, param in zip(node.args, params):
+            ir, t = self.expr(arg, scope)
+            if _join(t, param) is None:
+                self.error("E301", f"`{fn}` needs a `{param}` here, found `{t}`", arg.span)
+            if param.name != "any" and isinstance(arg, s.Name) and self.names.params.get(arg.text) == ANY:
+                self.names.params[arg.text] = param
+            args.append(ir)
+        return {"k": "call", "fn": fn, "args": args}, result
+
+    def aggregate(self, node: s.Aggregate, scope: Scope) -> tuple[dict, Type]:
+        fn = node.fn.text
+        if fn not in lang.AGGREGATES:
+            return self.error("E208", f"unknown aggregate `{fn}`", node.fn.span,
+                              did_you_mean(fn, lang.AGGREGATES) or "aggregates are " +
+                              ", ".join(f"`{a}`" for a in lang.AGGREGATES))
+        over, t = self.expr(node.over, scope)
+        if t.name != "set" and t.name != "any":
+            return self.error("E301", f"`{fn}` ranges over a set, found `{t}`", node.over.span,
+                              "a set is `players`, `others` or `p.deeds`")
+        inner = scope | {node.var.text: t.element or ANY}
+        body_kind, result = lang.AGGREGATES[fn]
+        body, body_type = self.expr(node.body, inner)
+        if body_kind == "number" and not lang.is_number(body_type):
+            self.error("E301", f"the body of `{fn}` must be a number, found `{body_type}`", node.body.span)
+        if body_kind == "bool" and body_type.name not in ("bool", "any"):
+            self.error("E301", f"the body of `{fn}` must be yes/no, found `{body_type}`", node.body.span)
+        return ({"k": "agg", "fn": fn, "var": node.var.text, "over": over, "body": body},
+                result or (body_type if lang.is_number(body_type) else ANY))
+
+    # ---- statements -------------------------------------------------------------------
+
+    def block(self, body: tuple[s.Stmt, ...], scope: Scope, in_card: bool) -> list[dict]:
+        return [self.stmt(stmt, scope, in_card) for stmt in body]
+
+    def stmt(self, node: s.Stmt, scope: Scope, in_card: bool) -> dict:
+        if isinstance(node, s.Pay):
+            return {"do": "transfer", "amount": self.expect("the amount of `pay`", node.amount, scope, "number"),
+                    "from": {"k": "var", "name": "me"}, "to": self.party(node.to, scope)}
+        if isinstance(node, s.Collect):
+            amount = self.expect("the amount of `collect`", node.amount, scope, "number")
+            return {"do": "transfer", "amount": amount, "from": self.party(node.source, scope),
+                    "to": {"k": "var", "name": "me"}}
+        if isinstance(node, s.ForEach):
+            over, t = self.expr(node.over, scope)
+            if t.name not in ("set", "any"):
+                self.error("E301", f"`for` ranges over a set, found `{t}`", node.over.span,
+                           "a set is `players`, `others` or `p.deeds`")
+            body = self.block(node.body, scope | {node.var.text: t.element or ANY}, in_card)
+            return {"do": "for", "var": node.var.text, "over": over, "body": body}
+        if isinstance(node, s.MoveTo):
+            index = self.names.squares.get(node.square.text)
+            if index is None:
+                self.error("E203", f"unknown square `{node.square.text}`", node.square.span,
+                           did_you_mean(node.square.text, self.names.squares))
+            return {"do": "move_to", "square": index or 0}
+        if isinstance(node, s.MoveBy):
+            return {"do": "move_by", "steps": self.expect("the steps of `move by`", node.steps, scope, "int")}
+        if isinstance(node, s.Advance):
+            if node.group.text not in self.names.groups:
+                self.error("E204", f"unknown group `{node.group.text}`", node.group.span,
+                           did_you_mean(node.group.text, self.names.groups))
+            rent = None
+            if node.rent is not None:
+                inner = scope | {name: t for name, t in lang.WITH_RENT_NAMES.items() if name not in scope}
+                rent = self.expect("the rent of `advance`", node.rent, inner, "number")
+            return {"do": "advance_to_nearest", "group": node.group.text, "rent": rent}
+        if isinstance(node, s.GoToJail):
+            return {"do": "go_to_jail"}
+        if isinstance(node, s.Draw):
+            if node.deck.text not in self.names.decks:
+                self.error("E205", f"unknown deck `{node.deck.text}`", node.deck.span,
+                           did_you_mean(node.deck.text, self.names.decks))
+            return {"do": "draw", "deck": node.deck.text}
+        if isinstance(node, s.Keep):
+            if not in_card:
+                self.error("E404", "`keep` outside a card", node.span,
+                           "only a card can be kept; on a square, remove `keep`")
+            return {"do": "keep"}
+        if isinstance(node, s.Choose):
+            return {"do": "choose", "options": [
+                {"label": option.label.value, "body": self.block(option.body, scope, in_card)}
+                for option in node.options]}
+        assert isinstance(node, s.When)
+        return {"do": "if", "cond": self.expect("an `if` condition", node.cond, scope, "bool"),
+                "then": self.block(node.then, scope, in_card),
+                "else": self.block(node.otherwise, scope, in_card)}
+
+    def party(self, node: s.Name, scope: Scope) -> dict:
+        if node.text == "bank":
+            return {"k": "bank"}
+        if scope.get(node.text, ANY).name in ("player", "any") and node.text in scope:
+            return {"k": "var", "name": node.text}
+        hint = "a party is `bank`, `me`, `owner` (in rent) or a loop variable over players"
+        if node.text in scope:
+            self.error("E301", f"`{node.text}` is a `{scope[node.text]}`, not a player", node.span, hint)
+        else:
+            self.error("E209", f"unknown party `{node.text}`", node.span,
+                       did_you_mean(node.text, [n for n, t in scope.items() if t == lang.PLAYER] + ["bank"]) or hint)
+        return {"k": "bank"}
+
+
+def _join(a: Type, b: Type) -> Type | None:
+    """The type both `a` and `b` fit, or None: numbers join to ratio, `any` joins anything."""
+    if a.name == "any":
+        return b
+    if b.name == "any" or a == b:
+        return a
+    if lang.is_number(a) and lang.is_number(b):
+        return RATIO
+    return None

@@ -1,0 +1,174 @@
+"""Resolve `extends`: read the chain of editions and merge each child onto its parent by id.
+
+The result is still syntax (every item keeps the span of the file it was written in, so
+an error about an inherited item points there); names and types are checked later, in
+grammar/lower.py, on the merged edition.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from grammar import syntax as s
+from grammar.diagnostics import Diagnostic, Source, SpecError, did_you_mean
+from grammar.parse import parse
+from spec import bundled
+
+
+@dataclass(frozen=True)
+class Edition:
+    """One edition with everything it extends merged in, in the parent's order."""
+
+    header: s.Header                                    # the child's own header
+    lineage: tuple[str, ...]                            # root first
+    settings: dict[tuple[str, str], tuple[s.Name, s.Setting]] = field(default_factory=dict)
+    contested: dict[str, s.Contested] = field(default_factory=dict)
+    decisions: dict[str, s.Decide] = field(default_factory=dict)
+    formulas: dict[str, s.Formula] = field(default_factory=dict)
+    groups: dict[str, s.Group] = field(default_factory=dict)
+    squares: dict[str, s.Square] = field(default_factory=dict)
+    decks: dict[str, s.Deck] = field(default_factory=dict)
+
+
+# Parents already read in this process, by path and modification time.
+_parents: dict[tuple[Path, int], Edition] = {}
+
+
+def read(path: Path) -> Source:
+    """The text of a spec file; a missing or unreadable file is an error, not a traceback."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise SpecError([Diagnostic("E100", f"no spec file `{path}`", path=str(path),
+                                    hint="check the path; a spec file ends in `.rules`")]) from None
+    except OSError as error:
+        raise SpecError([Diagnostic("E100", f"cannot read `{path}`: {error.strerror.lower()}",
+                                    path=str(path))]) from None
+    try:
+        return Source(str(path), data.decode("utf-8"))
+    except UnicodeDecodeError as error:
+        line = data[: error.start].count(b"\n") + 1
+        raise SpecError([Diagnostic(
+            "E101", f"`{path}` is not UTF-8 text (bad byte at line {line})", path=str(path),
+            hint="save the file as UTF-8")]) from None
+
+
+def extend(file: s.File, directory: Path | None, chain: tuple[Path, ...] = ()) -> Edition:
+    """Merge a parsed file onto the edition it extends (looked up in `directory`, then `spec/`)."""
+    parent = None
+    if file.header.parent is not None:
+        parent = _parent(file.header.parent, directory, chain)
+    return _merge(parent, file)
+
+
+def _parent(name: s.Name, directory: Path | None, chain: tuple[Path, ...]) -> Edition:
+    candidates = dict(bundled())
+    if directory is not None:
+        candidates |= {p.stem: p for p in sorted(directory.glob("*.rules"))}
+    local = directory / f"{name.text}.rules" if directory is not None else None
+    path = local if local is not None and local.is_file() else candidates.get(name.text)
+    if path is None:
+        raise SpecError([Diagnostic("E202", f"unknown parent edition `{name.text}`", name.span,
+                                    did_you_mean(name.text, candidates) or
+                                    "the parent is `<id>.rules` beside this file or in `spec/`")])
+    path = path.resolve()
+    if path in chain:
+        cycle = " -> ".join(p.stem for p in chain[chain.index(path):]) + f" -> {path.stem}"
+        raise SpecError([Diagnostic("E212", f"`extends` goes round in a circle: {cycle}", name.span,
+                                    "an edition cannot extend itself, directly or through others")])
+    key = (path, path.stat().st_mtime_ns)
+    if key not in _parents:
+        _parents[key] = extend(parse(read(path)), path.parent, chain + (path,))
+    return _parents[key]
+
+
+def _merge(parent: Edition | None, file: s.File) -> Edition:
+    """Lay one file over its parent: settings by key, groups, squares, decks by id."""
+    header = file.header
+    edition = Edition(header, (parent.lineage if parent else ()) + (header.id.text,))
+    if parent is not None:
+        for name in ("settings", "contested", "decisions", "formulas", "groups", "squares", "decks"):
+            getattr(edition, name).update(getattr(parent, name))
+    errors: list[Diagnostic] = []
+    seen: dict[tuple[str, str], s.Name] = {}
+
+    def once(kind: str, name: s.Name, what: str) -> bool:
+        """False (and an error) when this file already gave an item of that kind and name."""
+        if (kind, name.text) in seen:
+            first = seen[(kind, name.text)].span
+            errors.append(Diagnostic("E211", f"duplicate {what} `{name.text}`", name.span,
+                                     f"it is already given at line {first.line}; give it once"))
+            return False
+        seen[(kind, name.text)] = name
+        return True
+
+    def inherited(table: dict, name: s.Name, what: str) -> bool:
+        """False (and an error) when a child names an id its parent lacks."""
+        if parent is None or name.text in table:
+            return True
+        errors.append(Diagnostic("E201", f"{what} `{name.text}` is not in the parent edition "
+                                 f"`{parent.lineage[-1]}`", name.span,
+                                 did_you_mean(name.text, table) or
+                                 f"a child edition can only change the parent's {what}s"))
+        return False
+
+    for item in file.items:
+        if isinstance(item, s.Section):
+            for setting in item.settings:
+                key = f"{item.name.text}.{setting.key.text}"
+                if once("setting", replace(setting.key, text=key), "setting"):
+                    edition.settings[(item.name.text, setting.key.text)] = (item.name, setting)
+        elif isinstance(item, s.Contested):
+            key = f"{item.section.text}.{item.key.text}"
+            if once("contested", replace(item.key, text=key), "contested rule"):
+                edition.contested[key] = item
+        elif isinstance(item, s.Decide):
+            key = f"{item.section.text}.{item.key.text}"
+            if once("decide", replace(item.key, text=key), "decision"):
+                edition.decisions[key] = item
+        elif isinstance(item, s.Formula):
+            if once("formula", item.name, "formula"):
+                edition.formulas[item.name.text] = item
+        elif isinstance(item, s.Group):
+            if once("group", item.id, "group") and inherited(parent.groups if parent else {}, item.id, "group"):
+                edition.groups[item.id.text] = _merge_group(edition.groups.get(item.id.text), item)
+        elif isinstance(item, s.Board):
+            if not once("board", s.Name(item.span, "board"), "board"):
+                continue
+            for square in item.squares:
+                if once("square", square.id, "square") and \
+                        inherited(parent.squares if parent else {}, square.id, "square"):
+                    merged = _merge_square(edition.squares.get(square.id.text), square, errors)
+                    edition.squares[square.id.text] = merged
+        elif isinstance(item, s.Deck):
+            if once("deck", item.id, "deck") and inherited(parent.decks if parent else {}, item.id, "deck"):
+                old = edition.decks.get(item.id.text)
+                edition.decks[item.id.text] = item if old is None else replace(
+                    old, name=item.name or old.name, cards=item.cards or old.cards)
+    if errors:
+        raise SpecError(errors)
+    return edition
+
+
+def _settings(old: tuple[s.Setting, ...], new: tuple[s.Setting, ...]) -> tuple[s.Setting, ...]:
+    """The parent's settings with the child's replacing those of the same key, new ones last."""
+    merged = {setting.key.text: setting for setting in old}
+    merged |= {setting.key.text: setting for setting in new}
+    return tuple(merged.values())
+
+
+def _merge_group(old: s.Group | None, new: s.Group) -> s.Group:
+    if old is None:
+        return new
+    return replace(old, name=new.name or old.name, settings=_settings(old.settings, new.settings))
+
+
+def _merge_square(old: s.Square | None, new: s.Square, errors: list[Diagnostic]) -> s.Square:
+    if old is None:
+        return new
+    if old.kind != new.kind:
+        errors.append(Diagnostic("E307", f"square `{new.id.text}` is a {old.kind} in the parent edition, "
+                                 f"not a {new.kind}", new.id.span,
+                                 f"write `{old.kind} {new.id.text}`: a child cannot change a square's kind"))
+    return replace(old, name=new.name or old.name, settings=_settings(old.settings, new.settings),
+                   on_land=new.on_land or old.on_land, on_pass=new.on_pass or old.on_pass)

@@ -1,0 +1,157 @@
+"""The language's vocabulary: sections, setting keys and their kinds, names, attributes, types.
+
+This is language definition (docs/language.md), not edition data: which keys exist and
+what they hold, never what an edition sets them to.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+# ---- types of expressions ------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Type:
+    """An expression's type. `element` for sets and lists; `options` for enums."""
+
+    name: str
+    element: Type | None = None
+    options: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        if self.name in ("set", "list"):
+            return f"{self.name} of {self.element}"
+        return self.name
+
+
+INT = Type("int")
+RATIO = Type("ratio")
+BOOL = Type("bool")
+PLAYER = Type("player")
+DEED = Type("deed")
+PLAYERS = Type("set", PLAYER)
+DEEDS = Type("set", DEED)
+NUMBERS = Type("list", INT)
+ANY = Type("any")  # a formula parameter before its use says what it is
+BANK = Type("bank")
+
+
+def enum(options: tuple[str, ...]) -> Type:
+    return Type("enum", options=tuple(options))
+
+
+def is_number(t: Type) -> bool:
+    return t.name in ("int", "ratio", "any")
+
+
+# ---- settings --------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Key:
+    """A setting key: the kind of value it takes, and whether a concrete edition needs it.
+
+    Kinds: int, ratio, bool, text, name (a free word such as a language code), range,
+    notes, numbers, square, formula, enum (with `options`), condition (a yes/no
+    expression), rent (an amount expression over the rent names).
+    """
+
+    kind: str
+    required: bool = True
+    options: tuple[str, ...] = ()
+
+
+SECTIONS: dict[str, dict[str, Key]] = {
+    "about": {"title": Key("text"), "language": Key("name"), "source": Key("text", required=False)},
+    "game": {
+        "players": Key("range"), "dice": Key("int"), "die_faces": Key("int"),
+        "doubles_to_jail": Key("int"), "start": Key("square"), "turn_cap": Key("int"),
+        "tokens": Key("int", required=False),
+    },
+    "money": {
+        "currency": Key("text"), "format": Key("text"), "thousands": Key("text", required=False),
+        "start": Key("int"), "notes": Key("notes"), "salary": Key("int"),
+        "rounding": Key("enum", options=("up", "down")),
+    },
+    "bank": {"houses": Key("int"), "hotels": Key("int")},
+    "jail": {
+        "square": Key("square"), "max_turns": Key("int"), "fine": Key("int"),
+        "forced_exit": Key("enum", options=("pay_and_move",)), "collects_rent": Key("bool"),
+    },
+    "auction": {
+        "on_decline": Key("bool"), "decliner_may_bid": Key("bool"), "bid_within_cash": Key("bool"),
+        "raises": Key("numbers"),
+    },
+    "building": {
+        "max_houses": Key("int"), "houses_per_hotel": Key("int"), "hotels_per_lot": Key("int"),
+        "even": Key("bool"), "needs_complete_group": Key("bool"), "blocked_by_mortgage": Key("bool"),
+        "sale_value": Key("ratio"),
+    },
+    "mortgage": {"interest": Key("ratio"), "transfer_interest": Key("ratio")},
+    "trade": {
+        "deeds": Key("bool"), "jail_cards": Key("bool"), "cash": Key("bool"),
+        "buildings": Key("bool"), "built_groups": Key("bool"), "loans": Key("bool"),
+    },
+    "bankruptcy": {"to_player": Key("enum", options=("hand_over",))},
+    "debt": {},
+    "end": {"over": Key("condition"), "score": Key("formula")},
+    "rent": {"lot": Key("rent"), "station": Key("rent"), "utility": Key("rent")},
+}
+
+# `about` describes the edition (IR `edition`); the `rent` section's formulas are the IR's
+# top-level `rent`. Every other section is a part of IR `settings`.
+EDITION_SECTION = "about"
+RENT_SECTION = "rent"
+
+SQUARE_KINDS = ("square", "lot", "station", "utility")
+DEED_KINDS = ("lot", "station", "utility")
+
+GROUP_KEYS: dict[str, Key] = {
+    "kind": Key("enum", options=DEED_KINDS),
+    "name": Key("text", required=False),
+    "color": Key("text", required=False),
+    "house_cost": Key("int"),  # required of lot groups only
+    "hotel_cost": Key("int"),
+}
+
+DEED_KEYS: dict[str, Key] = {
+    "group": Key("group"), "price": Key("int"), "mortgage": Key("int"), "rent": Key("numbers"),
+}
+LOT_KEYS: dict[str, Key] = {"house_cost": Key("int", required=False), "hotel_cost": Key("int", required=False)}
+
+
+# ---- names an expression may use, by where it stands ------------------------------------
+
+EVERYWHERE = {"players": PLAYERS}
+EFFECT_NAMES = EVERYWHERE | {"me": PLAYER, "others": PLAYERS, "dice": INT}
+RENT_NAMES = EVERYWHERE | {
+    "owner": PLAYER, "printed": NUMBERS, "level": INT, "owned": INT, "complete": BOOL,
+    "mortgaged_in_group": INT, "dice": INT,
+}
+WITH_RENT_NAMES = EFFECT_NAMES | {"rent": INT, "roll": INT}
+
+# Where each context-bound name may be used, for the hint when it is used elsewhere.
+NAME_PLACES = {
+    **{name: "in effects" for name in EFFECT_NAMES},
+    **{name: "in rent formulas" for name in RENT_NAMES},
+    "rent": "in `with rent = ...`", "roll": "in `with rent = ...`",
+    "dice": "in effects and rent formulas", "players": "everywhere",
+}
+
+PLAYER_ATTRS = {"cash": INT, "deeds": DEEDS, "bankrupt": BOOL, "in_jail": BOOL, "position": INT}
+DEED_ATTRS = {
+    "price": INT, "mortgage": INT, "mortgaged": BOOL, "houses": INT, "hotels": INT,
+    "house_cost": INT, "hotel_cost": INT,
+}
+
+BUILTINS: dict[str, tuple[tuple[Type, ...], Type]] = {
+    "houses": ((PLAYER,), INT),
+    "hotels": ((PLAYER,), INT),
+}
+
+# Aggregates: what the body must be, and what the aggregate gives (None: the body's type).
+AGGREGATES: dict[str, tuple[str, Type | None]] = {
+    "sum": ("number", None), "max": ("number", None), "min": ("number", None),
+    "count": ("bool", INT), "any": ("bool", BOOL), "all": ("bool", BOOL),
+}
+
+PARTIES = ("bank", "me", "owner")

@@ -1,0 +1,435 @@
+"""A merged edition (grammar/extend.py) -> the IR (docs/ir.md), checking every name and type.
+
+All the errors found are collected and raised together: a spec writer fixes a batch
+per run, not one error per run.
+"""
+from __future__ import annotations
+
+from grammar import language as lang
+from grammar import syntax as s
+from grammar.diagnostics import Diagnostic, Span, SpecError, did_you_mean
+from grammar.effects import Lowering, Names, Signature
+from grammar.extend import Edition
+from grammar.language import ANY, Key, Type
+
+IR_VERSION = 1
+
+# The type a setting has when an expression reads it, by the kind of its key.
+KIND_TYPES = {
+    "int": lang.INT, "ratio": lang.RATIO, "bool": lang.BOOL, "numbers": lang.NUMBERS,
+    "condition": lang.BOOL, "rent": lang.INT,
+}
+KIND_WORDS = {
+    "int": "a whole number", "ratio": "a percentage such as `10%`", "bool": "`yes` or `no`",
+    "text": "a quoted text", "name": "a name", "range": "a range such as `2 .. 8`",
+    "notes": "a list of notes such as `[2 x 500, 4 x 100]`", "numbers": "a list of numbers such as `[1, 5]`",
+    "square": "a square id", "formula": "a formula name", "group": "a group id",
+}
+
+
+def lower(edition: Edition) -> dict:
+    """The IR of a merged edition; raises SpecError with every error found."""
+    lowering = _Lower(edition)
+    ir = lowering.run()
+    if lowering.diagnostics:
+        ordered = sorted(lowering.diagnostics, key=lambda d: (d.file or "", d.line or 0, d.column or 0))
+        raise SpecError(ordered)
+    return ir
+
+
+def _span(first: s.Name, last: s.Name) -> Span:
+    """From the start of one name to the end of another (`jail.fine_timing`)."""
+    return Span(first.span.source, first.span.line, first.span.column, last.span.end_line, last.span.end_column)
+
+
+def _describe(value: s.Value) -> str:
+    return {
+        s.Int: "a number", s.Percent: "a percentage", s.Bool: "yes/no", s.Text: "a text",
+        s.Range: "a range", s.Notes: "a list of notes", s.Numbers: "a list of numbers",
+    }.get(type(value)) or (f"the name `{value.text}`" if isinstance(value, s.Name) else "an expression")
+
+
+class _Lower:
+    def __init__(self, edition: Edition):
+        self.edition = edition
+        self.concrete = not edition.header.abstract
+        self.diagnostics: list[Diagnostic] = []
+        groups = {gid: self._group_kind(group) for gid, group in edition.groups.items()}
+        types = {section: {key: KIND_TYPES.get(k.kind, Type(k.kind)) if k.kind != "enum" else lang.enum(k.options)
+                           for key, k in keys.items()}
+                 for section, keys in lang.SECTIONS.items()}
+        for contested in edition.contested.values():
+            if contested.section.text in types:
+                types[contested.section.text][contested.key.text] = lang.enum(tuple(o.text for o in contested.options))
+        self.names = Names({sid: i for i, sid in enumerate(edition.squares)}, groups, set(edition.decks),
+                           types, {}, self.diagnostics.append)
+        self.effects = Lowering(self.names)
+
+    def error(self, code: str, message: str, span: Span | None, hint: str | None = None) -> None:
+        self.diagnostics.append(Diagnostic(code, message, span, hint))
+
+    def _group_kind(self, group: s.Group) -> str:
+        for setting in group.settings:
+            if setting.key.text == "kind" and isinstance(setting.value, s.Name):
+                return setting.value.text
+        return ""
+
+    def run(self) -> dict:
+        decisions = self.decisions()
+        formulas = self.formulas()
+        settings, notes, rent, about = self.settings(decisions)
+        groups = self.groups()
+        squares = self.squares(groups, settings)
+        decks = [{"id": did, "name": deck.name.value if deck.name else None,
+                  "cards": [{"text": card.text.value, "effect": self.effects.block(card.body, lang.EFFECT_NAMES, True)}
+                            for card in deck.cards]}
+                 for did, deck in self.edition.decks.items()]
+        self.check_notes(settings)
+        header = self.edition.header
+        return {
+            "ir_version": IR_VERSION,
+            "edition": {"id": header.id.text, "lineage": list(self.edition.lineage),
+                        "title": about.get("title"), "language": about.get("language"),
+                        "source": about.get("source"), "abstract": not self.concrete},
+            "settings": settings,
+            "decisions": decisions,
+            "notes": notes,
+            "formulas": formulas,
+            "rent": rent,
+            "groups": groups,
+            "squares": squares,
+            "decks": decks,
+        }
+
+    # ---- contested rules -------------------------------------------------------------
+
+    def decisions(self) -> list[dict]:
+        edition = self.edition
+        for contested in edition.contested.values():
+            if contested.section.text not in lang.SECTIONS:
+                self.error("E206", f"unknown section `{contested.section.text}`", contested.section.span,
+                           did_you_mean(contested.section.text, lang.SECTIONS))
+        for key, decide in edition.decisions.items():
+            contested = edition.contested.get(key)
+            if contested is None:
+                self.error("E213", f"`{key}` is not a contested rule", _span(decide.section, decide.key),
+                           did_you_mean(key, edition.contested) or
+                           "declare it first: `contested " + key + " = option | option`")
+                continue
+            options = [o.text for o in contested.options]
+            if decide.choice.text not in options:
+                self.error("E210", f"`{decide.choice.text}` is not an option of `{key}`", decide.choice.span,
+                           did_you_mean(decide.choice.text, options) or "the options are " + _listing(options))
+        out = []
+        for key, contested in edition.contested.items():
+            decide = edition.decisions.get(key)
+            options = [o.text for o in contested.options]
+            if decide is None and self.concrete:
+                self.error("E401", f"contested rule `{key}` is not decided", edition.header.span,
+                           f"the options are {_listing(options)}: add `decide {key} = {options[0]}` "
+                           "with a comment naming the source")
+            out.append({"key": key, "choice": decide.choice.text if decide else None, "options": options,
+                        "note": decide.note if decide else None, "declared_note": contested.note})
+        return out
+
+    # ---- formulas ----------------------------------------------------------------------
+
+    def formulas(self) -> dict:
+        formulas = self.edition.formulas
+        calls = {name: _calls(f.body, formulas) for name, f in formulas.items()}
+        recursive = set()
+        for name, formula in formulas.items():
+            path = _cycle(name, calls)
+            if path:
+                recursive.add(name)
+                self.error("E306", f"formula `{name}` calls itself" +
+                           (f" through {_listing(path[1:-1])}" if len(path) > 2 else ""), formula.name.span,
+                           "formulas cannot recurse: every expression must terminate")
+        for name in recursive:
+            self.names.formulas[name] = Signature(tuple(ANY for _ in formulas[name].params), ANY)
+        out: dict[str, dict] = {}
+        for name in _topological(formulas, calls, recursive):
+            formula = formulas[name]
+            params = [p.text for p in formula.params]
+            for i, param in enumerate(formula.params):
+                if param.text in params[:i]:
+                    self.error("E211", f"duplicate parameter `{param.text}`", param.span)
+            self.names.params = {p: ANY for p in params}
+            body, result = self.effects.expr(formula.body, lang.EVERYWHERE | {p: ANY for p in params})
+            self.names.formulas[name] = Signature(tuple(self.names.params[p] for p in params), result)
+            self.names.params = {}
+            out[name] = {"params": params, "body": body}
+        return {name: out[name] for name in formulas if name in out}
+
+    # ---- settings --------------------------------------------------------------------
+
+    def settings(self, decisions: list[dict]) -> tuple[dict, dict, dict, dict]:
+        settings: dict[str, dict] = {section: {} for section in lang.SECTIONS if section != lang.EDITION_SECTION}
+        notes: dict[str, str] = {}
+        rent: dict[str, dict] = {}
+        about: dict = {}
+        unknown_sections: set[tuple[int, int]] = set()
+        for (section, key), (section_name, setting) in self.edition.settings.items():
+            keys = lang.SECTIONS.get(section)
+            if keys is None:
+                where = (section_name.span.line, section_name.span.column, section_name.span.source.name)
+                if where not in unknown_sections:
+                    unknown_sections.add(where)
+                    self.error("E206", f"unknown section `{section}`", section_name.span,
+                               did_you_mean(section, lang.SECTIONS))
+                continue
+            path = f"{section}.{key}"
+            if key not in keys:
+                hint = did_you_mean(key, keys)
+                if path in self.edition.contested:
+                    hint = f"`{path}` is a contested rule: write `decide {path} = ...` with a comment naming the source"
+                self.error("E207", f"unknown setting `{path}`", setting.key.span, hint)
+                continue
+            value = self.value(keys[key], setting, path)
+            if value is None:
+                continue
+            if setting.note:
+                notes[path] = setting.note
+            if section == lang.EDITION_SECTION:
+                about[key] = value
+            elif keys[key].kind == "rent":
+                rent[key] = value
+            else:
+                settings[section][key] = value
+        for decision in decisions:
+            section, key = decision["key"].split(".", 1)
+            if decision["choice"] is not None and section in settings:
+                settings[section][key] = decision["choice"]
+        if self.concrete:
+            for section, keys in lang.SECTIONS.items():
+                for key, spec in keys.items():
+                    if spec.required and (section, key) not in self.edition.settings:
+                        self.error("E402", f"required setting `{section}.{key}` is missing",
+                                   self.edition.header.span,
+                                   f"a concrete edition must set it: add `{key} = ...` to a `{section} {{ }}` section")
+        return settings, notes, rent, about
+
+    def value(self, key: Key, setting: s.Setting, path: str):
+        """The IR value of one setting, or None (and an error) when it is not of its key's kind."""
+        v = setting.value
+        kind = key.kind
+        if kind == "int":
+            if isinstance(v, s.Int):
+                return v.value
+            if isinstance(v, s.Neg) and isinstance(v.operand, s.Int):
+                return -v.operand.value
+        elif kind == "ratio" and isinstance(v, s.Percent):
+            return {"num": v.value, "den": 100}
+        elif kind == "bool" and isinstance(v, s.Bool):
+            return v.value
+        elif kind == "text" and isinstance(v, s.Text):
+            return v.value
+        elif kind == "name" and isinstance(v, s.Name):
+            return v.text
+        elif kind == "range" and isinstance(v, s.Range):
+            if v.low > v.high:
+                self.error("E302", f"`{path}` is an empty range: {v.low} is more than {v.high}", v.span,
+                           "write the smaller bound first")
+                return None
+            return {"min": v.low, "max": v.high}
+        elif kind == "notes" and isinstance(v, s.Notes):
+            return [{"count": n.count, "value": n.value} for n in v.notes]
+        elif kind == "numbers" and isinstance(v, s.Numbers):
+            return list(v.values)
+        elif kind == "square" and isinstance(v, s.Name):
+            if v.text not in self.names.squares:
+                self.error("E203", f"unknown square `{v.text}`", v.span, did_you_mean(v.text, self.names.squares))
+                return None
+            return v.text
+        elif kind == "group" and isinstance(v, s.Name):
+            if v.text not in self.names.groups:
+                self.error("E204", f"unknown group `{v.text}`", v.span, did_you_mean(v.text, self.names.groups))
+                return None
+            return v.text
+        elif kind == "formula" and isinstance(v, s.Name):
+            signature = self.names.formulas.get(v.text)
+            if v.text not in self.edition.formulas:
+                self.error("E208", f"unknown formula `{v.text}`", v.span, did_you_mean(v.text, self.edition.formulas))
+                return None
+            if signature is not None and len(signature.params) != 1:
+                self.error("E305", f"`{path}` needs a formula of one player, `{v.text}` takes "
+                           f"{len(signature.params)}", v.span)
+                return None
+            return v.text
+        elif kind == "enum" and isinstance(v, s.Name):
+            if v.text not in key.options:
+                self.error("E210", f"`{v.text}` is not an option of `{path}`", v.span,
+                           did_you_mean(v.text, key.options) or "the options are " + _listing(key.options))
+                return None
+            return v.text
+        elif kind == "condition" and not isinstance(v, (s.Text, s.Range, s.Notes, s.Numbers)):
+            return self.effects.expect(f"`{path}`", v, lang.EVERYWHERE, "bool")
+        elif kind == "rent" and not isinstance(v, (s.Text, s.Range, s.Notes, s.Numbers)):
+            return self.effects.expect(f"`{path}`", v, lang.RENT_NAMES, "number")
+        self.error("E302", f"`{path}` must be {KIND_WORDS.get(kind, 'one of ' + _listing(key.options))}, "
+                   f"found {_describe(v)}", v.span)
+        return None
+
+    def check_notes(self, settings: dict) -> None:
+        """INVARIANT (money): the starting notes add up to the starting money."""
+        money = settings.get("money", {})
+        if "notes" in money and "start" in money:
+            total = sum(n["count"] * n["value"] for n in money["notes"])
+            if total != money["start"]:
+                _, setting = self.edition.settings[("money", "notes")]
+                self.error("E304", f"the notes add up to {total}, not to `money.start` ({money['start']})",
+                           setting.value.span, "change a count or a value, or `money.start`")
+
+    # ---- the board ---------------------------------------------------------------------
+
+    def groups(self) -> list[dict]:
+        members: dict[str, list[int]] = {gid: [] for gid in self.edition.groups}
+        for index, square in enumerate(self.edition.squares.values()):
+            for setting in square.settings:
+                if setting.key.text == "group" and isinstance(setting.value, s.Name) \
+                        and setting.value.text in members:
+                    members[setting.value.text].append(index)
+        out = []
+        for gid, group in self.edition.groups.items():
+            entry: dict = {"id": gid, "name": group.name.value if group.name else None, "kind": None,
+                           "color": None}
+            for setting in group.settings:
+                key = setting.key.text
+                if key not in lang.GROUP_KEYS:
+                    self.error("E207", f"unknown group setting `{key}`", setting.key.span,
+                               did_you_mean(key, lang.GROUP_KEYS))
+                    continue
+                value = self.value(lang.GROUP_KEYS[key], setting, f"{gid}.{key}")
+                if value is not None:
+                    entry[key] = value
+            if entry["kind"] is None:
+                self.error("E402", f"group `{gid}` has no `kind`", group.id.span,
+                           "add `kind = lot`, `kind = station` or `kind = utility`")
+            if self.concrete and entry["kind"] == "lot":
+                for key in ("house_cost", "hotel_cost"):
+                    if key not in entry:
+                        self.error("E402", f"lot group `{gid}` has no `{key}`", group.id.span,
+                                   f"add `{key} = ...` to `group {gid}`")
+            if not members[gid]:
+                self.error("E403", f"group `{gid}` is empty: no square belongs to it", group.id.span,
+                           f"give a deed square `group = {gid}`, or remove the group")
+            entry["squares"] = members[gid]
+            out.append(entry)
+        return out
+
+    def squares(self, groups: list[dict], settings: dict) -> list[dict]:
+        by_id = {group["id"]: group for group in groups}
+        max_houses = settings.get("building", {}).get("max_houses")
+        out = []
+        for index, (sid, square) in enumerate(self.edition.squares.items()):
+            deed = self.deed(square, by_id, max_houses) if square.kind in lang.DEED_KINDS else None
+            if square.kind not in lang.DEED_KINDS:
+                for setting in square.settings:
+                    self.error("E207", f"a plain square has no setting `{setting.key.text}`", setting.key.span,
+                               "only `lot`, `station` and `utility` squares hold a deed")
+            if self.concrete and square.name is None:
+                self.error("E402", f"square `{sid}` has no name", square.id.span,
+                           f"write its printed name after the id: `{square.kind} {sid} \"...\"`")
+            out.append({
+                "index": index, "id": sid, "name": square.name.value if square.name else None,
+                "kind": square.kind, "deed": deed,
+                "on_land": self.effects.block(square.on_land.body, lang.EFFECT_NAMES, False) if square.on_land else [],
+                "on_pass": self.effects.block(square.on_pass.body, lang.EFFECT_NAMES, False) if square.on_pass else [],
+            })
+        return out
+
+    def deed(self, square: s.Square, groups: dict[str, dict], max_houses: int | None) -> dict:
+        keys = lang.DEED_KEYS | (lang.LOT_KEYS if square.kind == "lot" else {})
+        deed: dict = {}
+        given: dict[str, s.Setting] = {}
+        for setting in square.settings:
+            key = setting.key.text
+            if key not in keys:
+                self.error("E207", f"unknown {square.kind} setting `{key}`", setting.key.span,
+                           did_you_mean(key, keys))
+                continue
+            value = self.value(keys[key], setting, f"{square.id.text}.{key}")
+            if value is not None:
+                deed[key] = value
+                given[key] = setting
+        group = groups.get(deed.get("group"))
+        if "group" not in given:
+            self.error("E402", f"{square.kind} `{square.id.text}` has no `group`", square.id.span,
+                       f"add `group = ...` naming a group of kind {square.kind}")
+        elif group is not None and group["kind"] not in (None, square.kind):
+            self.error("E307", f"{square.kind} `{square.id.text}` is in group `{group['id']}` of kind "
+                       f"{group['kind']}", given["group"].value.span,
+                       f"put it in a group of kind {square.kind}, or make it a {group['kind']}")
+        if self.concrete:
+            for key in ("price", "mortgage", "rent"):
+                if key not in given:
+                    self.error("E402", f"deed `{square.id.text}` has no `{key}`", square.id.span,
+                               f"add `{key} = ...` to `{square.kind} {square.id.text}`")
+        if square.kind == "lot" and group is not None:
+            for key in ("house_cost", "hotel_cost"):
+                if key not in deed and key in group:
+                    deed[key] = group[key]
+        if "rent" in deed and group is not None:
+            if square.kind == "lot":
+                wanted, why = (max_houses + 2 if max_houses is not None else None), \
+                    "unbuilt, 1 to `building.max_houses` houses, and a hotel"
+            else:
+                wanted, why = len(group["squares"]), f"one for each {square.kind} of group `{group['id']}` owned"
+            if wanted is not None and len(deed["rent"]) != wanted:
+                self.error("E303", f"{square.kind} `{square.id.text}` has {len(deed['rent'])} rents, "
+                           f"it needs {wanted}", given["rent"].value.span, f"one rent per case: {why}")
+        return deed
+
+
+def _listing(words) -> str:
+    words = [f"`{w}`" for w in words]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def _calls(node, formulas: dict) -> set[str]:
+    """The formulas an expression calls, directly."""
+    found: set[str] = set()
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, s.Call) and n.fn.text in formulas:
+            found.add(n.fn.text)
+        for child in vars(n).values() if hasattr(n, "__dataclass_fields__") else ():
+            if isinstance(child, tuple):
+                stack.extend(c for c in child if hasattr(c, "__dataclass_fields__"))
+            elif hasattr(child, "__dataclass_fields__") and not isinstance(child, Span):
+                stack.append(child)
+    return found
+
+
+def _cycle(start: str, calls: dict[str, set[str]]) -> list[str] | None:
+    """A call path from `start` back to itself, or None."""
+    stack = [(start, [start])]
+    seen: set[str] = set()
+    while stack:
+        name, path = stack.pop()
+        for callee in sorted(calls.get(name, ())):
+            if callee == start:
+                return path + [start]
+            if callee not in seen:
+                seen.add(callee)
+                stack.append((callee, path + [callee]))
+    return None
+
+
+def _topological(formulas: dict, calls: dict[str, set[str]], skip: set[str]) -> list[str]:
+    """Formulas callees first, so each is checked after those it calls."""
+    order: list[str] = []
+    done: set[str] = set()
+
+    def visit(name: str) -> None:
+        if name in done or name in skip:
+            return
+        done.add(name)
+        for callee in sorted(calls[name]):
+            visit(callee)
+        order.append(name)
+
+    for name in formulas:
+        visit(name)
+    return order

@@ -1,0 +1,363 @@
+"""Text -> syntax tree (grammar/syntax.py). Lark's errors become diagnostics here.
+
+The Lark parser is built once per process; its trees never leave this module.
+"""
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
+from lark.lexer import PatternStr
+
+from grammar import syntax as s
+from grammar.diagnostics import Diagnostic, Source, Span, SpecError
+
+GRAMMAR = Path(__file__).with_name("rules.lark")
+
+# Terminals a person knows by what they look like rather than by their text.
+TERMINAL_WORDS = {
+    "NAME": "a name",
+    "EDITION_ID": "an edition id",
+    "INT": "a number",
+    "PERCENT": "a percentage",
+    "STRING": "a quoted text",
+    "KIND": "`square`, `lot`, `station` or `utility`",
+    "$END": "the end of the file",
+}
+# When all of these may come next, "an expression" says it in two words.
+EXPRESSION_START = {"INT", "NAME", "LPAR"}
+
+
+class _Comments:
+    """The comments of the text being parsed, by line (fed by the lexer callback).
+
+    INVARIANT: parsing is one text at a time per process (parse() resets this first).
+    """
+
+    def __init__(self) -> None:
+        self.by_line: dict[int, Token] = {}
+
+    def __call__(self, token: Token) -> None:
+        self.by_line[token.line] = token
+
+
+_comments = _Comments()
+
+
+@cache
+def _parser() -> Lark:
+    return Lark(
+        GRAMMAR.read_text(encoding="utf-8"),
+        parser="lalr",
+        propagate_positions=True,
+        maybe_placeholders=True,
+        lexer_callbacks={"COMMENT": _comments},
+    )
+
+
+def parse(source: Source) -> s.File:
+    """Parse one spec text; raise SpecError (E102-E104) on the first syntax error."""
+    _comments.by_line = {}
+    try:
+        tree = _parser().parse(source.text)
+    except UnexpectedInput as error:
+        raise SpecError([_syntax_error(source, error)]) from None
+    trailing = {
+        line: (len(source.line(line)[: token.column - 1].rstrip()) + 1, token.value[1:].strip())
+        for line, token in _comments.by_line.items()
+        if source.line(line)[: token.column - 1].strip()
+    }
+    builder = _Build(source, trailing)
+    try:
+        file = builder.transform(tree)
+    except VisitError as error:
+        if isinstance(error.orig_exc, SpecError):
+            raise error.orig_exc from None
+        raise
+    if builder.diagnostics:
+        raise SpecError(builder.diagnostics)
+    return file
+
+
+# ---- syntax errors -------------------------------------------------------------------
+
+def _syntax_error(source: Source, error: UnexpectedInput) -> Diagnostic:
+    line, column = error.line, error.column
+    if isinstance(error, UnexpectedCharacters):
+        char = source.text[error.pos_in_stream]
+        span = Span(source, line, column, line, column + 1)
+        hint = _expected(error.allowed)
+        if char.isalpha() and char.isupper():
+            hint = "names are lower-case letters, digits and `_`"
+        elif char in "'“”":
+            hint = "write texts in double quotes: \"...\""
+        return Diagnostic("E102", f"unexpected character `{char}`", span, hint)
+    assert isinstance(error, UnexpectedToken)
+    token = error.token
+    if token.type == "$END":
+        last = source.text.rstrip().splitlines() or [""]
+        end = len(last)
+        span = Span(source, end, len(last[-1]) + 1, end, len(last[-1]) + 2)
+        return Diagnostic("E104", "unexpected end of file", span, _expected(error.expected))
+    span = Span(source, token.line, token.column, token.end_line, token.end_column)
+    return Diagnostic("E103", f"unexpected `{token.value}`", span, _expected(error.expected))
+
+
+def _expected(terminals: set[str]) -> str:
+    words = {t.name: f"`{t.pattern.value}`" for t in _parser().terminals if isinstance(t.pattern, PatternStr)}
+    words |= TERMINAL_WORDS
+    names = set(terminals)
+    listed = []
+    if EXPRESSION_START <= names:
+        listed.append("an expression")
+        names -= {"INT", "PERCENT", "NAME", "LPAR", "MINUS", "NOT", "IF", "YES", "NO"}
+    listed += sorted(words.get(name, name.lower()) for name in names)
+    if not listed:
+        return "nothing more was expected here"
+    if len(listed) > 8:
+        listed = listed[:8] + ["..."]
+    return "expected " + (listed[0] if len(listed) == 1 else ", ".join(listed[:-1]) + " or " + listed[-1])
+
+
+# ---- Lark tree -> syntax tree ---------------------------------------------------------
+
+def _binary(op: str):
+    """The builder of one binary operator's node (the grammar gives each its own alias)."""
+    def build(self, meta, children):
+        left, right = children
+        return s.Binary(self._span(meta), op, left, right)
+    return build
+
+
+@v_args(meta=True)
+class _Build(Transformer):
+    """Maps each grammar rule (or alias) to its syntax node, by name."""
+
+    def __init__(self, source: Source, trailing: dict[int, tuple[int, str]]):
+        super().__init__()
+        self.source = source
+        self.trailing = trailing
+        self.diagnostics: list[Diagnostic] = []
+
+    def _span(self, meta) -> Span:
+        return Span(self.source, meta.line, meta.column, meta.end_line, meta.end_column)
+
+    def _token_span(self, token: Token) -> Span:
+        return Span(self.source, token.line, token.column, token.end_line, token.end_column)
+
+    def _name(self, token: Token) -> s.Name:
+        return s.Name(self._token_span(token), str(token))
+
+    def _note(self, meta) -> str | None:
+        """The comment that directly follows an item on the line where it ends."""
+        end_column, text = self.trailing.get(meta.end_line, (None, None))
+        return text if end_column == meta.end_column else None
+
+    def _text(self, token: Token | None) -> s.Text | None:
+        if token is None:
+            return None
+        return s.Text(self._token_span(token), _unquote(token))
+
+    # -- file and items
+
+    def start(self, meta, children):
+        header, *items = children
+        return s.File(self.source, header, tuple(items))
+
+    def header(self, meta, children):
+        abstract = children[0] is not None and children[0].type == "ABSTRACT"
+        ids = [c for c in children if isinstance(c, Token) and c.type == "EDITION_ID"]
+        parent = self._name(ids[1]) if len(ids) > 1 else None
+        return s.Header(self._span(meta), abstract, self._name(ids[0]), parent)
+
+    def section(self, meta, children):
+        name, *settings = children
+        return s.Section(self._span(meta), self._name(name), tuple(settings))
+
+    def setting(self, meta, children):
+        key, value = children
+        return s.Setting(self._span(meta), self._name(key), value, self._note(meta))
+
+    def contested(self, meta, children):
+        section, key, *options = children
+        return s.Contested(self._span(meta), self._name(section), self._name(key),
+                           tuple(self._name(o) for o in options), self._note(meta))
+
+    def decide(self, meta, children):
+        section, key, choice = children
+        return s.Decide(self._span(meta), self._name(section), self._name(key), self._name(choice),
+                        self._note(meta))
+
+    def formula(self, meta, children):
+        name, *params, body = children
+        params = tuple(self._name(p) for p in params if p is not None)
+        return s.Formula(self._span(meta), self._name(name), params, body)
+
+    def group(self, meta, children):
+        id_, name, *settings = children
+        return s.Group(self._span(meta), self._name(id_), self._text(name), tuple(settings))
+
+    def board(self, meta, children):
+        return s.Board(self._span(meta), tuple(children))
+
+    def square(self, meta, children):
+        kind, id_, name, *parts = children
+        settings = tuple(p for p in parts if isinstance(p, s.Setting))
+        blocks: dict[str, s.Block] = {}
+        for part in parts:
+            if isinstance(part, tuple):
+                which, block = part
+                if which in blocks:
+                    self.diagnostics.append(Diagnostic(
+                        "E211", f"duplicate `{which}` block on square `{id_}`", block.span,
+                        f"write one `{which}` block; it may hold several statements"))
+                blocks[which] = block
+        return s.Square(self._span(meta), str(kind), self._name(id_), self._text(name), settings,
+                        blocks.get("on_land"), blocks.get("on_pass"))
+
+    def on_land(self, meta, children):
+        return "on_land", s.Block(self._span(meta), children[0])
+
+    def on_pass(self, meta, children):
+        return "on_pass", s.Block(self._span(meta), children[0])
+
+    def deck(self, meta, children):
+        id_, name, *cards = children
+        return s.Deck(self._span(meta), self._name(id_), self._text(name), tuple(cards))
+
+    def card(self, meta, children):
+        text, body = children
+        return s.Card(self._span(meta), self._text(text), body)
+
+    # -- values
+
+    def text(self, meta, children):
+        return self._text(children[0])
+
+    def range(self, meta, children):
+        low, high = children
+        return s.Range(self._span(meta), _int(low), _int(high))
+
+    def notes(self, meta, children):
+        return s.Notes(self._span(meta), tuple(children))
+
+    def note(self, meta, children):
+        count, value = children
+        return s.Note(self._span(meta), _int(count), _int(value))
+
+    def numbers(self, meta, children):
+        return s.Numbers(self._span(meta), tuple(_int(c) for c in children if c is not None))
+
+    # -- effects
+
+    def block(self, meta, children):
+        return tuple(children)
+
+    def pay(self, meta, children):
+        amount, to = children
+        return s.Pay(self._span(meta), amount, self._name(to))
+
+    def collect(self, meta, children):
+        amount, source = children
+        return s.Collect(self._span(meta), amount, self._name(source))
+
+    def for_each(self, meta, children):
+        var, over, body = children
+        return s.ForEach(self._span(meta), self._name(var), over, body)
+
+    def move_to(self, meta, children):
+        return s.MoveTo(self._span(meta), self._name(children[0]))
+
+    def move_by(self, meta, children):
+        return s.MoveBy(self._span(meta), children[0])
+
+    def advance(self, meta, children):
+        group, rent = children
+        return s.Advance(self._span(meta), self._name(group), rent)
+
+    def go_to_jail(self, meta, children):
+        return s.GoToJail(self._span(meta))
+
+    def draw(self, meta, children):
+        return s.Draw(self._span(meta), self._name(children[0]))
+
+    def keep(self, meta, children):
+        return s.Keep(self._span(meta))
+
+    def choose(self, meta, children):
+        return s.Choose(self._span(meta), tuple(children))
+
+    def option(self, meta, children):
+        label, body = children
+        return s.Option(self._span(meta), self._text(label), body)
+
+    def if_stmt(self, meta, children):
+        cond, then, otherwise = children
+        if isinstance(otherwise, s.When):
+            otherwise = (otherwise,)
+        return s.When(self._span(meta), cond, then, otherwise or ())
+
+    # -- expressions
+
+    def if_expr(self, meta, children):
+        return s.Conditional(self._span(meta), *children)
+
+    or_, and_ = _binary("or"), _binary("and")
+    eq, ne, lt, le, gt, ge = _binary("=="), _binary("!="), _binary("<"), _binary("<="), _binary(">"), _binary(">=")
+    add, sub, mul, div = _binary("+"), _binary("-"), _binary("*"), _binary("/")
+
+    def not_(self, meta, children):
+        return s.Not(self._span(meta), children[0])
+
+    def neg(self, meta, children):
+        return s.Neg(self._span(meta), children[0])
+
+    def attr(self, meta, children):
+        of, name = children
+        return s.Attr(self._span(meta), of, self._name(name))
+
+    def index(self, meta, children):
+        of, at = children
+        return s.Index(self._span(meta), of, at)
+
+    def int(self, meta, children):
+        return s.Int(self._span(meta), _int(children[0]))
+
+    def percent(self, meta, children):
+        return s.Percent(self._span(meta), _int(children[0][:-1]))
+
+    def yes(self, meta, children):
+        return s.Bool(self._span(meta), True)
+
+    def no(self, meta, children):
+        return s.Bool(self._span(meta), False)
+
+    def name(self, meta, children):
+        return self._name(children[0])
+
+    def call(self, meta, children):
+        fn, *args = children
+        return s.Call(self._span(meta), self._name(fn), tuple(a for a in args if a is not None))
+
+    def aggregate(self, meta, children):
+        fn, var, over, body = children
+        return s.Aggregate(self._span(meta), self._name(fn), self._name(var), over, body)
+
+
+def _int(token: str) -> int:
+    return int(str(token).replace("_", ""))
+
+
+def _unquote(token: Token) -> str:
+    """A STRING token's text: the quotes removed, `\\"` and `\\\\` undone."""
+    body = str(token)[1:-1]
+    out, escaped = [], False
+    for char in body:
+        if escaped or char != "\\":
+            out.append(char)
+            escaped = False
+        else:
+            escaped = True
+    return "".join(out)

@@ -1,0 +1,350 @@
+"""The syntax tree of one `.rules` file, as written: no inheritance, no name resolution.
+
+One frozen dataclass per construct of docs/language.md, each with the span it was
+written at, so every later error can point at the exact words. Names that refer to
+something (a square, a group, a setting key) are `Name` nodes for the same reason.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Union
+
+from grammar.diagnostics import Source, Span
+
+
+# ---- expressions -----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Name:
+    """A bare name: a variable, a setting's section, a square, group, deck or option."""
+
+    span: Span
+    text: str
+
+
+@dataclass(frozen=True)
+class Int:
+    span: Span
+    value: int
+
+
+@dataclass(frozen=True)
+class Percent:
+    """`10%`: an exact ratio of the number over a hundred."""
+
+    span: Span
+    value: int
+
+
+@dataclass(frozen=True)
+class Bool:
+    span: Span
+    value: bool
+
+
+@dataclass(frozen=True)
+class Attr:
+    """`p.cash`, or `jail.fine` (a setting) when `of` names a section."""
+
+    span: Span
+    of: Expr
+    name: Name
+
+
+@dataclass(frozen=True)
+class Index:
+    span: Span
+    of: Expr
+    at: Expr
+
+
+@dataclass(frozen=True)
+class Neg:
+    span: Span
+    operand: Expr
+
+
+@dataclass(frozen=True)
+class Not:
+    span: Span
+    operand: Expr
+
+
+@dataclass(frozen=True)
+class Binary:
+    """`op` is the IR operator: `+ - * / == != < <= > >= and or`."""
+
+    span: Span
+    op: str
+    left: Expr
+    right: Expr
+
+
+@dataclass(frozen=True)
+class Conditional:
+    span: Span
+    cond: Expr
+    then: Expr
+    otherwise: Expr
+
+
+@dataclass(frozen=True)
+class Call:
+    span: Span
+    fn: Name
+    args: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
+class Aggregate:
+    """`sum(d in p.deeds: d.price)`: `fn` over the finite set `over`, `var` bound in `body`."""
+
+    span: Span
+    fn: Name
+    var: Name
+    over: Expr
+    body: Expr
+
+
+Expr = Union[Name, Int, Percent, Bool, Attr, Index, Neg, Not, Binary, Conditional, Call, Aggregate]
+
+
+# ---- values that only settings take ----------------------------------------------------
+
+@dataclass(frozen=True)
+class Text:
+    span: Span
+    value: str
+
+
+@dataclass(frozen=True)
+class Range:
+    span: Span
+    low: int
+    high: int
+
+
+@dataclass(frozen=True)
+class Note:
+    """`2 x 500` in a money `notes` list."""
+
+    span: Span
+    count: int
+    value: int
+
+
+@dataclass(frozen=True)
+class Notes:
+    span: Span
+    notes: tuple[Note, ...]
+
+
+@dataclass(frozen=True)
+class Numbers:
+    span: Span
+    values: tuple[int, ...]
+
+
+Value = Union[Expr, Text, Range, Notes, Numbers]
+
+
+# ---- effects ---------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Pay:
+    span: Span
+    amount: Expr
+    to: Name
+
+
+@dataclass(frozen=True)
+class Collect:
+    span: Span
+    amount: Expr
+    source: Name
+
+
+@dataclass(frozen=True)
+class ForEach:
+    span: Span
+    var: Name
+    over: Expr
+    body: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True)
+class MoveTo:
+    span: Span
+    square: Name
+
+
+@dataclass(frozen=True)
+class MoveBy:
+    span: Span
+    steps: Expr
+
+
+@dataclass(frozen=True)
+class Advance:
+    """`advance to nearest GROUP [with rent = EXPR]`."""
+
+    span: Span
+    group: Name
+    rent: Expr | None
+
+
+@dataclass(frozen=True)
+class GoToJail:
+    span: Span
+
+
+@dataclass(frozen=True)
+class Draw:
+    span: Span
+    deck: Name
+
+
+@dataclass(frozen=True)
+class Keep:
+    span: Span
+
+
+@dataclass(frozen=True)
+class Option:
+    span: Span
+    label: Text
+    body: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True)
+class Choose:
+    span: Span
+    options: tuple[Option, ...]
+
+
+@dataclass(frozen=True)
+class When:
+    """The `if` statement (the expression is `Conditional`)."""
+
+    span: Span
+    cond: Expr
+    then: tuple[Stmt, ...]
+    otherwise: tuple[Stmt, ...]
+
+
+Stmt = Union[Pay, Collect, ForEach, MoveTo, MoveBy, Advance, GoToJail, Draw, Keep, Choose, When]
+
+
+# ---- items -----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Setting:
+    """`KEY = value`; `note` is the comment on the line where it ends (the source it cites)."""
+
+    span: Span
+    key: Name
+    value: Value
+    note: str | None
+
+
+@dataclass(frozen=True)
+class Section:
+    span: Span
+    name: Name
+    settings: tuple[Setting, ...]
+
+
+@dataclass(frozen=True)
+class Contested:
+    """`contested SECTION.KEY = opt | opt`: a rule the sources dispute, and its readings."""
+
+    span: Span
+    section: Name
+    key: Name
+    options: tuple[Name, ...]
+    note: str | None
+
+
+@dataclass(frozen=True)
+class Decide:
+    span: Span
+    section: Name
+    key: Name
+    choice: Name
+    note: str | None
+
+
+@dataclass(frozen=True)
+class Formula:
+    span: Span
+    name: Name
+    params: tuple[Name, ...]
+    body: Expr
+
+
+@dataclass(frozen=True)
+class Group:
+    span: Span
+    id: Name
+    name: Text | None
+    settings: tuple[Setting, ...]
+
+
+@dataclass(frozen=True)
+class Block:
+    """An `on_land`/`on_pass` block; its span is the keyword's, for errors about the block."""
+
+    span: Span
+    body: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True)
+class Square:
+    span: Span
+    kind: str
+    id: Name
+    name: Text | None
+    settings: tuple[Setting, ...]
+    on_land: Block | None
+    on_pass: Block | None
+
+
+@dataclass(frozen=True)
+class Board:
+    span: Span
+    squares: tuple[Square, ...]
+
+
+@dataclass(frozen=True)
+class Card:
+    span: Span
+    text: Text
+    body: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True)
+class Deck:
+    span: Span
+    id: Name
+    name: Text | None
+    cards: tuple[Card, ...]
+
+
+Item = Union[Section, Contested, Decide, Formula, Group, Board, Deck]
+
+
+@dataclass(frozen=True)
+class Header:
+    """`[abstract] edition ID [extends ID]`."""
+
+    span: Span
+    abstract: bool
+    id: Name
+    parent: Name | None
+
+
+@dataclass(frozen=True)
+class File:
+    source: Source
+    header: Header
+    items: tuple[Item, ...]

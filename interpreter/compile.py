@@ -1,0 +1,417 @@
+"""IR expressions and statements -> Python closures, compiled once per edition.
+
+Every compiled expression is a function `f(g, c)` of the running game `g` (an
+`engine.Game`) and the evaluation context `c` (a `Ctx`: who moves, the dice, the rent
+names). Constant subtrees (settings, decisions, literals) are folded at compile time, so
+`rent.mortgaged_group == double_unmortgaged` costs nothing at run time. Exact ratios
+(`/`, percent) use `fractions.Fraction`; money is rounded where it moves (`transfer`).
+
+Each IR kind has one handler here, named after it; an unknown kind is a `CompileError`.
+"""
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+from .state import BANK
+
+
+class CompileError(Exception):
+    """The IR holds a construct the engine does not support (never a silent pass)."""
+
+
+class Ctx:
+    """The names an expression or effect can see (docs/language.md, "Names available")."""
+    __slots__ = ("me", "dice", "owner", "printed", "level", "owned", "complete", "mig",
+                 "rent", "roll", "vars", "reason", "kept", "card", "rent_fn")
+
+    def __init__(self, me: int = BANK, dice: int = 0, reason: str = ""):
+        self.me = me
+        self.dice = dice
+        self.owner = BANK
+        self.printed = ()
+        self.level = 0
+        self.owned = 0
+        self.complete = False
+        self.mig = 0
+        self.rent = 0
+        self.roll = None
+        self.vars = {}
+        self.reason = reason
+        self.kept = False
+        self.card = None
+        self.rent_fn = None
+
+
+# A compiled expression is (True, value) when constant, else (False, fn).
+def _fn(node):
+    const, value = node
+    if const:
+        return lambda g, c: value
+    return value
+
+
+def _round(ed, amount) -> int:
+    if isinstance(amount, int):
+        return amount
+    return math.ceil(amount) if ed.rounding_up else math.floor(amount)
+
+
+class Compiler:
+    def __init__(self, ed):
+        self.ed = ed
+        self.formula_stack: list[str] = []
+
+    # ---- expressions ---------------------------------------------------------------
+
+    def expr(self, node: dict, env: dict):
+        kind = node.get("k")
+        handler = getattr(self, "x_" + str(kind), None)
+        if handler is None:
+            raise CompileError(f"unsupported expression kind `{kind}`")
+        return handler(node, env)
+
+    def fn(self, node, env):
+        return _fn(self.expr(node, env))
+
+    def x_int(self, node, env):
+        return True, node["v"]
+
+    def x_bool(self, node, env):
+        return True, bool(node["v"])
+
+    def x_ratio(self, node, env):
+        return True, Fraction(node["num"], node["den"])
+
+    def x_enum(self, node, env):
+        return True, node["v"]
+
+    def x_bank(self, node, env):
+        return True, BANK
+
+    def x_setting(self, node, env):
+        return True, self.ed.setting(node["path"])
+
+    def x_square(self, node, env):
+        return True, self.ed.square_index[node["id"]]
+
+    def x_group(self, node, env):
+        return True, self.ed.group_index[node["id"]]
+
+    def x_deck(self, node, env):
+        return True, self.ed.deck_index[node["id"]]
+
+    def x_var(self, node, env):
+        name = node["name"]
+        if name in env:
+            bound = env[name]
+            if bound is None:                      # a loop variable
+                return False, lambda g, c: c.vars[name]
+            return bound                           # a formula parameter (already compiled)
+        simple = {
+            "me": lambda g, c: c.me,
+            "dice": lambda g, c: c.dice,
+            "owner": lambda g, c: c.owner,
+            "printed": lambda g, c: c.printed,
+            "level": lambda g, c: c.level,
+            "owned": lambda g, c: c.owned,
+            "complete": lambda g, c: c.complete,
+            "mortgaged_in_group": lambda g, c: c.mig,
+            "rent": lambda g, c: c.rent,
+            "roll": lambda g, c: g.ctx_roll(c),
+            "players": lambda g, c: g.seats,
+            "others": lambda g, c: [q for q in g.seats if q != c.me and not g.pl[q].bankrupt],
+        }
+        if name in simple:
+            return False, simple[name]
+        raise CompileError(f"unknown name `{name}`")
+
+    PLAYER_ATTRS = {
+        "cash": lambda g, x: g.pl[x].cash,
+        "bankrupt": lambda g, x: g.pl[x].bankrupt,
+        "in_jail": lambda g, x: g.pl[x].in_jail,
+        "position": lambda g, x: g.pl[x].position,
+        "deeds": lambda g, x: g.deeds_of(x),
+    }
+
+    def x_attr(self, node, env):
+        of = self.fn(node["of"], env)
+        name = node["name"]
+        ed = self.ed
+        if name in self.PLAYER_ATTRS:
+            get = self.PLAYER_ATTRS[name]
+            return False, lambda g, c: get(g, of(g, c))
+        tables = {"price": ed.price, "mortgage": ed.mortgage_value, "house_cost": ed.house_cost,
+                  "hotel_cost": ed.hotel_cost}
+        if name in tables:
+            table = tables[name]
+            return False, lambda g, c: table[of(g, c)]
+        if name == "mortgaged":
+            return False, lambda g, c: g.st.mortgaged[of(g, c)]
+        if name == "houses":
+            return False, lambda g, c: g.st.houses[of(g, c)]
+        if name == "hotels":
+            return False, lambda g, c: g.st.hotels[of(g, c)]
+        raise CompileError(f"unknown attribute `{name}`")
+
+    def x_index(self, node, env):
+        of, at = self.expr(node["of"], env), self.expr(node["at"], env)
+        if of[0] and at[0]:
+            return True, of[1][at[1]]
+        fo, fa = _fn(of), _fn(at)
+        return False, lambda g, c: fo(g, c)[fa(g, c)]
+
+    def x_neg(self, node, env):
+        e = self.expr(node["e"], env)
+        if e[0]:
+            return True, -e[1]
+        f = e[1]
+        return False, lambda g, c: -f(g, c)
+
+    def x_not(self, node, env):
+        e = self.expr(node["e"], env)
+        if e[0]:
+            return True, not e[1]
+        f = e[1]
+        return False, lambda g, c: not f(g, c)
+
+    BINOPS = {
+        "+": lambda a, b: a + b,
+        "-": lambda a, b: a - b,
+        "*": lambda a, b: a * b,
+        "/": lambda a, b: Fraction(a) / b,
+        "==": lambda a, b: a == b,
+        "!=": lambda a, b: a != b,
+        "<": lambda a, b: a < b,
+        "<=": lambda a, b: a <= b,
+        ">": lambda a, b: a > b,
+        ">=": lambda a, b: a >= b,
+    }
+
+    def x_bin(self, node, env):
+        op = node["op"]
+        l, r = self.expr(node["l"], env), self.expr(node["r"], env)
+        if op in ("and", "or"):
+            if l[0]:
+                if op == "and":
+                    return r if l[1] else (True, False)
+                return (True, True) if l[1] else r
+            fl, fr = l[1], _fn(r)
+            if op == "and":
+                return False, lambda g, c: bool(fl(g, c)) and bool(fr(g, c))
+            return False, lambda g, c: bool(fl(g, c)) or bool(fr(g, c))
+        if op not in self.BINOPS:
+            raise CompileError(f"unknown operator `{op}`")
+        f = self.BINOPS[op]
+        if l[0] and r[0]:
+            return True, f(l[1], r[1])
+        fl, fr = _fn(l), _fn(r)
+        # the common shapes, unrolled (no extra call per operation)
+        if op == "+":
+            return False, lambda g, c: fl(g, c) + fr(g, c)
+        if op == "-":
+            return False, lambda g, c: fl(g, c) - fr(g, c)
+        if op == "*":
+            return False, lambda g, c: fl(g, c) * fr(g, c)
+        if op == ">":
+            return False, lambda g, c: fl(g, c) > fr(g, c)
+        if op == "==":
+            return False, lambda g, c: fl(g, c) == fr(g, c)
+        return False, lambda g, c: f(fl(g, c), fr(g, c))
+
+    def x_if(self, node, env):
+        cond, then, other = self.expr(node["c"], env), self.expr(node["t"], env), self.expr(node["e"], env)
+        if cond[0]:
+            return then if cond[1] else other
+        fc, ft, fe = cond[1], _fn(then), _fn(other)
+        return False, lambda g, c: ft(g, c) if fc(g, c) else fe(g, c)
+
+    def x_agg(self, node, env):
+        fn, var = node["fn"], node["var"]
+        over = self.fn(node["over"], env)
+        inner = dict(env)
+        inner[var] = None
+        body = self.fn(node["body"], inner)
+
+        def values(g, c):
+            saved = c.vars.get(var)
+            out = []
+            for x in over(g, c):
+                c.vars[var] = x
+                out.append(body(g, c))
+            c.vars[var] = saved
+            return out
+
+        if fn == "sum":
+            return False, lambda g, c: sum(values(g, c))
+        if fn == "count":
+            return False, lambda g, c: sum(1 for v in values(g, c) if v)
+        if fn == "max":
+            return False, lambda g, c: max(values(g, c), default=0)
+        if fn == "min":
+            return False, lambda g, c: min(values(g, c), default=0)
+        if fn == "any":
+            return False, lambda g, c: any(values(g, c))
+        if fn == "all":
+            return False, lambda g, c: all(values(g, c))
+        raise CompileError(f"unknown aggregate `{fn}`")
+
+    def x_call(self, node, env):
+        name = node["fn"]
+        args = [self.expr(a, env) for a in node.get("args", [])]
+        if name in ("houses", "hotels"):
+            if len(args) != 1:
+                raise CompileError(f"`{name}` takes one player")
+            fa = _fn(args[0])
+            table = "houses" if name == "houses" else "hotels"
+            return False, lambda g, c: g.buildings_of(fa(g, c), table)
+        formulas = self.ed.ir.get("formulas", {})
+        if name not in formulas:
+            raise CompileError(f"unknown function `{name}`")
+        if name in self.formula_stack:
+            raise CompileError(f"formula `{name}` is recursive")
+        formula = formulas[name]
+        params = formula.get("params", [])
+        if len(params) != len(args):
+            raise CompileError(f"`{name}` takes {len(params)} arguments, got {len(args)}")
+        inner = dict(env)
+        inner.update(zip(params, args))
+        self.formula_stack.append(name)
+        try:
+            return self.expr(formula["body"], inner)
+        finally:
+            self.formula_stack.pop()
+
+    # ---- statements ------------------------------------------------------------------
+
+    def block(self, stmts: list, env: dict):
+        """A statement list -> one function; it stops early once the game halts the move."""
+        fns = [self.stmt(s, env) for s in stmts or []]
+        if not fns:
+            return None
+        if len(fns) == 1:
+            return fns[0]
+
+        def run(g, c):
+            for f in fns:
+                f(g, c)
+                if g.halt:
+                    return
+        return run
+
+    def stmt(self, node: dict, env: dict):
+        kind = node.get("do")
+        handler = getattr(self, "s_" + str(kind), None)
+        if handler is None:
+            raise CompileError(f"unsupported statement `{kind}`")
+        return handler(node, env)
+
+    def s_transfer(self, node, env):
+        ed = self.ed
+        amount = self.expr(node["amount"], env)
+        payer, payee = self.fn(node["from"], env), self.fn(node["to"], env)
+        if amount[0]:
+            value = _round(ed, amount[1])
+            return lambda g, c: g.pay(payer(g, c), payee(g, c), value, c.reason)
+        f = amount[1]
+        return lambda g, c: g.pay(payer(g, c), payee(g, c), _round(ed, f(g, c)), c.reason)
+
+    def s_for(self, node, env):
+        var = node["var"]
+        over = self.fn(node["over"], env)
+        inner = dict(env)
+        inner[var] = None
+        body = self.block(node.get("body", []), inner)
+        if body is None:
+            return lambda g, c: None
+
+        def run(g, c):
+            saved = c.vars.get(var)
+            for x in list(over(g, c)):
+                c.vars[var] = x
+                body(g, c)
+                if g.halt:
+                    break
+            c.vars[var] = saved
+        return run
+
+    def s_move_to(self, node, env):
+        target = node["square"]
+        if isinstance(target, str):
+            target = self.ed.square_index[target]
+        return lambda g, c: g.move_to(c, target)
+
+    def s_move_by(self, node, env):
+        steps = self.fn(node["steps"], env)
+        return lambda g, c: g.move_by(c, steps(g, c))
+
+    def s_advance_to_nearest(self, node, env):
+        group = node["group"]
+        if isinstance(group, str):
+            group = self.ed.group_index[group]
+        rent = node.get("rent")
+        rent_fn = self.fn(rent, env) if rent is not None else None
+        return lambda g, c: g.advance_nearest(c, group, rent_fn)
+
+    def s_go_to_jail(self, node, env):
+        return lambda g, c: g.go_to_jail(c.me, c.reason)
+
+    def s_draw(self, node, env):
+        deck = node["deck"]
+        if isinstance(deck, str):
+            deck = self.ed.deck_index[deck]
+        return lambda g, c: g.draw(c, deck)
+
+    def s_keep(self, node, env):
+        def keep(g, c):
+            c.kept = True
+        return keep
+
+    def s_choose(self, node, env):
+        options = []
+        for option in node["options"]:
+            body = self.block(option.get("body", []), env)
+            options.append((option.get("label", ""), body, self.cost(option.get("body", []), env)))
+        return lambda g, c: g.choose_option(c, options)
+
+    def s_if(self, node, env):
+        cond = self.expr(node["cond"], env)
+        then = self.block(node.get("then", []), env)
+        other = self.block(node.get("else", []), env)
+        if cond[0]:
+            chosen = then if cond[1] else other
+            return chosen or (lambda g, c: None)
+        fc = cond[1]
+
+        def run(g, c):
+            if fc(g, c):
+                if then is not None:
+                    then(g, c)
+            elif other is not None:
+                other(g, c)
+        return run
+
+    # ---- estimates for strategies ------------------------------------------------------
+
+    def cost(self, stmts: list, env: dict):
+        """What a statement list costs `me` in cash, counting its top-level transfers only
+        (a hint for strategies choosing between `choose` options; never used to move money)."""
+        parts = []
+        for s in stmts or []:
+            if s.get("do") != "transfer":
+                continue
+            amount = self.fn(s["amount"], env)
+            payer, payee = self.fn(s["from"], env), self.fn(s["to"], env)
+            parts.append((amount, payer, payee))
+        ed = self.ed
+
+        def estimate(g, c):
+            total = 0
+            for amount, payer, payee in parts:
+                value = _round(ed, amount(g, c))
+                if payer(g, c) == c.me:
+                    total += value
+                if payee(g, c) == c.me:
+                    total -= value
+            return total
+        return estimate

@@ -1,0 +1,187 @@
+"""An edition loaded for play: the IR's tables flattened to per-square lists, and its
+expressions and statements compiled to closures, once (`interpreter.load`)."""
+from __future__ import annotations
+
+import hashlib
+import json
+from fractions import Fraction
+
+from . import actions as A
+from .compile import Compiler, CompileError
+
+KIND_NONE, KIND_LOT, KIND_STATION, KIND_UTILITY = 0, 1, 2, 3
+KINDS = {"square": KIND_NONE, "lot": KIND_LOT, "station": KIND_STATION, "utility": KIND_UTILITY}
+
+
+class Edition:
+    def __init__(self, ir: dict):
+        if not isinstance(ir, dict) or "squares" not in ir or "settings" not in ir:
+            raise CompileError("not an IR document: it needs `settings` and `squares`")
+        self.ir = ir
+        self.id = ir.get("edition", {}).get("id", "?")
+        self.hash = hashlib.sha256(json.dumps(ir, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
+        s = ir["settings"]
+        self.settings = s
+
+        squares = sorted(ir["squares"], key=lambda sq: sq["index"])
+        self.n = n = len(squares)
+        self.square_ids = [sq["id"] for sq in squares]
+        self.square_names = [sq.get("name") or sq["id"] for sq in squares]
+        self.square_index = {sq["id"]: i for i, sq in enumerate(squares)}
+        self.groups = ir.get("groups", [])
+        self.group_index = {gr["id"]: i for i, gr in enumerate(self.groups)}
+        self.group_squares = [list(gr.get("squares", [])) for gr in self.groups]
+        self.group_kind = [KINDS.get(gr.get("kind", "lot"), KIND_LOT) for gr in self.groups]
+        self.decks = ir.get("decks", [])
+        self.deck_index = {d["id"]: i for i, d in enumerate(self.decks)}
+
+        self.kind = [KINDS[sq["kind"]] for sq in squares]
+        self.is_deed = [sq.get("deed") is not None for sq in squares]
+        self.deeds = [i for i in range(n) if self.is_deed[i]]
+        self.group_of = [-1] * n
+        self.price = [0] * n
+        self.mortgage_value = [0] * n
+        self.house_cost = [0] * n
+        self.hotel_cost = [0] * n
+        self.printed = [()] * n
+        for i, sq in enumerate(squares):
+            deed = sq.get("deed")
+            if deed is None:
+                continue
+            gi = self.group_index[deed["group"]]
+            self.group_of[i] = gi
+            if i not in self.group_squares[gi]:
+                self.group_squares[gi].append(i)
+            self.price[i] = deed["price"]
+            self.mortgage_value[i] = deed["mortgage"]
+            self.house_cost[i] = deed.get("house_cost") or 0
+            self.hotel_cost[i] = deed.get("hotel_cost") or 0
+            self.printed[i] = tuple(deed.get("rent", ()))
+        for gs in self.group_squares:
+            gs.sort()
+        self.group_size = [len(gs) for gs in self.group_squares]
+
+        # ---- settings, read once -------------------------------------------------------
+        game, money, bank = s["game"], s["money"], s.get("bank", {})
+        jail, auction, building = s["jail"], s.get("auction", {}), s.get("building", {})
+        mortgage, trade = s.get("mortgage", {}), s.get("trade", {})
+        self.dice = game["dice"]
+        self.faces = game["die_faces"]
+        self.doubles_to_jail = game.get("doubles_to_jail", 0)
+        start = game.get("start")
+        self.start_square = self.square_index[start] if isinstance(start, str) else (start or 0)
+        self.turn_cap = game.get("turn_cap")
+        self.start_money = money["start"]
+        self.rounding_up = money.get("rounding", "up") == "up"
+        self.once_per_lap = money.get("salary_limit") == "once_per_lap"
+        self.stock_houses = bank.get("houses", 0)
+        self.stock_hotels = bank.get("hotels", 0)
+        js = jail["square"]
+        self.jail_square = self.square_index[js] if isinstance(js, str) else js
+        self.jail_fine = jail["fine"]
+        self.jail_max_turns = jail["max_turns"]
+        self.fine_before_roll = jail.get("fine_timing") == "before_roll"
+        self.doubles_exit_roll_again = jail.get("doubles_exit") == "move_and_roll_again"
+        self.collects_rent_in_jail = bool(jail.get("collects_rent", True))
+        self.auction_on_decline = bool(auction.get("on_decline", True))
+        self.decliner_may_bid = bool(auction.get("decliner_may_bid", True))
+        self.bid_within_cash = bool(auction.get("bid_within_cash", True))
+        self.raises = sorted(auction.get("raises") or [1])
+        self.max_houses = building.get("max_houses", 0)
+        self.houses_per_hotel = building.get("houses_per_hotel", self.max_houses)
+        self.hotels_per_lot = building.get("hotels_per_lot", 1)
+        self.even = bool(building.get("even", True))
+        self.needs_complete = bool(building.get("needs_complete_group", True))
+        self.blocked_by_mortgage = bool(building.get("blocked_by_mortgage", True))
+        self.sale_value = self.ratio(building.get("sale_value", {"num": 1, "den": 1}))
+        self.hotel_sale_with_houses = building.get("hotel_sale") == "half_hotel_and_houses"
+        self.shortage_auction = building.get("shortage") == "auction"
+        self.interest = self.ratio(mortgage.get("interest", {"num": 0, "den": 1}))
+        self.transfer_interest = self.ratio(mortgage.get("transfer_interest", {"num": 0, "den": 1}))
+        self.trade_deeds = bool(trade.get("deeds", True))
+        self.trade_cards = bool(trade.get("jail_cards", True))
+        self.trade_cash = bool(trade.get("cash", True))
+        self.trade_built_groups = bool(trade.get("built_groups", False))
+        self.bank_auctions_all = s.get("bankruptcy", {}).get("to_bank") == "auction_all"
+        self.pay_with_deeds = s.get("debt", {}).get("pay_with_deeds") == "allowed"
+        self.hotel_level = self.max_houses + 1            # `level` of a lot with a hotel
+        self.hotel_even_level = self.houses_per_hotel + 1  # its level for building evenly
+
+        # money amounts derived once (rounded per money.rounding)
+        self.unmortgage_cost = [self.money(v + v * self.interest) for v in self.mortgage_value]
+        self.transfer_cost = [self.money(v * self.transfer_interest) for v in self.mortgage_value]
+        self.house_sale = [self.money(c * self.sale_value) for c in self.house_cost]
+        self.hotel_sale_only = [self.money(c * self.sale_value) for c in self.hotel_cost]
+        self.hotel_sale_full = [self.money((self.hotel_cost[i] + self.houses_per_hotel * self.house_cost[i]) * self.sale_value)
+                                if self.hotel_sale_with_houses else self.hotel_sale_only[i] for i in range(n)]
+
+        # ---- compiled rules ------------------------------------------------------------
+        comp = Compiler(self)
+        rent = ir.get("rent", {})
+        rent_by_kind = {}
+        for kind_name, kind in KINDS.items():
+            if kind != KIND_NONE and kind_name in rent:
+                rent_by_kind[kind] = comp.fn(rent[kind_name], {})
+        self.rent_fn = [rent_by_kind.get(self.kind[i]) if self.is_deed[i] else None for i in range(n)]
+        for i in self.deeds:
+            if self.rent_fn[i] is None:
+                raise CompileError(f"no rent formula for the kind of square `{self.square_ids[i]}`")
+        self.on_land = [comp.block(sq.get("on_land") or [], {}) for sq in squares]
+        self.on_pass = [comp.block(sq.get("on_pass") or [], {}) for sq in squares]
+        self.on_pass_squares = [i for i in range(n) if self.on_pass[i] is not None]
+        self.land_reason = ["square:" + sid for sid in self.square_ids]
+        self.cards = [[comp.block(card.get("effect") or [], {}) for card in d.get("cards", [])] for d in self.decks]
+        self.card_texts = [[card.get("text", "") for card in d.get("cards", [])] for d in self.decks]
+        self.card_reason = [["card:" + d["id"]] * len(d.get("cards", [])) for d in self.decks]
+        end = s.get("end", {})
+        self.end_over = comp.fn(end["over"], {}) if end.get("over") else None
+        score = end.get("score")
+        if score:
+            formula = ir.get("formulas", {}).get(score)
+            if formula is None:
+                raise CompileError(f"`end.score` names no formula `{score}`")
+            param = formula["params"][0]
+            self.score_fn = comp.fn(formula["body"], {param: None})
+            self.score_param = param
+        else:
+            self.score_fn, self.score_param = None, None
+
+        # ---- interned actions ----------------------------------------------------------
+        r = range(n)
+        self.BUY = [A.Buy(i) for i in r]
+        self.DECLINE = [A.Decline(i) for i in r]
+        self.BUY_OR_DECLINE = [(A.Buy(i), A.Decline(i)) for i in r]
+        self.BUILD = [A.Build(i) for i in r]
+        self.BUILD_HOTEL = [A.BuildHotel(i) for i in r]
+        self.SELL = [A.SellBuilding(i) for i in r]
+        self.DOWNGRADE = [A.Downgrade(i) for i in r]
+        self.MORTGAGE = [A.Mortgage(i) for i in r]
+        self.UNMORTGAGE = [A.Unmortgage(i) for i in r]
+        self.KEEP_MORTGAGE = [A.KeepMortgage(i) for i in r]
+
+    # ---- helpers -----------------------------------------------------------------------
+
+    @staticmethod
+    def ratio(value) -> Fraction:
+        if isinstance(value, dict):
+            return Fraction(value["num"], value["den"])
+        return Fraction(value)
+
+    def money(self, amount) -> int:
+        if isinstance(amount, int):
+            return amount
+        if self.rounding_up:
+            return -((-amount.numerator) // amount.denominator)
+        return amount.numerator // amount.denominator
+
+    def setting(self, path: str):
+        node = self.settings
+        for part in path.split("."):
+            if not isinstance(node, dict) or part not in node:
+                raise CompileError(f"unknown setting `{path}`")
+            node = node[part]
+        if isinstance(node, dict) and set(node) == {"num", "den"}:
+            return Fraction(node["num"], node["den"])
+        if isinstance(node, list):
+            return tuple(node)
+        return node

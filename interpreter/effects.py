@@ -1,0 +1,173 @@
+"""What each effect statement does to the game: the run-time half of `compile.py`.
+
+`compile.py` turns `move_to`, `move_by`, `advance_to_nearest`, `go_to_jail`, `draw` and
+`choose` into calls of the methods here (and `transfer` into `Game.pay`, in rules.py).
+Mixed into `engine.Game`.
+"""
+from __future__ import annotations
+
+from . import actions as A
+from .state import BANK
+
+
+class EffectsMixin:
+    # ---- movement ----------------------------------------------------------------------
+
+    def move_steps(self, c, p: int, steps: int) -> None:
+        """Move forward `steps` squares: fire `on_pass` of squares passed or landed on, then land."""
+        ed = self.ed
+        pl = self.pl[p]
+        old = pl.position
+        new = (old + steps) % ed.n
+        pl.position = new
+        pl.progress += steps
+        if self.log_on:
+            self.ev({"type": "move", "seat": p, "from_square": old, "to": new, "steps": steps})
+        if ed.on_pass_squares:
+            n = ed.n
+            k = 0
+            for s in ed.on_pass_squares:
+                d = (s - old) % n or n
+                if d <= steps:
+                    fire = True
+                    if ed.once_per_lap:
+                        count = (pl.progress - s) // n
+                        if count > pl.passes[k]:
+                            pl.passes[k] = count
+                        else:
+                            fire = False
+                    if fire:
+                        saved = c.reason
+                        c.reason = ed.land_reason[s]
+                        ed.on_pass[s](self, c)
+                        c.reason = saved
+                        if self.halt:
+                            return
+                k += 1
+        self.land(c, p, new)
+
+    def land(self, c, p: int, sq: int) -> None:
+        """A token ends its move on `sq`: its `on_land`, then the property rule."""
+        ed = self.ed
+        self.st.landings[sq] += 1
+        f = ed.on_land[sq]
+        if f is not None:
+            saved = c.reason
+            c.reason = ed.land_reason[sq]
+            f(self, c)
+            c.reason = saved
+            if self.halt or self.pl[p].position != sq or self.pl[p].bankrupt:
+                return
+        if ed.is_deed[sq]:
+            self.property_rule(c, p, sq)
+
+    def move_to(self, c, target: int) -> None:
+        """`move to SQUARE`: forward to the square (a full lap never: 0 steps lands in place)."""
+        p = c.me
+        steps = (target - self.pl[p].position) % self.ed.n
+        if steps == 0:
+            self.land(c, p, target)
+        else:
+            self.move_steps(c, p, steps)
+
+    def move_by(self, c, steps: int) -> None:
+        """`move by N`: forward runs `on_pass`; back passes nothing and reduces lap progress."""
+        p = c.me
+        if steps >= 0:
+            self.move_steps(c, p, steps)
+            return
+        pl = self.pl[p]
+        old = pl.position
+        pl.position = (old + steps) % self.ed.n
+        pl.progress += steps
+        if self.log_on:
+            self.ev({"type": "move", "seat": p, "from_square": old, "to": pl.position, "steps": steps})
+        self.land(c, p, pl.position)
+
+    def advance_nearest(self, c, group: int, rent_fn) -> None:
+        """`advance to nearest GROUP [with rent = EXPR]`."""
+        ed = self.ed
+        pos = self.pl[c.me].position
+        squares = ed.group_squares[group]
+        if not squares:
+            return
+        target = min(squares, key=lambda s: (s - pos) % ed.n or ed.n)
+        c.rent_fn = rent_fn
+        self.move_to(c, target) if target != pos else self.move_steps(c, c.me, ed.n)
+        c.rent_fn = None
+
+    def go_to_jail(self, p: int, reason: str = "") -> None:
+        """Straight to jail: passes nothing (lap progress goes back), and the turn ends."""
+        ed = self.ed
+        pl = self.pl[p]
+        back = (pl.position - ed.jail_square) % ed.n
+        pl.progress -= back
+        old = pl.position
+        pl.position = ed.jail_square
+        pl.in_jail = True
+        pl.jail_turns = 0
+        self.st.landings[ed.jail_square] += 1
+        if p == self.cur:
+            self.halt = True
+        if self.log_on:
+            self.ev({"type": "jail", "seat": p, "from_square": old, "reason": reason})
+
+    def leave_jail(self, p: int, how: str) -> None:
+        pl = self.pl[p]
+        pl.in_jail = False
+        pl.jail_turns = 0
+        if self.log_on:
+            self.ev({"type": "leave_jail", "seat": p, "how": how})
+
+    # ---- cards -------------------------------------------------------------------------
+
+    def draw(self, c, deck: int) -> None:
+        """Take the top card, obey it, put it at the bottom unless it was kept."""
+        cards = self.st.decks[deck]
+        if not cards:
+            return
+        card = cards.pop(0)
+        in_play = self.st.in_play
+        in_play.append([deck, card])
+        ed = self.ed
+        if self.log_on:
+            self.ev({"type": "draw", "seat": c.me, "deck": deck, "card": card, "text": ed.card_texts[deck][card]})
+        saved = (c.kept, c.card, c.reason)
+        c.kept, c.card, c.reason = False, (deck, card), ed.card_reason[deck][card]
+        f = ed.cards[deck][card]
+        if f is not None:
+            f(self, c)
+        in_play.remove([deck, card])
+        if c.kept and not self.pl[c.me].bankrupt:
+            self.pl[c.me].cards.append([deck, card])
+            if self.log_on:
+                self.ev({"type": "keep", "seat": c.me, "deck": deck, "card": card})
+        else:
+            cards.append(card)
+        c.kept, c.card, c.reason = saved
+
+    def return_card(self, p: int, held: list) -> None:
+        """A kept card used or given up goes back to the bottom of its deck."""
+        self.pl[p].cards.remove(held)
+        self.st.decks[held[0]].append(held[1])
+
+    # ---- choices and fresh rolls -------------------------------------------------------
+
+    def choose_option(self, c, options) -> None:
+        """`choose { ... }`: `me` picks one option (its strategy decides)."""
+        acts = [A.Choose(i, label) for i, (label, _body, _cost) in enumerate(options)]
+        self.pending = (c, options)
+        a = self.ask(c.me, acts)
+        self.pending = None
+        body = options[a.option][1]
+        if body is not None:
+            body(self, c)
+
+    def ctx_roll(self, c) -> int:
+        """The `roll` name: one fresh roll of all the dice, made once per use site context."""
+        if c.roll is None:
+            dice = self.roll_dice()
+            c.roll = sum(dice)
+            if self.log_on:
+                self.ev({"type": "roll", "seat": c.me, "dice": list(dice), "purpose": "card"})
+        return c.roll

@@ -1,0 +1,323 @@
+"""Turn flow: setup and the roll-off, the turn (manage window, jail, dice, doubles), the
+end of the game and its ranking. The mechanisms are in rules.py and effects.py."""
+from __future__ import annotations
+
+import random
+
+from . import actions as A
+from .compile import Ctx
+from .effects import EffectsMixin
+from .rules import RulesMixin
+from .state import BANK, NO_DEED, GameState, Player, rng_state_to_json, rng_state_from_json
+
+
+class StrategyError(Exception):
+    """A strategy answered with an action that is not legal here."""
+
+
+class Game(RulesMixin, EffectsMixin):
+    def __init__(self, ed, strategies: list, names: list[str], seed: int, max_turns=None,
+                 log: bool = True, checker=None, dice=None, state: GameState | None = None):
+        self.ed = ed
+        self.strats = strategies
+        self.rng = random.Random(seed)
+        self.log_on = bool(log or checker)
+        self.events: list[dict] = []
+        self.checker = checker
+        self.dice_source = dice
+        self.halt = False
+        self.pending = None
+        self.cur = -1
+        self.max_rounds = ed.turn_cap if max_turns is None else max_turns
+        self.hints = [getattr(s, "manage_hint", None) for s in strategies]
+        if state is None:
+            st = GameState(edition=ed.id, seed=seed, players=[Player(seat=i, strategy=names[i]) for i in range(len(names))])
+            self.st = st
+            self.pl = st.players
+            self.seats = list(range(len(names)))
+            self._derive()
+            self.setup()
+        else:
+            self.st = state
+            self.pl = state.players
+            self.seats = list(range(len(state.players)))
+            if state.rng:
+                self.rng.setstate(rng_state_from_json(state.rng))
+            self._derive()
+
+    def _derive(self) -> None:
+        """Caches computed from the state (never saved): group holdings, mortgages."""
+        ed, st = self.ed, self.st
+        ng = len(ed.groups)
+        self.gcount = [[0] * ng for _ in self.pl]
+        self.gmort = [0] * ng
+        for sq in ed.deeds:
+            if st.owner and st.owner[sq] >= 0:
+                self.gcount[st.owner[sq]][ed.group_of[sq]] += 1
+            if st.mortgaged and st.mortgaged[sq]:
+                self.gmort[ed.group_of[sq]] += 1
+
+    # ---- events and choices ------------------------------------------------------------
+
+    def ev(self, event: dict) -> None:
+        self.events.append(event)
+        if self.checker is not None:
+            self.checker(self, event)
+
+    def ask(self, p: int, actions):
+        a = self.strats[p].choose(self, p, actions)
+        kind = type(a)
+        if kind is not A.ProposeTrade and a not in actions:
+            raise self.strategy_error(p, a, actions)
+        if self.log_on:
+            self.ev({"type": "choice", "seat": p, "action": A.to_json(a)})
+        return a
+
+    def strategy_error(self, p, a, actions) -> StrategyError:
+        return StrategyError(f"seat {p} ({self.pl[p].strategy}) chose {a!r}, not one of the {len(actions)} legal actions")
+
+    # ---- setup -------------------------------------------------------------------------
+
+    def setup(self) -> None:
+        ed, st = self.ed, self.st
+        n = ed.n
+        st.owner = [BANK if ed.is_deed[i] else NO_DEED for i in range(n)]
+        st.houses = [0] * n
+        st.hotels = [0] * n
+        st.mortgaged = [False] * n
+        st.landings = [0] * n
+        st.bank_houses = ed.stock_houses
+        st.bank_hotels = ed.stock_hotels
+        for pl in self.pl:
+            pl.position = ed.start_square
+            pl.progress = ed.start_square
+            pl.passes = [(ed.start_square - s) // n for s in ed.on_pass_squares]
+        st.decks = []
+        for cards in ed.cards:
+            order = list(range(len(cards)))
+            self.rng.shuffle(order)
+            st.decks.append(order)
+        if self.log_on:
+            self.ev({"type": "start", "edition": ed.id, "seed": st.seed,
+                     "players": [{"seat": pl.seat, "strategy": pl.strategy} for pl in self.pl]})
+        for pl in self.pl:
+            self.transfer(BANK, pl.seat, ed.start_money, "start")
+        st.order = self.roll_off()
+        st.turn_index = 0
+
+    def roll_off(self) -> list[int]:
+        """All roll; the highest starts (ties roll again); then seat order clockwise."""
+        contenders = list(self.seats)
+        while len(contenders) > 1:
+            totals = {}
+            for q in contenders:
+                totals[q] = sum(self.roll_dice())
+                if self.log_on:
+                    self.ev({"type": "roll_off", "seat": q, "total": totals[q]})
+            best = max(totals.values())
+            contenders = [q for q in contenders if totals[q] == best]
+        first = contenders[0]
+        n = len(self.seats)
+        return [(first + k) % n for k in range(n)]
+
+    def roll_dice(self) -> tuple:
+        if self.dice_source is not None:
+            return tuple(self.dice_source(self))
+        r = self.rng.random
+        f = self.ed.faces
+        return tuple([int(r() * f) + 1 for _ in range(self.ed.dice)])
+
+    # ---- the game loop -----------------------------------------------------------------
+
+    def run(self) -> None:
+        st = self.st
+        order = st.order
+        pl = self.pl
+        cap = self.max_rounds
+        end_over = self.ed.end_over
+        ctx = Ctx()
+        while not st.over:
+            p = order[st.turn_index]
+            if not pl[p].bankrupt:
+                self.play_turn(p)
+                st.turns += 1
+                if end_over is not None and end_over(self, ctx):
+                    alive = sum(1 for q in pl if not q.bankrupt)
+                    self.finish("last_player" if alive <= 1 else "end_condition")
+                    break
+            st.turn_index += 1
+            if st.turn_index == len(order):
+                st.turn_index = 0
+                st.rounds += 1
+                if cap is not None and st.rounds >= cap:
+                    self.finish("turn_cap")
+                    break
+        st.rng = rng_state_to_json(self.rng.getstate())
+
+    def play_turn(self, p: int) -> None:
+        ed = self.ed
+        pl = self.pl[p]
+        self.cur = p
+        self.halt = False
+        if self.log_on:
+            self.ev({"type": "turn", "seat": p, "turn": self.st.turns})
+        self.manage(p)
+        if pl.bankrupt:
+            return
+        doubles = 0
+        if pl.in_jail:
+            doubles = self.jail_turn(p)
+            if doubles is None:
+                return
+            if doubles:
+                if self.halt or pl.bankrupt or pl.in_jail:
+                    return
+                self.manage(p)
+                if pl.bankrupt:
+                    return
+        limit = ed.doubles_to_jail
+        while True:
+            dice = self.roll_dice()
+            total = sum(dice)
+            double = len(set(dice)) == 1
+            if self.log_on:
+                self.ev({"type": "roll", "seat": p, "dice": list(dice)})
+            if double:
+                doubles += 1
+                if limit and doubles >= limit:
+                    self.go_to_jail(p, "doubles")
+                    return
+            self.halt = False
+            self.move_steps(Ctx(p, total), p, total)
+            if not double or self.halt or pl.bankrupt or pl.in_jail:
+                return
+            self.manage(p)
+            if pl.bankrupt:
+                return
+
+    def jail_turn(self, p: int):
+        """A jailed turn. Returns None (the turn is over), 0 (free: roll and move as
+        usual) or 1 (left by a double, moved, and rolls again)."""
+        ed = self.ed
+        pl = self.pl[p]
+        acts = [A.ROLL]
+        if pl.cards:
+            acts.append(A.USE_CARD)
+        if pl.cash >= ed.jail_fine:
+            acts.append(A.PAY_FINE)
+        a = self.ask(p, acts)
+        kind = type(a)
+        if kind is A.UseCard:
+            self.return_card(p, pl.cards[0])
+            self.leave_jail(p, "card")
+            return 0 if ed.fine_before_roll else None
+        if kind is A.PayFine:
+            self.pay(p, BANK, ed.jail_fine, "jail_fine")
+            self.leave_jail(p, "fine")
+            return 0 if ed.fine_before_roll else None
+        dice = self.roll_dice()
+        total = sum(dice)
+        if self.log_on:
+            self.ev({"type": "roll", "seat": p, "dice": list(dice), "purpose": "jail"})
+        if len(set(dice)) == 1:
+            self.leave_jail(p, "double")
+            self.move_steps(Ctx(p, total), p, total)
+            return 1 if ed.doubles_exit_roll_again else None
+        pl.jail_turns += 1
+        if pl.jail_turns >= ed.jail_max_turns:
+            self.pay(p, BANK, ed.jail_fine, "jail_fine")
+            if pl.bankrupt:
+                return None
+            self.leave_jail(p, "forced")
+            self.move_steps(Ctx(p, total), p, total)
+        return None
+
+    # ---- the manage window -------------------------------------------------------------
+
+    def manage(self, p: int) -> None:
+        """Before each roll: build, sell, mortgage, lift, trade, until Done."""
+        hint = self.hints[p]
+        if hint is not None and not hint(self, p):
+            if self.log_on:
+                self.ev({"type": "choice", "seat": p, "action": {"action": "Done"}})
+            return
+        pl = self.pl[p]
+        proposed = False
+        for _ in range(self.ed.n):
+            acts = self.manage_actions(p, not proposed)
+            a = self.ask(p, acts)
+            kind = type(a)
+            if kind is A.Done:
+                return
+            if kind is A.Build:
+                self.request_house(p, a.square)
+            elif kind is A.BuildHotel:
+                self.build_hotel(p, a.square)
+            elif kind is A.SellBuilding:
+                self.sell_building(p, a.square)
+            elif kind is A.Downgrade:
+                self.downgrade(p, a.square)
+            elif kind is A.Mortgage:
+                self.mortgage(p, a.square)
+            elif kind is A.Unmortgage:
+                self.unmortgage(p, a.square)
+            elif kind is A.ProposeTrade:
+                if proposed or not self.valid_trade(p, a):
+                    raise self.strategy_error(p, a, acts)
+                proposed = True
+                self.propose_trade(p, a)
+            if pl.bankrupt or self.st.over:
+                return
+
+    def manage_actions(self, p: int, trades: bool = True) -> list:
+        ed, st = self.ed, self.st
+        acts = [A.DONE]
+        for sq in self.deeds_of(p):
+            if self.can_build(p, sq):
+                acts.append(ed.BUILD[sq])
+            if self.can_build_hotel(p, sq):
+                acts.append(ed.BUILD_HOTEL[sq])
+            if self.can_sell(p, sq):
+                acts.append(ed.SELL[sq])
+            if self.can_downgrade(p, sq):
+                acts.append(ed.DOWNGRADE[sq])
+            if self.can_mortgage(p, sq):
+                acts.append(ed.MORTGAGE[sq])
+            if self.can_unmortgage(p, sq):
+                acts.append(ed.UNMORTGAGE[sq])
+        if trades and ed.trade_cash:
+            cash = self.pl[p].cash
+            for q in self.seats:
+                if q == p or self.pl[q].bankrupt:
+                    continue
+                if ed.trade_deeds:
+                    for sq in self.deeds_of(q):
+                        if ed.price[sq] <= cash and self.tradeable(sq):
+                            acts.append(A.ProposeTrade(q, (), (sq,), ed.price[sq]))
+                if ed.trade_cards and cash >= ed.jail_fine:
+                    for card in self.pl[q].cards:
+                        acts.append(A.ProposeTrade(q, (), (), ed.jail_fine, (), (tuple(card),)))
+        return acts
+
+    # ---- the end -----------------------------------------------------------------------
+
+    def score(self, p: int) -> int:
+        ed = self.ed
+        if ed.score_fn is None:
+            return self.pl[p].cash
+        c = Ctx(p)
+        c.vars[ed.score_param] = p
+        return ed.money(ed.score_fn(self, c))
+
+    def standings(self) -> list[int]:
+        """Non-bankrupt first, then by score (highest first), then by seat."""
+        return sorted(self.seats, key=lambda q: (self.pl[q].bankrupt, -self.score(q), q))
+
+    def finish(self, why: str) -> None:
+        st = self.st
+        st.over = True
+        st.ended_by = why
+        ranking = self.standings()
+        st.winner = ranking[0] if not self.pl[ranking[0]].bankrupt else None
+        if self.log_on:
+            self.ev({"type": "end", "ended_by": why, "winner": st.winner, "rounds": st.rounds, "turns": st.turns})

@@ -1,0 +1,71 @@
+"""Replaying a game log: the same seed and the recorded choices must give the same
+events and the same final state; any difference or damage is a `ReplayError`."""
+from __future__ import annotations
+
+from . import actions as A
+
+
+class ReplayError(Exception):
+    """The log does not replay: corrupt, written for another edition, or it diverges."""
+
+
+class Replayer:
+    """Stands in for every seat's strategy, answering with the recorded choices."""
+    name = "replay"
+
+    def __init__(self, choices: list[tuple[int, object]]):
+        self.choices = choices
+        self.next = 0
+
+    def choose(self, game, seat, actions):
+        if self.next >= len(self.choices):
+            raise ReplayError(f"the log has no more choices, but seat {seat} must choose (event log cut short?)")
+        who, action = self.choices[self.next]
+        self.next += 1
+        if who != seat:
+            raise ReplayError(f"choice {self.next}: the log has seat {who} choosing, the game asks seat {seat}")
+        if type(action) is not A.ProposeTrade and action not in actions:
+            raise ReplayError(f"choice {self.next}: the logged action {A.to_json(action)} is not legal here")
+        if type(action) is A.ProposeTrade and not game.valid_trade(seat, action):
+            raise ReplayError(f"choice {self.next}: the logged trade offer {A.to_json(action)} is not legal here")
+        return action
+
+
+def recorded_choices(events: list) -> list[tuple[int, object]]:
+    out = []
+    for i, event in enumerate(events):
+        if not isinstance(event, dict):
+            raise ReplayError(f"event {i} is not an object")
+        if event.get("type") != "choice":
+            continue
+        seat = event.get("seat")
+        if type(seat) is not int:
+            raise ReplayError(f"event {i}: a choice without a seat")
+        try:
+            out.append((seat, A.from_json(event.get("action"))))
+        except ValueError as error:
+            raise ReplayError(f"event {i}: {error}") from None
+    return out
+
+
+def first_difference(a, b, path="final"):
+    """Where two JSON values first differ, as a readable path (or None)."""
+    if type(a) is not type(b):
+        return f"{path}: {a!r} != {b!r}"
+    if isinstance(a, dict):
+        for key in sorted(set(a) | set(b), key=str):
+            if key not in a or key not in b:
+                return f"{path}.{key}: present in only one"
+            d = first_difference(a[key], b[key], f"{path}.{key}")
+            if d:
+                return d
+        return None
+    if isinstance(a, list):
+        if len(a) != len(b):
+            return f"{path}: {len(a)} items != {len(b)}"
+        for i, (x, y) in enumerate(zip(a, b)):
+            d = first_difference(x, y, f"{path}[{i}]")
+            if d:
+                return d
+        return None
+    return None if a == b else f"{path}: {a!r} != {b!r}"

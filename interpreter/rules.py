@@ -1,0 +1,569 @@
+"""The property mechanisms: money transfers and debts, buying, rent, auctions, building,
+mortgages, trades and bankruptcy. Legality lives here; choices are the strategies'.
+Mixed into `engine.Game`."""
+from __future__ import annotations
+
+from . import actions as A
+from .state import BANK
+
+
+class AuctionInfo:
+    """What a bidder sees: the lot (`square`, or -1 for a house in a shortage), the
+    highest bid so far and who holds it (-1: nobody)."""
+    __slots__ = ("square", "high", "leader", "start")
+
+    def __init__(self, square, high, leader, start):
+        self.square, self.high, self.leader, self.start = square, high, leader, start
+
+
+class RulesMixin:
+    # ---- money -------------------------------------------------------------------------
+
+    def transfer(self, payer: int, payee: int, amount: int, reason: str) -> None:
+        # INVARIANT (money conservation): every amount leaves one party and reaches one.
+        if payer == BANK:
+            self.st.bank_ledger -= amount
+        else:
+            self.pl[payer].cash -= amount
+        if payee == BANK:
+            self.st.bank_ledger += amount
+        else:
+            self.pl[payee].cash += amount
+        if self.log_on:
+            self.ev({"type": "transfer", "payer": payer, "payee": payee, "amount": amount, "reason": reason})
+
+    def pay(self, payer: int, payee: int, amount: int, reason: str) -> None:
+        """A debt: paid in full, or after raising money, or the payer goes bankrupt."""
+        if amount <= 0:
+            if amount < 0:
+                self.pay(payee, payer, -amount, reason)
+            return
+        if payer == payee:
+            return
+        if payer == BANK:
+            self.transfer(BANK, payee, amount, reason)
+            return
+        pl = self.pl[payer]
+        if pl.bankrupt or (payee != BANK and self.pl[payee].bankrupt):
+            return
+        if pl.cash < amount:
+            amount -= self.raise_money(payer, amount, payee)
+            if amount <= 0:
+                return
+            if pl.cash < amount:
+                self.bankrupt(payer, payee)
+                return
+        self.transfer(payer, payee, amount, reason)
+
+    # ---- ownership ---------------------------------------------------------------------
+
+    def set_owner(self, sq: int, new: int) -> None:
+        st = self.st
+        g = self.ed.group_of[sq]
+        old = st.owner[sq]
+        if old >= 0:
+            self.gcount[old][g] -= 1
+        if new >= 0:
+            self.gcount[new][g] += 1
+        st.owner[sq] = new
+
+    def set_mortgaged(self, sq: int, value: bool) -> None:
+        if self.st.mortgaged[sq] != value:
+            self.st.mortgaged[sq] = value
+            self.gmort[self.ed.group_of[sq]] += 1 if value else -1
+
+    def deeds_of(self, p: int) -> list[int]:
+        owner = self.st.owner
+        return [sq for sq in self.ed.deeds if owner[sq] == p]
+
+    def buildings_of(self, p: int, table: str) -> int:
+        values = self.st.houses if table == "houses" else self.st.hotels
+        owner = self.st.owner
+        return sum(values[sq] for sq in self.ed.deeds if owner[sq] == p)
+
+    def group_built(self, g: int) -> bool:
+        st = self.st
+        return any(st.houses[s] or st.hotels[s] for s in self.ed.group_squares[g])
+
+    # ---- landing on a deed -------------------------------------------------------------
+
+    def property_rule(self, c, p: int, sq: int) -> None:
+        st, ed = self.st, self.ed
+        o = st.owner[sq]
+        rent_fn = c.rent_fn
+        c.rent_fn = None
+        if o == BANK:
+            price = ed.price[sq]
+            if self.pl[p].cash >= price:
+                a = self.ask(p, ed.BUY_OR_DECLINE[sq])
+                if type(a) is A.Buy:
+                    self.transfer(p, BANK, price, "buy")
+                    self.set_owner(sq, p)
+                    if self.log_on:
+                        self.ev({"type": "buy", "seat": p, "square": sq, "price": price})
+                    return
+            if ed.auction_on_decline:
+                self.auction_deed(sq, p, lander=p)
+            return
+        if o == p or st.mortgaged[sq]:
+            return
+        if not ed.collects_rent_in_jail and self.pl[o].in_jail:
+            return
+        amount = self.rent(c, sq, o)
+        if rent_fn is not None:
+            c.rent = amount
+            amount = ed.money(rent_fn(self, c))
+        self.pay(p, o, amount, "rent")
+
+    def rent(self, c, sq: int, o: int) -> int:
+        """The deed's rent formula with the rent names bound (docs/language.md)."""
+        ed, st = self.ed, self.st
+        g = ed.group_of[sq]
+        owned = self.gcount[o][g]
+        c.owner = o
+        c.printed = ed.printed[sq]
+        c.level = ed.hotel_level if st.hotels[sq] else st.houses[sq]
+        c.owned = owned
+        c.complete = owned == ed.group_size[g]
+        c.mig = self.gmort[g]
+        return ed.money(ed.rent_fn[sq](self, c))
+
+    # ---- auctions ----------------------------------------------------------------------
+
+    def run_auction(self, first: int, square: int, start: int = 0, include=None) -> tuple[int, int]:
+        """English auction: in turn from `first`, each active bidder raises by one of
+        `auction.raises` or passes (and drops out). Returns (winner or -1, price)."""
+        ed = self.ed
+        order = self.st.order
+        k = order.index(first) if first in order else 0
+        active = [q for q in order[k:] + order[:k]
+                  if not self.pl[q].bankrupt and (include is None or q in include)]
+        info = AuctionInfo(square, 0, -1, start)
+        raises = ed.raises
+        i = 0
+        while active:
+            if info.leader >= 0 and len(active) == 1:
+                break
+            if i >= len(active):
+                i = 0
+            q = active[i]
+            if q == info.leader:
+                i += 1
+                continue
+            if info.leader < 0:
+                base = start - raises[0] if start > 0 else 0
+            else:
+                base = info.high
+            cash = self.pl[q].cash
+            bids = [A.Bid(base + r) for r in raises if not ed.bid_within_cash or base + r <= cash]
+            if not bids:
+                active.pop(i)
+                continue
+            self.pending = info
+            a = self.ask(q, [A.PASS] + bids)
+            self.pending = None
+            if type(a) is A.Bid:
+                info.high, info.leader = a.amount, q
+                i += 1
+            else:
+                active.pop(i)
+        return info.leader, info.high
+
+    def auction_deed(self, sq: int, first: int, lander: int = -1) -> None:
+        ed = self.ed
+        include = None
+        if not ed.decliner_may_bid and lander >= 0:
+            include = [q for q in self.seats if q != lander]
+        winner, price = self.run_auction(first, sq, 0, include)
+        if self.log_on:
+            self.ev({"type": "auction", "square": sq, "winner": winner, "price": price})
+        if winner >= 0:
+            self.pay(winner, BANK, price, "auction")
+            if not self.pl[winner].bankrupt:
+                self.set_owner(sq, winner)
+
+    # ---- building ----------------------------------------------------------------------
+
+    def even_level(self, sq: int) -> int:
+        return self.ed.hotel_even_level if self.st.hotels[sq] else self.st.houses[sq]
+
+    def group_ready(self, p: int, g: int) -> bool:
+        """A group `p` may build on: complete and unmortgaged (as the settings require)."""
+        ed = self.ed
+        if ed.group_kind[g] != 1:      # lots only
+            return False
+        if ed.needs_complete and self.gcount[p][g] != ed.group_size[g]:
+            return False
+        if ed.blocked_by_mortgage and self.gmort[g]:
+            return False
+        return True
+
+    def can_build(self, p: int, sq: int, paid: bool = True) -> bool:
+        ed, st = self.ed, self.st
+        if st.owner[sq] != p or st.hotels[sq] or st.houses[sq] >= ed.max_houses or st.bank_houses <= 0:
+            return False
+        if st.mortgaged[sq] or (paid and self.pl[p].cash < ed.house_cost[sq]):
+            return False
+        g = ed.group_of[sq]
+        if not self.group_ready(p, g):
+            return False
+        if ed.even:
+            level = st.houses[sq]
+            for s in ed.group_squares[g]:
+                if self.even_level(s) < level:
+                    return False
+        return True
+
+    def can_build_hotel(self, p: int, sq: int) -> bool:
+        ed, st = self.ed, self.st
+        if st.owner[sq] != p or st.hotels[sq] >= ed.hotels_per_lot or st.bank_hotels <= 0:
+            return False
+        if st.houses[sq] < ed.houses_per_hotel or self.pl[p].cash < ed.hotel_cost[sq]:
+            return False
+        g = ed.group_of[sq]
+        if not self.group_ready(p, g):
+            return False
+        if ed.even:
+            for s in ed.group_squares[g]:
+                if not st.hotels[s] and st.houses[s] < ed.houses_per_hotel:
+                    return False
+        return True
+
+    def can_sell(self, p: int, sq: int) -> bool:
+        ed, st = self.ed, self.st
+        if st.owner[sq] != p or not (st.houses[sq] or st.hotels[sq]):
+            return False
+        if not ed.even:
+            return True
+        g = ed.group_of[sq]
+        level = self.even_level(sq)
+        top = max(self.even_level(s) for s in ed.group_squares[g])
+        if level < top:
+            return False
+        if st.hotels[sq]:
+            # selling a hotel outright leaves the lot empty: even only if the rest is low,
+            # or allowed when the bank lacks the houses to trade it back (then uneven)
+            rest = max((self.even_level(s) for s in ed.group_squares[g] if s != sq), default=0)
+            return rest <= 1 or st.bank_houses < ed.houses_per_hotel
+        return True
+
+    def can_downgrade(self, p: int, sq: int) -> bool:
+        st = self.st
+        return st.owner[sq] == p and st.hotels[sq] > 0 and st.bank_houses >= self.ed.houses_per_hotel
+
+    def can_mortgage(self, p: int, sq: int) -> bool:
+        st = self.st
+        return st.owner[sq] == p and not st.mortgaged[sq] and not self.group_built(self.ed.group_of[sq])
+
+    def can_unmortgage(self, p: int, sq: int) -> bool:
+        st = self.st
+        return st.owner[sq] == p and st.mortgaged[sq] and self.pl[p].cash >= self.ed.unmortgage_cost[sq]
+
+    def build(self, p: int, sq: int, price: int | None = None) -> None:
+        ed, st = self.ed, self.st
+        cost = ed.house_cost[sq] if price is None else price
+        if price is None:
+            self.transfer(p, BANK, cost, "build")
+        st.houses[sq] += 1
+        st.bank_houses -= 1
+        self.check_even(ed.group_of[sq])
+        if self.log_on:
+            self.ev({"type": "build", "seat": p, "square": sq, "houses": st.houses[sq]})
+
+    def build_hotel(self, p: int, sq: int) -> None:
+        ed, st = self.ed, self.st
+        self.transfer(p, BANK, ed.hotel_cost[sq], "build")
+        st.bank_houses += st.houses[sq]
+        st.houses[sq] = 0
+        st.hotels[sq] += 1
+        st.bank_hotels -= 1
+        self.check_even(ed.group_of[sq])
+        if self.log_on:
+            self.ev({"type": "build_hotel", "seat": p, "square": sq})
+
+    def sell_building(self, p: int, sq: int) -> None:
+        ed, st = self.ed, self.st
+        if st.hotels[sq]:
+            st.hotels[sq] -= 1
+            st.bank_hotels += 1
+            self.transfer(BANK, p, ed.hotel_sale_full[sq], "sell")
+            g = ed.group_of[sq]
+            if ed.even and max((self.even_level(s) for s in ed.group_squares[g]), default=0) > 1 \
+                    and g not in st.uneven:
+                st.uneven.append(g)
+        else:
+            st.houses[sq] -= 1
+            st.bank_houses += 1
+            self.transfer(BANK, p, ed.house_sale[sq], "sell")
+        self.check_even(ed.group_of[sq])
+        if self.log_on:
+            self.ev({"type": "sell", "seat": p, "square": sq, "houses": st.houses[sq], "hotels": st.hotels[sq]})
+
+    def downgrade(self, p: int, sq: int) -> None:
+        ed, st = self.ed, self.st
+        st.hotels[sq] -= 1
+        st.bank_hotels += 1
+        st.houses[sq] = ed.houses_per_hotel
+        st.bank_houses -= ed.houses_per_hotel
+        self.transfer(BANK, p, ed.hotel_sale_only[sq], "sell")
+        if self.log_on:
+            self.ev({"type": "downgrade", "seat": p, "square": sq})
+
+    def check_even(self, g: int) -> None:
+        """A group left uneven by a shortage hotel sale is even again once levels meet."""
+        st = self.st
+        if st.uneven and g in st.uneven:
+            levels = [self.even_level(s) for s in self.ed.group_squares[g]]
+            if max(levels) - min(levels) <= 1:
+                st.uneven.remove(g)
+
+    def sell_all_buildings(self, p: int) -> None:
+        ed, st = self.ed, self.st
+        for sq in self.deeds_of(p):
+            while st.hotels[sq]:
+                st.hotels[sq] -= 1
+                st.bank_hotels += 1
+                self.transfer(BANK, p, ed.hotel_sale_full[sq], "sell")
+            if st.houses[sq]:
+                count = st.houses[sq]
+                st.houses[sq] = 0
+                st.bank_houses += count
+                self.transfer(BANK, p, ed.house_sale[sq] * count, "sell")
+        for g in list(st.uneven):
+            self.check_even(g)
+
+    def builders(self) -> list[int]:
+        """Players who could build a house now (for the housing-shortage auction)."""
+        out = []
+        for q in self.seats:
+            if not self.pl[q].bankrupt and any(self.can_build(q, sq) for sq in self.deeds_of(q)):
+                out.append(q)
+        return out
+
+    def request_house(self, p: int, sq: int) -> None:
+        """`Build(sq)`: with `building.shortage == auction`, when two or more players could
+        build and the bank has fewer houses than they, the houses are auctioned one by one
+        from the lowest house price of their groups; the winner places each."""
+        ed, st = self.ed, self.st
+        if ed.shortage_auction:
+            wanting = self.builders()
+            if len(wanting) >= 2 and st.bank_houses < len(wanting):
+                while st.bank_houses > 0:
+                    wanting = self.builders()
+                    if len(wanting) < 2 or st.bank_houses >= len(wanting):
+                        break
+                    start = min(ed.house_cost[s] for q in wanting for s in self.deeds_of(q) if self.can_build(q, s))
+                    winner, price = self.run_auction(p, -1, start, wanting)
+                    if self.log_on:
+                        self.ev({"type": "house_auction", "winner": winner, "price": price})
+                    if winner < 0:
+                        break
+                    spots = [ed.BUILD[s] for s in self.deeds_of(winner) if self.can_build(winner, s, paid=False)]
+                    if not spots:
+                        break
+                    self.transfer(winner, BANK, price, "house_auction")
+                    a = self.ask(winner, spots)
+                    self.build(winner, a.square, price=price)
+                return
+        self.build(p, sq)
+
+    # ---- mortgages ---------------------------------------------------------------------
+
+    def mortgage(self, p: int, sq: int) -> None:
+        self.set_mortgaged(sq, True)
+        self.transfer(BANK, p, self.ed.mortgage_value[sq], "mortgage")
+        if self.log_on:
+            self.ev({"type": "mortgage", "seat": p, "square": sq})
+
+    def unmortgage(self, p: int, sq: int) -> None:
+        self.transfer(p, BANK, self.ed.unmortgage_cost[sq], "unmortgage")
+        self.set_mortgaged(sq, False)
+        if self.log_on:
+            self.ev({"type": "unmortgage", "seat": p, "square": sq})
+
+    def received_mortgaged(self, q: int, sq: int) -> None:
+        """A mortgaged deed changed hands: the new holder lifts it now or pays the
+        transfer interest now and keeps the mortgage."""
+        ed = self.ed
+        acts = [ed.KEEP_MORTGAGE[sq]]
+        if self.pl[q].cash >= ed.unmortgage_cost[sq]:
+            acts.append(ed.UNMORTGAGE[sq])
+        a = self.ask(q, acts)
+        if type(a) is A.Unmortgage:
+            self.unmortgage(q, sq)
+        else:
+            self.pay(q, BANK, ed.transfer_cost[sq], "mortgage_interest")
+
+    # ---- trades ------------------------------------------------------------------------
+
+    def tradeable(self, sq: int) -> bool:
+        return self.ed.trade_built_groups or not self.group_built(self.ed.group_of[sq])
+
+    def valid_trade(self, p: int, t) -> bool:
+        ed, st = self.ed, self.st
+        q = t.partner
+        if type(t.partner) is not int or not 0 <= q < len(self.pl) or q == p or self.pl[q].bankrupt:
+            return False
+        if (t.give or t.get) and not ed.trade_deeds:
+            return False
+        if (t.give_cards or t.get_cards) and not ed.trade_cards:
+            return False
+        if t.cash and not ed.trade_cash:
+            return False
+        for sq in t.give:
+            if not (type(sq) is int and 0 <= sq < ed.n and st.owner[sq] == p and self.tradeable(sq)):
+                return False
+        for sq in t.get:
+            if not (type(sq) is int and 0 <= sq < ed.n and st.owner[sq] == q and self.tradeable(sq)):
+                return False
+        if len(set(t.give)) != len(t.give) or len(set(t.get)) != len(t.get):
+            return False
+        for cards, holder in ((t.give_cards, p), (t.get_cards, q)):
+            held = [tuple(h) for h in self.pl[holder].cards]
+            for card in cards:
+                if tuple(card) not in held:
+                    return False
+                held.remove(tuple(card))
+        if type(t.cash) is not int:
+            return False
+        if t.cash > 0 and self.pl[p].cash < t.cash:
+            return False
+        if t.cash < 0 and self.pl[q].cash < -t.cash:
+            return False
+        return bool(t.give or t.get or t.give_cards or t.get_cards)
+
+    def propose_trade(self, p: int, t) -> bool:
+        if not self.valid_trade(p, t):
+            return False
+        q = t.partner
+        self.pending = t
+        self.proposer = p
+        a = self.ask(q, [A.ACCEPT, A.REJECT])
+        self.pending = None
+        if self.log_on:
+            self.ev({"type": "trade", "seat": p, "partner": q, "accepted": type(a) is A.Accept,
+                     "offer": A.to_json(t)})
+        if type(a) is not A.Accept:
+            return False
+        for sq in t.give:
+            self.set_owner(sq, q)
+        for sq in t.get:
+            self.set_owner(sq, p)
+        for card in t.give_cards:
+            self.pl[p].cards.remove(list(card))
+            self.pl[q].cards.append(list(card))
+        for card in t.get_cards:
+            self.pl[q].cards.remove(list(card))
+            self.pl[p].cards.append(list(card))
+        if t.cash > 0:
+            self.transfer(p, q, t.cash, "trade")
+        elif t.cash < 0:
+            self.transfer(q, p, -t.cash, "trade")
+        for sq in t.give:
+            if self.st.mortgaged[sq]:
+                self.received_mortgaged(q, sq)
+        for sq in t.get:
+            if self.st.mortgaged[sq]:
+                self.received_mortgaged(p, sq)
+        return True
+
+    # ---- debts and bankruptcy ----------------------------------------------------------
+
+    def deed_value(self, sq: int) -> int:
+        """What a deed handed over for a debt counts for: its price, less the mortgage owed."""
+        ed = self.ed
+        return ed.price[sq] - (ed.mortgage_value[sq] if self.st.mortgaged[sq] else 0)
+
+    def raise_actions(self, p: int, creditor: int, owed: int, refused) -> list:
+        ed = self.ed
+        acts = []
+        for sq in self.deeds_of(p):
+            if self.can_sell(p, sq):
+                acts.append(ed.SELL[sq])
+            if self.can_downgrade(p, sq):
+                acts.append(ed.DOWNGRADE[sq])
+            if self.can_mortgage(p, sq):
+                acts.append(ed.MORTGAGE[sq])
+            if ed.pay_with_deeds and creditor >= 0 and sq not in refused and self.tradeable(sq):
+                value = self.deed_value(sq)
+                if 0 < value <= owed:
+                    acts.append(A.GiveDeed(sq, value))
+        return acts
+
+    def raise_money(self, p: int, amount: int, creditor: int) -> int:
+        """The debtor sells buildings, mortgages (and, where allowed, hands deeds to the
+        creditor) until the cash covers `amount`. Returns the value paid in deeds."""
+        pl = self.pl[p]
+        credited = 0
+        refused = set()
+        while pl.cash < amount - credited:
+            acts = self.raise_actions(p, creditor, amount - credited, refused)
+            if not acts:
+                break
+            self.pending = (amount - credited, creditor)
+            a = self.ask(p, acts)
+            self.pending = None
+            kind = type(a)
+            if kind is A.SellBuilding:
+                self.sell_building(p, a.square)
+            elif kind is A.Downgrade:
+                self.downgrade(p, a.square)
+            elif kind is A.Mortgage:
+                self.mortgage(p, a.square)
+            elif kind is A.GiveDeed:
+                self.pending = a
+                answer = self.ask(creditor, [A.ACCEPT, A.REJECT])
+                self.pending = None
+                if type(answer) is A.Accept:
+                    self.set_owner(a.square, creditor)
+                    credited += a.value
+                    if self.log_on:
+                        self.ev({"type": "deed_for_debt", "seat": p, "creditor": creditor,
+                                 "square": a.square, "value": a.value})
+                    if self.st.mortgaged[a.square]:
+                        self.received_mortgaged(creditor, a.square)
+                else:
+                    refused.add(a.square)
+            else:
+                raise self.strategy_error(p, a, acts)
+        return credited
+
+    def bankrupt(self, p: int, creditor: int) -> None:
+        """Bankrupt to a player (everything of value to the creditor, buildings to the
+        bank at sale value) or to the bank (which auctions the deeds, per the settings)."""
+        ed, st = self.ed, self.st
+        pl = self.pl[p]
+        if p == self.cur:
+            self.halt = True
+        self.sell_all_buildings(p)
+        deeds = self.deeds_of(p)
+        if pl.cash > 0:
+            self.transfer(p, creditor, pl.cash, "bankruptcy")
+        pl.in_jail = False
+        pl.jail_turns = 0
+        if creditor >= 0:
+            for sq in deeds:
+                self.set_owner(sq, creditor)
+            cards, pl.cards = pl.cards, []
+            self.pl[creditor].cards.extend(cards)
+            self._gone(p, creditor)
+            for sq in deeds:
+                if st.mortgaged[sq] and st.owner[sq] == creditor and not self.pl[creditor].bankrupt:
+                    self.received_mortgaged(creditor, sq)
+        else:
+            for sq in deeds:
+                self.set_owner(sq, BANK)
+                self.set_mortgaged(sq, False)
+            for card in list(pl.cards):
+                self.return_card(p, card)
+            self._gone(p, creditor)
+            if ed.bank_auctions_all:
+                first = self.cur if not self.pl[self.cur].bankrupt else p
+                for sq in deeds:
+                    if st.owner[sq] == BANK:
+                        self.auction_deed(sq, first)
+
+    def _gone(self, p: int, creditor: int) -> None:
+        self.pl[p].bankrupt = True
+        if self.log_on:
+            self.ev({"type": "bankrupt", "seat": p, "creditor": creditor})

@@ -1,0 +1,25 @@
+"""Strategies: one `choose(game, seat, actions) -> action` interface (DESIGN principle 5).
+
+`game` is the running `engine.Game` (its `.st` is the plain-data state, its `.ed` the
+edition, its `.pending` what the current decision is about: an `AuctionInfo`, the
+`ProposeTrade` or `GiveDeed` to answer, or `(ctx, options)` for a `choose`).
+A strategy may also define `manage_hint(game, seat) -> bool`: False means it would only
+answer `Done` in the manage window, so the engine skips building that window's actions.
+"""
+from __future__ import annotations
+
+import random as _random
+
+from .heuristic import Heuristic
+from .human import Human
+from .random import RandomStrategy
+
+REGISTRY = {"heuristic": Heuristic, "random": RandomStrategy, "human": Human}
+NAMES = list(REGISTRY)
+
+
+def make(name: str, seed: int, seat: int):
+    """A strategy for one seat, with its own RNG derived from the game seed."""
+    if name not in REGISTRY:
+        raise ValueError(f"unknown strategy `{name}` (known: {', '.join(NAMES)})")
+    return REGISTRY[name](_random.Random(f"{seed}:{seat}:{name}"))

@@ -1,0 +1,217 @@
+"""A sensible player. Its knobs are ratios (floats) of amounts read from the edition, so
+it holds no edition fact: it keeps a cash reserve worth the dearest house of the board,
+buys when the reserve survives, bids up to a value, completes groups by fair offers,
+builds evenly when cash allows, mortgages and sells before going bankrupt, and lifts
+mortgages when rich.
+
+Every decision is O(1) or O(group) in the common case; `manage_hint` lets the engine
+skip the manage window when this player would only answer `Done`.
+"""
+from __future__ import annotations
+
+from .. import actions as A
+from ..state import BANK
+
+BARGAIN = 0.9          # bid up to this share of the price for a deed of no special use
+COMPLETING = 1.25      # ... and up to this share when it completes one of my groups
+OFFER = 1.75           # offer this share of the price for the deed that completes my group
+GIVING_UP = 0.5        # what handing over a group-completing deed costs me, as a share of its price
+RICH = 3.0             # reserves in hand before lifting a mortgage
+HOUSE_BID = 1.5        # bid up to this share of the house price in a shortage auction
+
+
+class Heuristic:
+    name = "heuristic"
+
+    def __init__(self, rng=None):
+        self.rng = rng
+        self.ed = None
+        self.tried: dict[int, int] = {}
+
+    def _setup(self, ed) -> None:
+        self.ed = ed
+        self.reserve = max(ed.house_cost + [ed.jail_fine])
+        self.rich = self.reserve * RICH
+        self.retry = ed.n
+        self.lot_groups = [g for g in range(len(ed.groups)) if ed.group_kind[g] == 1 and ed.group_size[g]]
+        self.group_house = [min((ed.house_cost[s] for s in ed.group_squares[g]), default=0) for g in range(len(ed.groups))]
+        self.dispatch = {
+            A.Buy: self.buy, A.Pass: self.bid, A.Roll: self.jail, A.Choose: self.pick,
+            A.Done: self.manage, A.Accept: self.answer, A.KeepMortgage: self.keep_mortgage,
+            A.Build: self.place,
+        }
+
+    def choose(self, game, seat, actions):
+        if game.ed is not self.ed:
+            self._setup(game.ed)
+        handler = self.dispatch.get(type(actions[0]))
+        if handler is None:
+            return self.raise_money(game, seat, actions)
+        return handler(game, seat, actions)
+
+    # ---- buying and bidding ----------------------------------------------------------
+
+    def completes(self, game, seat, sq) -> bool:
+        g = self.ed.group_of[sq]
+        return game.gcount[seat][g] + 1 == self.ed.group_size[g]
+
+    def buy(self, game, seat, actions):
+        sq = actions[0].square
+        cash = game.pl[seat].cash
+        price = self.ed.price[sq]
+        if cash - price >= self.reserve or self.completes(game, seat, sq):
+            return actions[0]
+        return actions[1]
+
+    def bid(self, game, seat, actions):
+        info = game.pending
+        cash = game.pl[seat].cash
+        if info.square >= 0:
+            price = self.ed.price[info.square]
+            limit = price * (COMPLETING if self.completes(game, seat, info.square) else BARGAIN)
+            limit = min(limit, cash - self.reserve * GIVING_UP)
+        else:
+            limit = min(info.start * HOUSE_BID, cash - self.reserve)
+        best = actions[0]
+        for a in actions[1:]:
+            if a.amount <= limit:
+                best = a
+        return best
+
+    # ---- jail and choices ------------------------------------------------------------
+
+    def jail(self, game, seat, actions):
+        if len(actions) == 1:
+            return actions[0]
+        owner = game.st.owner
+        unowned = sum(1 for s in self.ed.deeds if owner[s] == BANK)
+        early = unowned * 2 >= len(self.ed.deeds)
+        for a in actions:
+            if type(a) is A.UseCard and early:
+                return a
+        for a in actions:
+            if type(a) is A.PayFine and early and game.pl[seat].cash - self.ed.jail_fine >= self.reserve:
+                return a
+        return actions[0]
+
+    def pick(self, game, seat, actions):
+        c, options = game.pending
+        costs = [options[a.option][2](game, c) for a in actions]
+        return actions[costs.index(min(costs))]
+
+    # ---- the manage window -----------------------------------------------------------
+
+    def manage_hint(self, game, seat) -> bool:
+        ed = self.ed
+        if ed is not game.ed:
+            self._setup(game.ed)
+            ed = self.ed
+        cash = game.pl[seat].cash
+        counts = game.gcount[seat]
+        gmort = game.gmort
+        for g in self.lot_groups:
+            have = counts[g]
+            if not have:
+                continue
+            size = ed.group_size[g]
+            if gmort[g] and cash > self.rich:
+                return True
+            if have == size:
+                if not gmort[g] and cash - self.group_house[g] >= self.reserve:
+                    return True
+            elif have + 1 == size and self._target(game, seat, g) is not None:
+                return True
+        return False
+
+    def _target(self, game, seat, g):
+        """The deed that would complete group g, if another player holds it and I have
+        not asked for it lately."""
+        owner = game.st.owner
+        for s in self.ed.group_squares[g]:
+            o = owner[s]
+            if o != seat:
+                if o < 0 or not game.tradeable(s):
+                    return None
+                last = self.tried.get(s)
+                if last is not None and game.st.turns - last < self.retry:
+                    return None
+                offer = int(self.ed.price[s] * OFFER)
+                if game.pl[seat].cash - offer < self.reserve:
+                    return None
+                return s
+        return None
+
+    def manage(self, game, seat, actions):
+        ed = self.ed
+        cash = game.pl[seat].cash
+        builds = []
+        for a in actions:
+            kind = type(a)
+            if kind is A.Unmortgage and cash - ed.unmortgage_cost[a.square] > self.rich:
+                return a
+            if kind is A.Build and cash - ed.house_cost[a.square] >= self.reserve:
+                builds.append(a)
+            elif kind is A.BuildHotel and cash - ed.hotel_cost[a.square] >= self.reserve:
+                builds.append(a)
+        if builds:
+            # the dearest group first: its rents grow fastest
+            return max(builds, key=lambda a: (ed.house_cost[a.square], a.square))
+        if any(type(a) is A.ProposeTrade for a in actions):
+            counts = game.gcount[seat]
+            for g in self.lot_groups:
+                if counts[g] + 1 == ed.group_size[g] and counts[g]:
+                    s = self._target(game, seat, g)
+                    if s is not None:
+                        self.tried[s] = game.st.turns
+                        return A.ProposeTrade(game.st.owner[s], (), (s,), int(ed.price[s] * OFFER))
+        return actions[0]
+
+    # ---- answering offers ------------------------------------------------------------
+
+    def answer(self, game, seat, actions):
+        offer = game.pending
+        ed = self.ed
+        if isinstance(offer, A.GiveDeed):
+            return actions[0]
+        if not isinstance(offer, A.ProposeTrade):
+            return actions[1]
+        proposer = game.proposer
+        got = sum(ed.price[s] for s in offer.give) + max(offer.cash, 0) + ed.jail_fine * len(offer.give_cards)
+        given = max(-offer.cash, 0) + ed.jail_fine * len(offer.get_cards)
+        counts = game.gcount[seat]
+        for s in offer.get:
+            g = ed.group_of[s]
+            if counts[g] == ed.group_size[g] and ed.group_size[g] > 1:
+                return actions[1]          # never break a group I hold whole
+            given += ed.price[s]
+            if game.gcount[proposer][g] + 1 == ed.group_size[g]:
+                given += ed.price[s] * GIVING_UP
+        return actions[0] if got >= given else actions[1]
+
+    def keep_mortgage(self, game, seat, actions):
+        for a in actions:
+            if type(a) is A.Unmortgage and game.pl[seat].cash - self.ed.unmortgage_cost[a.square] >= self.reserve * 2:
+                return a
+        return actions[0]
+
+    def place(self, game, seat, actions):
+        return max(actions, key=lambda a: (self.ed.house_cost[a.square], a.square))
+
+    # ---- raising money -----------------------------------------------------------------
+
+    def raise_money(self, game, seat, actions):
+        ed = self.ed
+        counts = game.gcount[seat]
+
+        def rank(a):
+            kind = type(a)
+            if kind is A.Mortgage:
+                g = ed.group_of[a.square]
+                whole = counts[g] == ed.group_size[g]
+                return (0 if not whole else 2, ed.mortgage_value[a.square])
+            if kind is A.SellBuilding or kind is A.Downgrade:
+                return (1, 0)
+            if kind is A.GiveDeed:
+                return (3, a.value)
+            return (4, 0)
+        return min(actions, key=rank)

@@ -1,0 +1,72 @@
+"""A human at the terminal: the state in brief, then the numbered legal actions."""
+from __future__ import annotations
+
+import sys
+
+from .. import actions as A
+
+
+class InputEnded(SystemExit):
+    """The terminal closed (EOF) while a human was to choose: the game stops cleanly."""
+
+    def __init__(self, seat: int):
+        self.message = f"error: input ended while seat {seat} was choosing; the game stops unfinished"
+        super().__init__(2)
+
+
+def describe(game, action) -> str:
+    ed = game.ed
+    names = ed.square_names
+    kind = type(action)
+    if hasattr(action, "square") and isinstance(action.square, int) and 0 <= action.square < ed.n:
+        extra = f" {names[action.square]}"
+        if kind is A.Buy:
+            extra += f" for {ed.price[action.square]}"
+        if kind is A.GiveDeed:
+            extra += f" as {action.value}"
+        return kind.__name__ + extra
+    if kind is A.Bid:
+        return f"Bid {action.amount}"
+    if kind is A.Choose:
+        return f"Choose: {action.label}"
+    if kind is A.ProposeTrade:
+        give = ", ".join(names[s] for s in action.give) or "-"
+        get = ", ".join(names[s] for s in action.get) or "-"
+        return f"Offer seat {action.partner}: give [{give}] + cash {action.cash}, get [{get}] {list(action.get_cards) or ''}"
+    return kind.__name__
+
+
+class Human:
+    name = "human"
+
+    def __init__(self, rng=None, read=input, write=print):
+        self.read = read
+        self.write = write
+
+    def choose(self, game, seat, actions):
+        st, ed = game.st, game.ed
+        me = st.players[seat]
+        self.write(f"\n-- seat {seat}: cash {me.cash}, on {ed.square_names[me.position]}"
+                   + (" (in jail)" if me.in_jail else "")
+                   + f", deeds: {', '.join(ed.square_names[s] for s in game.deeds_of(seat)) or 'none'}")
+        for other in st.players:
+            if other.seat != seat:
+                self.write(f"   seat {other.seat}: cash {other.cash}, on {ed.square_names[other.position]}"
+                           + (" bankrupt" if other.bankrupt else ""))
+        pending = game.pending
+        if isinstance(pending, A.ProposeTrade):
+            self.write("   offer: " + describe(game, pending))
+        elif pending is not None and hasattr(pending, "high"):
+            self.write(f"   auction: high bid {pending.high} by seat {pending.leader}")
+        for i, action in enumerate(actions, start=1):
+            self.write(f"  {i:>3}. {describe(game, action)}")
+        while True:
+            try:
+                text = self.read("choose a number: ")
+            except EOFError:
+                print(InputEnded(seat).message, file=sys.stderr)
+                raise InputEnded(seat) from None
+            text = text.strip()
+            if text.isdigit() and 1 <= int(text) <= len(actions):
+                return actions[int(text) - 1]
+            self.write(f"  type a number from 1 to {len(actions)}")

@@ -3,8 +3,8 @@
 `game` is the running `engine.Game` (its `.st` is the plain-data state, its `.ed` the
 edition, its `.pending` what the current decision is about: an `AuctionInfo`, the
 `ProposeTrade` or `GiveDeed` to answer, or `(ctx, options)` for a `choose`).
-A strategy may also define `manage_hint(game, seat) -> bool`: False means it would only
-answer `Done` in the manage window, so the engine skips building that window's actions.
+A strategy may also define `manage_fast(game, seat) -> action`: its manage-window answer
+without the list of legal actions (the engine then checks the answer against the rules).
 """
 from __future__ import annotations
 

@@ -4,8 +4,8 @@ buys when the reserve survives, bids up to a value, completes groups by fair off
 builds evenly when cash allows, mortgages and sells before going bankrupt, and lifts
 mortgages when rich.
 
-Every decision is O(1) or O(group) in the common case; `manage_hint` lets the engine
-skip the manage window when this player would only answer `Done`.
+Every decision is O(1) or O(group) in the common case; `manage_fast` answers the
+manage window without the engine listing every legal action.
 """
 from __future__ import annotations
 
@@ -27,12 +27,14 @@ class Heuristic:
         self.rng = rng
         self.ed = None
         self.tried: dict[int, int] = {}
+        self.proposed_on = -1
 
     def _setup(self, ed) -> None:
         self.ed = ed
         self.reserve = max(ed.house_cost + [ed.jail_fine])
         self.rich = self.reserve * RICH
         self.retry = ed.n
+        self.all_groups = range(len(ed.groups))
         self.lot_groups = [g for g in range(len(ed.groups)) if ed.group_kind[g] == 1 and ed.group_size[g]]
         self.group_house = [min((ed.house_cost[s] for s in ed.group_squares[g]), default=0) for g in range(len(ed.groups))]
         self.dispatch = {
@@ -101,27 +103,56 @@ class Heuristic:
 
     # ---- the manage window -----------------------------------------------------------
 
-    def manage_hint(self, game, seat) -> bool:
+    def manage_fast(self, game, seat):
+        """The manage-window choice without the list of legal actions: the same answer
+        `manage` gives from the full list (unmortgage, else the dearest even build, else
+        one offer for the deed that completes a group, else Done)."""
         ed = self.ed
         if ed is not game.ed:
             self._setup(game.ed)
             ed = self.ed
+        st = game.st
+        owner = st.owner
         cash = game.pl[seat].cash
         counts = game.gcount[seat]
         gmort = game.gmort
-        for g in self.lot_groups:
+        best = None
+        best_key = None
+        unmortgage = None
+        for g in self.all_groups:
             have = counts[g]
             if not have:
                 continue
-            size = ed.group_size[g]
             if gmort[g] and cash > self.rich:
-                return True
-            if have == size:
-                if not gmort[g] and cash - self.group_house[g] >= self.reserve:
-                    return True
-            elif have + 1 == size and self._target(game, seat, g) is not None:
-                return True
-        return False
+                for s in ed.group_squares[g]:
+                    if owner[s] == seat and st.mortgaged[s] and cash - ed.unmortgage_cost[s] > self.rich:
+                        if unmortgage is None or s < unmortgage:
+                            unmortgage = s
+                        break
+            if have == ed.group_size[g] and not gmort[g] and ed.group_kind[g] == 1 \
+                    and cash - self.group_house[g] >= self.reserve:
+                for s in ed.group_squares[g]:
+                    if cash - ed.house_cost[s] >= self.reserve and game.can_build(seat, s):
+                        key = (ed.house_cost[s], s)
+                        if best_key is None or key > best_key:
+                            best, best_key = ed.BUILD[s], key
+                    elif cash - ed.hotel_cost[s] >= self.reserve and game.can_build_hotel(seat, s):
+                        key = (ed.house_cost[s], s)
+                        if best_key is None or key > best_key:
+                            best, best_key = ed.BUILD_HOTEL[s], key
+        if unmortgage is not None:
+            return ed.UNMORTGAGE[unmortgage]
+        if best is not None:
+            return best
+        if ed.trade_cash and self.proposed_on != st.turns:
+            for g in self.lot_groups:
+                if counts[g] and counts[g] + 1 == ed.group_size[g]:
+                    s = self._target(game, seat, g)
+                    if s is not None:
+                        self.tried[s] = st.turns
+                        self.proposed_on = st.turns
+                        return A.ProposeTrade(owner[s], (), (s,), int(ed.price[s] * OFFER))
+        return A.DONE
 
     def _target(self, game, seat, g):
         """The deed that would complete group g, if another player holds it and I have
@@ -156,13 +187,14 @@ class Heuristic:
         if builds:
             # the dearest group first: its rents grow fastest
             return max(builds, key=lambda a: (ed.house_cost[a.square], a.square))
-        if any(type(a) is A.ProposeTrade for a in actions):
+        if self.proposed_on != game.st.turns and any(type(a) is A.ProposeTrade for a in actions):
             counts = game.gcount[seat]
             for g in self.lot_groups:
                 if counts[g] + 1 == ed.group_size[g] and counts[g]:
                     s = self._target(game, seat, g)
                     if s is not None:
                         self.tried[s] = game.st.turns
+                        self.proposed_on = game.st.turns
                         return A.ProposeTrade(game.st.owner[s], (), (s,), int(ed.price[s] * OFFER))
         return actions[0]
 

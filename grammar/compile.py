@@ -18,14 +18,14 @@ SCHEMA = Path(__file__).with_name("ir.schema.json")
 def compile_file(path: str | Path) -> dict:
     """The IR of the edition in `path` (its parent is looked up beside it, then in `spec/`)."""
     path = Path(path)
-    return _guarded(lambda: _compile(read(path), path.parent, (path.resolve(),)))
+    return _guarded(str(path), lambda: _compile(read(path), path.parent, (path.resolve(),)))
 
 
 def compile_text(text: str, filename: str = "<spec>") -> dict:
     """The IR of a spec given as text; `filename` is shown in errors and locates the parent."""
     directory = None if filename.startswith("<") else Path(filename).parent
     chain = () if directory is None else (Path(filename).resolve(),)
-    return _guarded(lambda: _compile(Source(filename, text), directory, chain))
+    return _guarded(filename, lambda: _compile(Source(filename, text), directory, chain))
 
 
 def _compile(source: Source, directory: Path | None, chain: tuple[Path, ...]) -> dict:
@@ -38,17 +38,17 @@ def _compile(source: Source, directory: Path | None, chain: tuple[Path, ...]) ->
     return ir
 
 
-def _guarded(run) -> dict:
+def _guarded(name: str, run) -> dict:
     """Run a compile so that no Python traceback reaches the spec writer."""
     try:
         return run()
     except SpecError:
         raise
     except RecursionError:
-        raise SpecError([Diagnostic("E105", "the spec nests too deeply to read",
+        raise SpecError([Diagnostic("E105", "the spec nests too deeply to read", path=name,
                                     hint="split deeply nested expressions or blocks")]) from None
     except Exception as error:  # a compiler bug must still read as an error, not a traceback
-        raise SpecError([Diagnostic("E900", f"internal: {type(error).__name__}: {error}",
+        raise SpecError([Diagnostic("E900", f"internal: {type(error).__name__}: {error}", path=name,
                                     hint="this is a compiler bug; please report it with the spec")]) from error
 
 

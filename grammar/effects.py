@@ -14,6 +14,11 @@ from grammar.diagnostics import Diagnostic, Span, did_you_mean
 from grammar.language import ANY, BOOL, INT, RATIO, Type
 
 Scope = dict[str, Type]
+HINTS = {
+    "number": "arithmetic, amounts and `sum`/`max`/`min` work on numbers only",
+    "int": "a count of squares or a list position is a whole number: no `/` or `%`",
+    "bool": "a condition is a comparison, `yes`/`no`, or `and`/`or`/`not` of conditions",
+}
 
 
 @dataclass(frozen=True)
@@ -53,7 +58,7 @@ class Lowering:
         ok = {"number": lang.is_number(t), "int": t.name in ("int", "any"), "bool": t.name in ("bool", "any")}
         if not ok[wanted]:
             words = {"number": "a number", "int": "a whole number", "bool": "yes/no"}
-            self.error("E301", f"{what} must be {words[wanted]}, found `{t}`", node.span)
+            self.error("E301", f"{what} must be {words[wanted]}, found `{t}`", node.span, HINTS[wanted])
         return ir
 
     # ---- expressions ------------------------------------------------------------------
@@ -75,14 +80,15 @@ class Lowering:
             if t.name == "list":
                 return {"k": "index", "of": of, "at": at}, t.element
             if t.name != "any":
-                self.error("E301", f"only a list can be indexed, found `{t}`", node.of.span)
+                self.error("E301", f"only a list can be indexed, found `{t}`", node.of.span,
+                           "`printed` (in rent formulas) is a list: `printed[0]`")
             return {"k": "index", "of": of, "at": at}, ANY
         if isinstance(node, s.Neg):
             if isinstance(node.operand, s.Int):
                 return {"k": "int", "v": -node.operand.value}, INT
             ir, t = self.expr(node.operand, scope)
             if not lang.is_number(t):
-                return self.error("E301", f"`-` needs a number, found `{t}`", node.operand.span)
+                return self.error("E301", f"`-` needs a number, found `{t}`", node.operand.span, HINTS["number"])
             return {"k": "neg", "e": ir}, t
         if isinstance(node, s.Not):
             return {"k": "not", "e": self.expect("the operand of `not`", node.operand, scope, "bool")}, BOOL
@@ -135,10 +141,12 @@ class Lowering:
         if t.name == "any":
             attrs = lang.PLAYER_ATTRS | lang.DEED_ATTRS
         if attrs is None:
-            return self.error("E301", f"`{t}` has no attribute `{node.name.text}`", node.name.span)
+            return self.error("E301", f"`{t}` has no attribute `{node.name.text}`", node.name.span,
+                              "only a player and a deed have attributes")
         if node.name.text not in attrs:
-            return self.error("E215", f"unknown attribute `{node.name.text}` of a {t}", node.name.span,
-                              did_you_mean(node.name.text, attrs))
+            owner = "" if t.name == "any" else f" of a {t}"
+            return self.error("E214", f"unknown attribute `{node.name.text}`{owner}", node.name.span,
+                              did_you_mean(node.name.text, attrs) or "attributes are " + _listing(attrs))
         if t.name == "any" and isinstance(of, s.Name) and of.text in self.names.params:
             owner = lang.PLAYER if node.name.text in lang.PLAYER_ATTRS else lang.DEED
             self.names.params[of.text] = owner
@@ -161,7 +169,7 @@ class Lowering:
         right, rt = self.expr(node.right, scope)
         for side, t in ((node.left, lt), (node.right, rt)):
             if not lang.is_number(t):
-                return self.error("E301", f"`{op}` needs numbers, found `{t}`", side.span)
+                return self.error("E301", f"`{op}` needs numbers, found `{t}`", side.span, HINTS["number"])
         if op in ("<", "<=", ">", ">="):
             return {"k": "bin", "op": op, "l": left, "r": right}, BOOL
         exact = INT if lt == INT and rt == INT and op != "/" else (ANY if ANY in (lt, rt) else RATIO)
@@ -196,18 +204,20 @@ class Lowering:
         elif fn in self.names.formulas:
             params, result = self.names.formulas[fn].params, self.names.formulas[fn].result
         elif fn in lang.AGGREGATES:
-            return self.error("E301", f"`{fn}` ranges over a set: write `{fn}(x in SET: ...)`", node.span)
+            return self.error("E301", f"`{fn}` is an aggregate, not a function", node.span,
+                              f"write `{fn}(x in SET: ...)`")
         else:
             return self.error("E208", f"unknown formula or builtin `{fn}`", node.fn.span,
                               did_you_mean(fn, list(lang.BUILTINS) + list(self.names.formulas)))
         if len(node.args) != len(params):
             return self.error("E305", f"`{fn}` takes {len(params)} argument{'s' * (len(params) != 1)}, "
-                              f"given {len(node.args)}", node.span)
+                              f"given {len(node.args)}", node.span, "give one argument per parameter")
         args = []
         for arg, param in zip(node.args, params):
             ir, t = self.expr(arg, scope)
             if _join(t, param) is None:
-                self.error("E301", f"`{fn}` needs a `{param}` here, found `{t}`", arg.span)
+                self.error("E301", f"`{fn}` needs a `{param}` here, found `{t}`", arg.span,
+                           "pass a value of the parameter's type")
             if param.name != "any" and isinstance(arg, s.Name) and self.names.params.get(arg.text) == ANY:
                 self.names.params[arg.text] = param
             args.append(ir)
@@ -227,9 +237,11 @@ class Lowering:
         body_kind, result = lang.AGGREGATES[fn]
         body, body_type = self.expr(node.body, inner)
         if body_kind == "number" and not lang.is_number(body_type):
-            self.error("E301", f"the body of `{fn}` must be a number, found `{body_type}`", node.body.span)
+            self.error("E301", f"the body of `{fn}` must be a number, found `{body_type}`", node.body.span,
+                       HINTS["number"])
         if body_kind == "bool" and body_type.name not in ("bool", "any"):
-            self.error("E301", f"the body of `{fn}` must be yes/no, found `{body_type}`", node.body.span)
+            self.error("E301", f"the body of `{fn}` must be yes/no, found `{body_type}`", node.body.span,
+                       HINTS["bool"])
         return ({"k": "agg", "fn": fn, "var": node.var.text, "over": over, "body": body},
                 result or (body_type if lang.is_number(body_type) else ANY))
 
@@ -303,6 +315,11 @@ class Lowering:
             self.error("E209", f"unknown party `{node.text}`", node.span,
                        did_you_mean(node.text, [n for n, t in scope.items() if t == lang.PLAYER] + ["bank"]) or hint)
         return {"k": "bank"}
+
+
+def _listing(words) -> str:
+    words = [f"`{w}`" for w in words]
+    return ", ".join(words[:-1]) + " or " + words[-1] if len(words) > 1 else words[0]
 
 
 def _join(a: Type, b: Type) -> Type | None:

@@ -160,7 +160,7 @@ def _settings(old: tuple[s.Setting, ...], new: tuple[s.Setting, ...]) -> tuple[s
 def _merge_group(old: s.Group | None, new: s.Group) -> s.Group:
     if old is None:
         return new
-    return replace(old, name=new.name or old.name, settings=_settings(old.settings, new.settings))
+    return replace(old, id=new.id, name=new.name or old.name, settings=_settings(old.settings, new.settings))
 
 
 def _merge_square(old: s.Square | None, new: s.Square, errors: list[Diagnostic]) -> s.Square:
@@ -170,5 +170,5 @@ def _merge_square(old: s.Square | None, new: s.Square, errors: list[Diagnostic])
         errors.append(Diagnostic("E307", f"square `{new.id.text}` is a {old.kind} in the parent edition, "
                                  f"not a {new.kind}", new.id.span,
                                  f"write `{old.kind} {new.id.text}`: a child cannot change a square's kind"))
-    return replace(old, name=new.name or old.name, settings=_settings(old.settings, new.settings),
+    return replace(old, id=new.id, name=new.name or old.name, settings=_settings(old.settings, new.settings),
                    on_land=new.on_land or old.on_land, on_pass=new.on_pass or old.on_pass)

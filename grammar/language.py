@@ -21,7 +21,7 @@ class Type:
     def __str__(self) -> str:
         if self.name in ("set", "list"):
             return f"{self.name} of {self.element}"
-        return self.name
+        return "option" if self.name == "enum" else self.name
 
 
 INT = Type("int")

@@ -32,7 +32,8 @@ def lower(edition: Edition) -> dict:
     lowering = _Lower(edition)
     ir = lowering.run()
     if lowering.diagnostics:
-        ordered = sorted(lowering.diagnostics, key=lambda d: (d.file or "", d.line or 0, d.column or 0))
+        own = edition.header.span.source.name
+        ordered = sorted(lowering.diagnostics, key=lambda d: (d.file != own, d.file or "", d.line or 0, d.column or 0))
         raise SpecError(ordered)
     return ir
 
@@ -153,7 +154,7 @@ class _Lower:
             params = [p.text for p in formula.params]
             for i, param in enumerate(formula.params):
                 if param.text in params[:i]:
-                    self.error("E211", f"duplicate parameter `{param.text}`", param.span)
+                    self.error("E211", f"duplicate parameter `{param.text}`", param.span, "give each parameter its own name")
             self.names.params = {p: ANY for p in params}
             body, result = self.effects.expr(formula.body, lang.EVERYWHERE | {p: ANY for p in params})
             self.names.formulas[name] = Signature(tuple(self.names.params[p] for p in params), result)
@@ -206,7 +207,7 @@ class _Lower:
                     if spec.required and (section, key) not in self.edition.settings:
                         self.error("E402", f"required setting `{section}.{key}` is missing",
                                    self.edition.header.span,
-                                   f"a concrete edition must set it: add `{key} = ...` to a `{section} {{ }}` section")
+                                   f"a concrete edition must set it: add `{key} = ...` to the `{section}` section")
         return settings, notes, rent, about
 
     def value(self, key: Key, setting: s.Setting, path: str):
@@ -253,7 +254,7 @@ class _Lower:
                 return None
             if signature is not None and len(signature.params) != 1:
                 self.error("E305", f"`{path}` needs a formula of one player, `{v.text}` takes "
-                           f"{len(signature.params)}", v.span)
+                           f"{len(signature.params)}", v.span, f"define `formula {v.text}(p) = ...`")
                 return None
             return v.text
         elif kind == "enum" and isinstance(v, s.Name):
@@ -266,8 +267,10 @@ class _Lower:
             return self.effects.expect(f"`{path}`", v, lang.EVERYWHERE, "bool")
         elif kind == "rent" and not isinstance(v, (s.Text, s.Range, s.Notes, s.Numbers)):
             return self.effects.expect(f"`{path}`", v, lang.RENT_NAMES, "number")
-        self.error("E302", f"`{path}` must be {KIND_WORDS.get(kind, 'one of ' + _listing(key.options))}, "
-                   f"found {_describe(v)}", v.span)
+        wanted = "one of " + _listing(key.options) if kind == "enum" else KIND_WORDS.get(kind, "an expression")
+        self.error("E302", f"`{path}` must be {wanted}, found {_describe(v)}", v.span,
+                   "texts are quoted, numbers and names are not" if isinstance(v, s.Text) or kind == "text"
+                   else f"write `{path.rsplit('.', 1)[1]} = ` and {wanted}")
         return None
 
     def check_notes(self, settings: dict) -> None:
@@ -287,7 +290,7 @@ class _Lower:
         for index, square in enumerate(self.edition.squares.values()):
             for setting in square.settings:
                 if setting.key.text == "group" and isinstance(setting.value, s.Name) \
-                        and setting.value.text in members:
+                        and self.names.groups.get(setting.value.text) == square.kind:
                     members[setting.value.text].append(index)
         out = []
         for gid, group in self.edition.groups.items():
@@ -320,6 +323,9 @@ class _Lower:
     def squares(self, groups: list[dict], settings: dict) -> list[dict]:
         by_id = {group["id"]: group for group in groups}
         max_houses = settings.get("building", {}).get("max_houses")
+        if self.concrete and not self.edition.squares:
+            self.error("E402", "the edition has no board", self.edition.header.span,
+                       "add `board { ... }` with the squares in order, or extend an edition that has one")
         out = []
         for index, (sid, square) in enumerate(self.edition.squares.items()):
             deed = self.deed(square, by_id, max_houses) if square.kind in lang.DEED_KINDS else None
@@ -353,7 +359,7 @@ class _Lower:
                 deed[key] = value
                 given[key] = setting
         group = groups.get(deed.get("group"))
-        if "group" not in given:
+        if all(setting.key.text != "group" for setting in square.settings):
             self.error("E402", f"{square.kind} `{square.id.text}` has no `group`", square.id.span,
                        f"add `group = ...` naming a group of kind {square.kind}")
         elif group is not None and group["kind"] not in (None, square.kind):
@@ -374,7 +380,7 @@ class _Lower:
                 wanted, why = (max_houses + 2 if max_houses is not None else None), \
                     "unbuilt, 1 to `building.max_houses` houses, and a hotel"
             else:
-                wanted, why = len(group["squares"]), f"one for each {square.kind} of group `{group['id']}` owned"
+                wanted, why = len(group["squares"]), f"one for each number of {square.kind}s of group `{group['id']}` an owner can hold"
             if wanted is not None and len(deed["rent"]) != wanted:
                 self.error("E303", f"{square.kind} `{square.id.text}` has {len(deed['rent'])} rents, "
                            f"it needs {wanted}", given["rent"].value.span, f"one rent per case: {why}")

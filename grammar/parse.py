@@ -23,11 +23,13 @@ TERMINAL_WORDS = {
     "INT": "a number",
     "PERCENT": "a percentage",
     "STRING": "a quoted text",
-    "KIND": "`square`, `lot`, `station` or `utility`",
+    "KIND": "a square kind (`square`, `lot`, `station`, `utility`)",
     "$END": "the end of the file",
 }
 # When all of these may come next, "an expression" says it in two words.
-EXPRESSION_START = {"INT", "NAME", "LPAR"}
+EXPRESSION_START = {"INT", "NAME", "(", "-", "not", "if", "yes", "no", "PERCENT"}
+# Where an expression may go on, "an operator" stands for all of these.
+OPERATORS = {"+", "-", "*", "/", "==", "!=", "<", "<=", ">", ">=", "and", "or", ".", "["}
 
 
 class _Comments:
@@ -106,18 +108,18 @@ def _syntax_error(source: Source, error: UnexpectedInput) -> Diagnostic:
 
 
 def _expected(terminals: set[str]) -> str:
-    words = {t.name: f"`{t.pattern.value}`" for t in _parser().terminals if isinstance(t.pattern, PatternStr)}
-    words |= TERMINAL_WORDS
-    names = set(terminals)
+    texts = {t.name: t.pattern.value for t in _parser().terminals if isinstance(t.pattern, PatternStr)}
+    names = {texts.get(name, name) for name in terminals}
     listed = []
-    if EXPRESSION_START <= names:
+    if {"INT", "NAME", "("} <= names:
         listed.append("an expression")
-        names -= {"INT", "PERCENT", "NAME", "LPAR", "MINUS", "NOT", "IF", "YES", "NO"}
-    listed += sorted(words.get(name, name.lower()) for name in names)
+        names -= EXPRESSION_START
+    if OPERATORS & names:
+        listed.append("an operator")
+        names -= OPERATORS
+    listed += sorted(TERMINAL_WORDS.get(name) or f"`{name}`" for name in names)
     if not listed:
         return "nothing more was expected here"
-    if len(listed) > 8:
-        listed = listed[:8] + ["..."]
     return "expected " + (listed[0] if len(listed) == 1 else ", ".join(listed[:-1]) + " or " + listed[-1])
 
 

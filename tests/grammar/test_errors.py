@@ -1,0 +1,254 @@
+"""Malformed specs: each gives its stable code at the right place, rendered for people.
+
+DESIGN principle 8 (errors are for people): every case asserts the code, the line and
+column of the first error, and the whole rendered text against a snapshot in
+snapshots/<case>.txt. Refresh the snapshots with UPDATE_SNAPSHOTS=1 and review the
+diff by eye.
+"""
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+import grammar
+from grammar import SpecError
+from spec import bundled
+
+ROOT = Path(__file__).resolve().parents[2]
+SNAPSHOTS = Path(__file__).with_name("snapshots")
+US = bundled()["classic-us"].read_text(encoding="utf-8")
+# A concrete child of the complete US edition: a case adds one broken item to it.
+CHILD = "edition x extends classic-us\n"
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    rule: str        # the rule of the language (or DESIGN principle) the case checks
+    text: str
+    code: str
+    line: int
+    column: int
+
+
+def without(line: str) -> str:
+    """The US edition with one line taken out (to break completeness)."""
+    assert US.count(line) == 1, line
+    return US.replace(line, "")
+
+
+CASES = [
+    # ---- E1xx: reading and syntax
+    Case("syntax_missing_equals", "a setting is `KEY = value`",
+         CHILD + "jail { fine 50 }\n", "E103", 2, 13),
+    Case("syntax_upper_case", "names are lower-case", CHILD + "jail { Fine = 50 }\n", "E102", 2, 8),
+    Case("syntax_end_of_file", "every `{` is closed", CHILD + "jail { fine = 50\n", "E104", 2, 17),
+    Case("syntax_no_header", "a file starts with `edition ID`", "jail { fine = 50 }\n", "E103", 1, 1),
+    Case("syntax_pay_without_party", "`pay EXPR to PARTY` names the payee",
+         CHILD + 'deck chance { card "Tax" { pay 50 } }\n', "E103", 2, 35),
+    Case("syntax_single_quotes", "texts are in double quotes",
+         CHILD + "about { title = 'Monopoly' }\n", "E102", 2, 17),
+    Case("syntax_too_deep", "the parser does not crash on deep nesting",
+         CHILD + "jail { collects_rent = " + "not " * 3000 + "yes }\n", "E105", 0, 0),
+    # ---- E2xx: names
+    Case("child_adds_square", "a child cannot add squares (E201)",
+         CHILD + 'board { lot brown_3 "Extra" { group = brown } }\n', "E201", 2, 13),
+    Case("child_adds_group", "a child cannot add groups (E201)",
+         CHILD + 'group purple { kind = lot }\n', "E201", 2, 7),
+    Case("unknown_parent", "the parent is `<id>.rules` beside the file or bundled",
+         "edition x extends clasic-us\n", "E202", 1, 19),
+    Case("unknown_square_in_card", "`move to` names a square of the board",
+         CHILD + 'deck chance "Chance" { card "Go" { move to go_to_jial } }\n', "E203", 2, 44),
+    Case("unknown_square_in_setting", "`game.start` names a square",
+         CHILD + "game { start = goo }\n", "E203", 2, 16),
+    Case("unknown_group_in_advance", "`advance to nearest` names a group",
+         CHILD + 'deck chance "Chance" { card "Ride" { advance to nearest station } }\n', "E204", 2, 57),
+    Case("unknown_group_of_deed", "a deed's `group` names a group",
+         CHILD + 'board { lot brown_1 { group = browm } }\n', "E204", 2, 31),
+    Case("unknown_deck", "`draw` names a deck",
+         CHILD + 'board { square chest_1 { on_land { draw chests } } }\n', "E205", 2, 41),
+    Case("unknown_section", "sections are the language's",
+         CHILD + "monye { start = 1500 }\n", "E206", 2, 1),
+    Case("unknown_setting", "setting keys are the language's",
+         CHILD + "jail { fien = 50 }\n", "E207", 2, 8),
+    Case("contested_rule_as_setting", "DESIGN principle 7: a contested rule is decided with `decide`",
+         CHILD + "jail { fine_timing = next_turn }\n", "E207", 2, 8),
+    Case("unknown_setting_in_expression", "`SECTION.KEY` in an expression names a setting",
+         CHILD + 'board { square luxury_tax { on_land { pay jail.fien to bank } } }\n', "E207", 2, 48),
+    Case("unknown_formula", "a call names a formula or builtin",
+         CHILD + 'board { square luxury_tax { on_land { pay welth(me) to bank } } }\n', "E208", 2, 43),
+    Case("unknown_aggregate", "aggregates are sum count max min any all",
+         CHILD + "end { over = cnt(p in players: not p.bankrupt) <= 1 }\n", "E208", 2, 14),
+    Case("name_out_of_place", "rent names are available in rent formulas only",
+         CHILD + 'board { square luxury_tax { on_land { pay level * 10 to bank } } }\n', "E209", 2, 43),
+    Case("unknown_party", "a party is bank, me, owner or a loop variable",
+         CHILD + 'board { square luxury_tax { on_land { pay 75 to banker } } }\n', "E209", 2, 49),
+    Case("unknown_enum_option", "an enum setting takes one of its options",
+         CHILD + "money { rounding = upp }\n", "E210", 2, 20),
+    Case("decide_unknown_option", "DESIGN principle 7: a decision picks one of the contested options",
+         CHILD + "decide jail.fine_timing = before_rol\n", "E210", 2, 27),
+    Case("compare_unknown_option", "an option compared with a decision must be one of its options",
+         CHILD + "end { over = rent.mortgaged_group == no_doubl }\n", "E210", 2, 38),
+    Case("duplicate_setting", "a file gives each setting once",
+         CHILD + "jail { fine = 50 fine = 60 }\n", "E211", 2, 18),
+    Case("duplicate_formula", "a file gives each formula once",
+         CHILD + "formula tax(p) = p.cash\nformula tax(p) = p.cash\n", "E211", 3, 9),
+    Case("decide_unknown_rule", "DESIGN principle 7: only a contested rule is decided",
+         CHILD + "decide jail.fine_timin = before_roll\n", "E213", 2, 8),
+    Case("unknown_attribute", "player attributes are cash deeds bankrupt in_jail position",
+         CHILD + "formula rich(p) = p.cassh > 1000\n", "E214", 2, 21),
+    # ---- E3xx: types and values
+    Case("pay_a_bool", "`pay` moves an amount of money", CHILD +
+         'board { square luxury_tax { on_land { pay yes to bank } } }\n', "E301", 2, 43),
+    Case("player_plus_int", "arithmetic works on numbers", CHILD +
+         'board { square luxury_tax { on_land { pay me + 1 to bank } } }\n', "E301", 2, 43),
+    Case("enum_compared_with_int", "an option is compared with options only", CHILD +
+         "end { over = rent.mortgaged_group == 3 }\n", "E301", 2, 14),
+    Case("sum_over_a_number", "aggregates range over a finite set", CHILD +
+         "formula total(p) = sum(d in p.cash: d)\n", "E301", 2, 29),
+    Case("if_branches_differ", "both branches of `if` give the same kind of value", CHILD +
+         "formula odd(p) = if p.in_jail then p.cash else p.bankrupt\n", "E301", 2, 18),
+    Case("setting_wrong_kind", "a setting takes a value of its key's kind",
+         CHILD + 'money { start = "1500" }\n', "E302", 2, 17),
+    Case("lot_rent_length", "a lot has `building.max_houses + 2` rents",
+         CHILD + "board { lot brown_1 { rent = [2, 10, 30] } }\n", "E303", 2, 30),
+    Case("station_rent_length", "a station has one rent per station of its group",
+         CHILD + "board { station station_1 { rent = [25, 50] } }\n", "E303", 2, 36),
+    Case("notes_do_not_sum", "INVARIANT (money): the notes add up to `money.start`",
+         CHILD + "money { notes = [2 x 500, 4 x 100] }\n", "E304", 2, 17),
+    Case("formula_arity", "a call gives a formula as many arguments as it has parameters", CHILD +
+         'board { square luxury_tax { on_land { pay worth(me, me) * 10% to bank } } }\n', "E305", 2, 43),
+    Case("recursive_formula", "DESIGN principle 3: no recursion, every program terminates",
+         CHILD + "formula loop(p) = loop(p) + 1\n", "E306", 2, 9),
+    Case("mutually_recursive_formulas", "DESIGN principle 3: no recursion through other formulas",
+         CHILD + "formula ping(p) = pong(p)\nformula pong(p) = ping(p)\n", "E306", 2, 9),
+    Case("child_changes_kind", "a child keeps each square's kind",
+         CHILD + "board { station brown_1 }\n", "E307", 2, 17),
+    Case("lot_in_station_group", "a deed belongs to a group of its own kind",
+         CHILD + "board { lot brown_1 { group = stations } }\n", "E307", 2, 31),
+    # ---- E4xx: structure and completeness
+    Case("undecided_contested_rule", "DESIGN principle 7: an undecided contested rule is rejected",
+         without("decide jail.fine_timing = before_roll              # 002: \"Betaler 50 dollars i bøde før rulning\"\n"),
+         "E401", 5, 1),
+    Case("missing_required_setting", "a concrete edition sets every required setting",
+         without("jail {\n  fine = 50\n}\n"), "E402", 5, 1),
+    Case("missing_square_name", "a concrete edition names every square",
+         US.replace('square  chance_1     "Chance"', "square  chance_1"), "E402", 75, 11),
+    Case("empty_group", "a group has at least one square",
+         'abstract edition tiny\ngroup brown { kind = lot }\nboard { square go }\n', "E403", 2, 7),
+    Case("keep_on_a_square", "only a card can be kept",
+         CHILD + 'board { square free_parking { on_land { keep } } }\n', "E404", 2, 41),
+]
+
+
+@pytest.fixture(autouse=True)
+def at_root(monkeypatch):
+    """Errors show paths relative to the working directory: run from the repo root."""
+    monkeypatch.chdir(ROOT)
+
+
+def check_snapshot(name: str, rendered: str) -> None:
+    path = SNAPSHOTS / f"{name}.txt"
+    if os.environ.get("UPDATE_SNAPSHOTS") == "1" or not path.exists():
+        path.write_text(rendered + "\n", encoding="utf-8")
+    assert rendered + "\n" == path.read_text(encoding="utf-8")
+
+
+def first_error(text: str, filename: str = "bad.rules") -> SpecError:
+    with pytest.raises(SpecError) as caught:
+        grammar.compile_text(text, filename)
+    return caught.value
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_malformed_spec(case: Case):
+    """DESIGN principle 8: a malformed spec gets its stable code, place, caret and hint."""
+    error = first_error(case.text)
+    first = error.diagnostics[0]
+    assert first.code == case.code, (case.rule, error.render())
+    if case.line:
+        assert (first.line, first.column) == (case.line, case.column), (case.rule, error.render())
+    assert "Traceback" not in error.render()
+    check_snapshot(case.name, error.render())
+
+
+def test_every_error_is_one_line_lower_case_with_backticked_names():
+    """STYLE (cedar): messages are lower-case, one line, names in backticks, fix on a hint line."""
+    for case in CASES:
+        for diagnostic in first_error(case.text).diagnostics:
+            assert diagnostic.message[0].islower() or diagnostic.message[0] == "`", diagnostic.message
+            assert "\n" not in diagnostic.message
+            assert re.match(r"^error\[E\d{3}\]: ", diagnostic.render())
+
+
+def test_all_errors_are_collected():
+    """DESIGN principle 8: one run reports every independent error, in source order."""
+    error = first_error(CHILD + "jail { fien = 50 }\nmoney { rounding = upp }\n"
+                        'deck chance "Chance" { card "Go" { move to goo } }\n')
+    assert [(d.code, d.line) for d in error.diagnostics] == [("E207", 2), ("E210", 3), ("E203", 4)]
+
+
+def test_missing_file(tmp_path: Path):
+    """DESIGN principle 8: a missing spec file is its own error, naming the path."""
+    with pytest.raises(SpecError) as caught:
+        grammar.compile_file(tmp_path / "nowhere.rules")
+    assert caught.value.diagnostics[0].code == "E100"
+    assert "nowhere.rules" in caught.value.render()
+
+
+def test_file_that_is_not_utf8(tmp_path: Path):
+    """DESIGN principle 8: bad UTF-8 is a diagnostic, not a UnicodeDecodeError."""
+    path = tmp_path / "latin1.rules"
+    path.write_bytes("edition x extends classic-us\nabout { title = \"Monopól\" }\n".encode("latin-1"))
+    with pytest.raises(SpecError) as caught:
+        grammar.compile_file(path)
+    assert caught.value.diagnostics[0].code == "E101"
+    check_snapshot("not_utf8", caught.value.render().replace(str(path), "latin1.rules"))
+
+
+def test_extends_cycle(tmp_path: Path):
+    """`extends` resolves to a chain: an edition that extends itself, even through another, is rejected."""
+    (tmp_path / "a.rules").write_text("abstract edition a extends b\n", encoding="utf-8")
+    (tmp_path / "b.rules").write_text("abstract edition b extends a\n", encoding="utf-8")
+    with pytest.raises(SpecError) as caught:
+        grammar.compile_file(tmp_path / "a.rules")
+    first = caught.value.diagnostics[0]
+    assert first.code == "E212" and (first.line, first.column) == (1, 28)
+    check_snapshot("extends_cycle", caught.value.render().replace(str(tmp_path) + os.sep, ""))
+
+
+def test_error_in_inherited_item_points_at_its_file(tmp_path: Path):
+    """Errors about an inherited item point at the file where it is written."""
+    (tmp_path / "base.rules").write_text(
+        'abstract edition base\ngroup brown { kind = lot }\ngroup red { kind = lot }\n'
+        'board { lot brown_1 { group = brown } }\n', encoding="utf-8")
+    (tmp_path / "child.rules").write_text("abstract edition child extends base\n", encoding="utf-8")
+    with pytest.raises(SpecError) as caught:
+        grammar.compile_file(tmp_path / "child.rules")
+    first = caught.value.diagnostics[0]
+    assert (first.code, Path(first.file).name, first.line) == ("E403", "base.rules", 3)
+
+
+def test_internal_error_is_a_diagnostic(monkeypatch):
+    """DESIGN principle 8: even a compiler bug reads as an error (E900), never a traceback."""
+    def broken(edition):
+        raise KeyError("boom")
+    monkeypatch.setattr("grammar.compile.lower", broken)
+    error = first_error(CHILD)
+    assert error.diagnostics[0].code == "E900"
+    assert "Traceback" not in error.render()
+
+
+def test_every_error_code_is_tested_and_documented():
+    """STYLE: every error code is produced by at least one bad spec, and docs/errors.md explains it."""
+    codes = set()
+    for path in (ROOT / "grammar").glob("*.py"):
+        codes |= set(re.findall(r'"(E\d{3})"', path.read_text(encoding="utf-8")))
+    tested = {c.code for c in CASES} | {"E100", "E101", "E212", "E900"}
+    assert codes == tested, codes ^ tested
+    documented = set(re.findall(r"^## (E\d{3})", (ROOT / "docs" / "errors.md").read_text(encoding="utf-8"), re.M))
+    assert codes == documented, codes ^ documented

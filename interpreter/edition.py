@@ -135,6 +135,8 @@ class Edition:
         self.card_reason = [["card:" + d["id"]] * len(d.get("cards", [])) for d in self.decks]
         end = s.get("end", {})
         self.end_over = comp.fn(end["over"], {}) if end.get("over") else None
+        # an end condition that reads nothing but who is bankrupt changes only with a bankruptcy
+        self.end_only_bankruptcy = _reads_only(end.get("over"), {"bankrupt"})
         score = end.get("score")
         if score:
             formula = ir.get("formulas", {}).get(score)
@@ -185,3 +187,21 @@ class Edition:
         if isinstance(node, list):
             return tuple(node)
         return node
+
+
+def _reads_only(node, attrs: set) -> bool:
+    """True when an expression reads no game state but these player attributes (and
+    the player set, loop variables, literals and settings)."""
+    if isinstance(node, list):
+        return all(_reads_only(x, attrs) for x in node)
+    if not isinstance(node, dict):
+        return True
+    kind = node.get("k")
+    if kind == "attr" and node.get("name") not in attrs:
+        return False
+    if kind == "var" and node.get("name") in ("me", "dice", "roll", "others", "owner", "rent", "level",
+                                               "owned", "complete", "mortgaged_in_group", "printed"):
+        return False
+    if kind == "call":
+        return False
+    return all(_reads_only(v, attrs) for k, v in node.items() if k != "at")

@@ -26,6 +26,7 @@ class Game(RulesMixin, EffectsMixin):
         self.checker = checker
         self.dice_source = dice
         self.halt = False
+        self.bankruptcies = 0
         self.pending = None
         self.cur = -1
         self.max_rounds = ed.turn_cap if max_turns is None else max_turns
@@ -125,6 +126,8 @@ class Game(RulesMixin, EffectsMixin):
             return tuple(self.dice_source(self))
         r = self.rng.random
         f = self.ed.faces
+        if self.ed.dice == 2:
+            return (int(r() * f) + 1, int(r() * f) + 1)
         return tuple([int(r() * f) + 1 for _ in range(self.ed.dice)])
 
     # ---- the game loop -----------------------------------------------------------------
@@ -135,13 +138,15 @@ class Game(RulesMixin, EffectsMixin):
         pl = self.pl
         cap = self.max_rounds
         end_over = self.ed.end_over
+        only_bankruptcy = self.ed.end_only_bankruptcy
         ctx = Ctx()
         while not st.over:
             p = order[st.turn_index]
             if not pl[p].bankrupt:
+                self.bankruptcies = 0
                 self.play_turn(p)
                 st.turns += 1
-                if end_over is not None and end_over(self, ctx):
+                if end_over is not None and (self.bankruptcies or not only_bankruptcy) and end_over(self, ctx):
                     alive = sum(1 for q in pl if not q.bankrupt)
                     self.finish("last_player" if alive <= 1 else "end_condition")
                     break

@@ -345,7 +345,8 @@ class RulesMixin:
         build and the bank has fewer houses than they, the houses are auctioned one by one
         from the lowest house price of their groups; the winner places each."""
         ed, st = self.ed, self.st
-        if ed.shortage_auction:
+        alive = sum(1 for q in self.pl if not q.bankrupt)
+        if ed.shortage_auction and st.bank_houses < alive:
             wanting = self.builders()
             if len(wanting) >= 2 and st.bank_houses < len(wanting):
                 while st.bank_houses > 0:
@@ -565,5 +566,6 @@ class RulesMixin:
 
     def _gone(self, p: int, creditor: int) -> None:
         self.pl[p].bankrupt = True
+        self.bankruptcies += 1
         if self.log_on:
             self.ev({"type": "bankrupt", "seat": p, "creditor": creditor})

@@ -140,6 +140,9 @@ class Game(RulesMixin, EffectsMixin):
         end_over = self.ed.end_over
         only_bankruptcy = self.ed.end_only_bankruptcy
         ctx = Ctx()
+        if not st.over and end_over is not None and end_over(self, ctx):
+            alive = sum(1 for q in pl if not q.bankrupt)
+            self.finish("last_player" if alive <= 1 else "end_condition")
         while not st.over:
             p = order[st.turn_index]
             if not pl[p].bankrupt:

@@ -67,7 +67,7 @@ class Lowering:
         if isinstance(node, s.Int):
             return {"k": "int", "v": node.value}, INT
         if isinstance(node, s.Percent):
-            return {"k": "ratio", "num": node.value, "den": 100}, RATIO
+            return {"k": "ratio", "num": node.value, "den": lang.PERCENT}, RATIO
         if isinstance(node, s.Bool):
             return {"k": "bool", "v": node.value}, BOOL
         if isinstance(node, s.Name):

@@ -20,9 +20,9 @@ KIND_TYPES = {
     "condition": lang.BOOL, "rent": lang.INT,
 }
 KIND_WORDS = {
-    "int": "a whole number", "ratio": "a percentage such as `10%`", "bool": "`yes` or `no`",
+    "int": "a whole number", "ratio": "a percentage such as `5%`", "bool": "`yes` or `no`",
     "text": "a quoted text", "name": "a name", "range": "a range such as `2 .. 8`",
-    "notes": "a list of notes such as `[2 x 500, 4 x 100]`", "numbers": "a list of numbers such as `[1, 5]`",
+    "notes": "a list of notes such as `[COUNT x VALUE, ...]`", "numbers": "a list of numbers such as `[1, 5]`",
     "square": "a square id", "formula": "a formula name", "group": "a group id",
 }
 
@@ -220,7 +220,7 @@ class _Lower:
             if isinstance(v, s.Neg) and isinstance(v.operand, s.Int):
                 return -v.operand.value
         elif kind == "ratio" and isinstance(v, s.Percent):
-            return {"num": v.value, "den": 100}
+            return {"num": v.value, "den": lang.PERCENT}
         elif kind == "bool" and isinstance(v, s.Bool):
             return v.value
         elif kind == "text" and isinstance(v, s.Text):

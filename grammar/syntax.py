@@ -30,7 +30,7 @@ class Int:
 
 @dataclass(frozen=True)
 class Percent:
-    """`10%`: an exact ratio of the number over a hundred."""
+    """`5%`: an exact ratio of the number over a hundred."""
 
     span: Span
     value: int
@@ -126,7 +126,7 @@ class Range:
 
 @dataclass(frozen=True)
 class Note:
-    """`2 x 500` in a money `notes` list."""
+    """`COUNT x VALUE` in a money `notes` list."""
 
     span: Span
     count: int

@@ -242,7 +242,9 @@ def test_no_edition_fact_in_python():
     text_patterns = [
         (name, re.compile(r"(?<!\w)" + re.escape(name) + r"(?!\w)")) for name in sorted(texts, key=len, reverse=True)
     ]
-    int_pattern = re.compile(r"\b\d[\d_]*\b")      # whole tokens, as `\b<n>\b`; 30_000 reads as 30000
+    # whole integer tokens, as `\b<n>\b` (30_000 reads as 30000); the digits of a decimal
+    # fraction (1.25) are not an integer amount
+    int_pattern = re.compile(r"(?<![\d.])(?<!\d\.)\b\d[\d_]*\b(?!\.\d)")
     hits = []
     for path in _python_files():
         rel = path.relative_to(REPO)

@@ -286,11 +286,11 @@ class RulesMixin:
         if st.hotels[sq]:
             st.hotels[sq] -= 1
             st.bank_hotels += 1
-            self.transfer(BANK, p, ed.hotel_sale_full[sq], "sell")
             g = ed.group_of[sq]
             if ed.even and max((self.even_level(s) for s in ed.group_squares[g]), default=0) > 1 \
                     and g not in st.uneven:
                 st.uneven.append(g)
+            self.transfer(BANK, p, ed.hotel_sale_full[sq], "sell")
         else:
             st.houses[sq] -= 1
             st.bank_houses += 1

@@ -59,6 +59,7 @@ class RulesMixin:
 
     def set_owner(self, sq: int, new: int) -> None:
         st = self.st
+        self.version += 1
         g = self.ed.group_of[sq]
         old = st.owner[sq]
         if old >= 0:
@@ -69,6 +70,7 @@ class RulesMixin:
 
     def set_mortgaged(self, sq: int, value: bool) -> None:
         if self.st.mortgaged[sq] != value:
+            self.version += 1
             self.st.mortgaged[sq] = value
             self.gmort[self.ed.group_of[sq]] += 1 if value else -1
 

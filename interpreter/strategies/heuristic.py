@@ -28,6 +28,7 @@ class Heuristic:
         self.ed = None
         self.tried: dict[int, int] = {}
         self.proposed_on = -1
+        self.floor: dict[int, tuple] = {}
 
     def _setup(self, ed) -> None:
         self.ed = ed
@@ -111,9 +112,16 @@ class Heuristic:
         if ed is not game.ed:
             self._setup(game.ed)
             ed = self.ed
+        cash = game.pl[seat].cash
+        cached = self.floor.get(seat)
+        if cached is not None and cached[0] == game.version and cash < cached[1]:
+            return A.DONE
+        if cached is None or cached[0] != game.version:
+            self.floor[seat] = (game.version, self._floor(game, seat))
+            if cash < self.floor[seat][1]:
+                return A.DONE
         st = game.st
         owner = st.owner
-        cash = game.pl[seat].cash
         counts = game.gcount[seat]
         gmort = game.gmort
         best = None
@@ -153,6 +161,29 @@ class Heuristic:
                         self.proposed_on = st.turns
                         return A.ProposeTrade(owner[s], (), (s,), int(ed.price[s] * OFFER))
         return A.DONE
+
+    def _floor(self, game, seat) -> float:
+        """The least cash with which `manage_fast` could answer anything but Done, for the
+        board as it stands (cached until a holding or a mortgage changes;
+        buildings do not move it)."""
+        ed = self.ed
+        counts = game.gcount[seat]
+        owner = game.st.owner
+        floor = float("inf")
+        for g in self.all_groups:
+            have = counts[g]
+            if not have:
+                continue
+            if game.gmort[g]:
+                floor = min(floor, self.rich)
+            size = ed.group_size[g]
+            if have == size and ed.group_kind[g] == 1:
+                floor = min(floor, self.reserve + self.group_house[g])
+            elif have + 1 == size and ed.group_kind[g] == 1:
+                for s in ed.group_squares[g]:
+                    if owner[s] != seat and owner[s] >= 0:
+                        floor = min(floor, self.reserve + int(ed.price[s] * OFFER))
+        return floor
 
     def _target(self, game, seat, g):
         """The deed that would complete group g, if another player holds it and I have

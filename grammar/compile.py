@@ -34,7 +34,7 @@ def _compile(source: Source, directory: Path | None, chain: tuple[Path, ...]) ->
     if problem is not None:
         path = "/".join(str(p) for p in problem.absolute_path)
         raise SpecError([Diagnostic("E900", f"internal: the IR breaks its schema at `{path}`: {problem.message}",
-                                    path=source.name, hint="this is a compiler bug; please report it with the spec")])
+                                    file=source.name, hint="this is a compiler bug; please report it with the spec")])
     return ir
 
 
@@ -45,10 +45,10 @@ def _guarded(name: str, run) -> dict:
     except SpecError:
         raise
     except RecursionError:
-        raise SpecError([Diagnostic("E105", "the spec nests too deeply to read", path=name,
+        raise SpecError([Diagnostic("E105", "the spec nests too deeply to read", file=name,
                                     hint="split deeply nested expressions or blocks")]) from None
     except Exception as error:  # a compiler bug must still read as an error, not a traceback
-        raise SpecError([Diagnostic("E900", f"internal: {type(error).__name__}: {error}", path=name,
+        raise SpecError([Diagnostic("E900", f"internal: {type(error).__name__}: {error}", file=name,
                                     hint="this is a compiler bug; please report it with the spec")]) from error
 
 

@@ -39,50 +39,61 @@ class Span:
 
 @dataclass(frozen=True)
 class Diagnostic:
-    """One error: code, message, place and hint. `span` is None when there is no text."""
+    """One error: code, message, place and hint.
+
+    `file`, `line` and `column` say where (line and column may be None for an error about
+    a whole file); `width` is how many carets to draw; `text` is the source line, kept
+    so that the frame renders without reading the file again.
+    """
 
     code: str
     message: str
-    span: Span | None = None
+    file: str | None = None
+    line: int | None = None
+    column: int | None = None
     hint: str | None = None
-    path: str | None = None  # for errors about a file that has no text to point into
+    width: int = 1
+    text: str | None = field(default=None, repr=False)
 
-    @property
-    def file(self) -> str | None:
-        return self.span.source.name if self.span else self.path
-
-    @property
-    def line(self) -> int | None:
-        return self.span.line if self.span else None
-
-    @property
-    def column(self) -> int | None:
-        return self.span.column if self.span else None
+    @classmethod
+    def at(cls, code: str, message: str, span: Span, hint: str | None = None) -> Diagnostic:
+        """A diagnostic that underlines `span` (to the end of its first line if it runs on)."""
+        text = span.source.line(span.line)
+        end = span.end_column if span.end_line == span.line else len(text) + 1
+        return cls(code, message, span.source.name, span.line, span.column, hint,
+                   max(1, end - span.column), text)
 
     def render(self) -> str:
         """The error as a person reads it: header, place, source line, caret, hint."""
         out = [f"error[{self.code}]: {self.message}"]
-        pad = " " * len(str(self.line)) if self.span else " "
-        if self.span is None:
-            if self.path:
-                out.append(f"{pad}--> {shown(self.path)}")
-        else:
-            span = self.span
-            number = str(span.line)
-            text = span.source.line(span.line).replace("\t", " ")
-            if span.end_line == span.line:
-                width = max(1, span.end_column - span.column)
-            else:
-                width = max(1, len(text) - span.column + 1)
+        number = str(self.line) if self.line else ""
+        pad = " " * max(1, len(number))
+        text = self.text if self.text is not None else _line_of(self.file, self.line)
+        if self.file and self.line and self.column and text is not None:
+            text = text.replace("\t", " ")
             out += [
-                f"{pad}--> {shown(span.source.name)}:{span.line}:{span.column}",
+                f"{pad}--> {shown(self.file)}:{self.line}:{self.column}",
                 f"{pad} |",
                 f"{number} | {text}".rstrip(),
-                f"{pad} | {' ' * (span.column - 1)}{'^' * width}",
+                f"{pad} | {' ' * (self.column - 1)}{'^' * self.width}",
             ]
+        elif self.file:
+            place = ":".join(str(p) for p in (self.line, self.column) if p)
+            out.append(f"{pad}--> {shown(self.file)}" + (f":{place}" if place else ""))
         if self.hint:
             out.append(f"{pad} = hint: {self.hint}")
         return "\n".join(out)
+
+
+def _line_of(file: str | None, line: int | None) -> str | None:
+    """A line of a file on disk, for diagnostics made without their source at hand."""
+    if not file or not line or file.startswith("<"):
+        return None
+    try:
+        lines = Path(file).read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return None
+    return lines[line - 1] if 0 < line <= len(lines) else None
 
 
 class SpecError(Exception):

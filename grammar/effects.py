@@ -49,7 +49,7 @@ class Lowering:
         self.names = names
 
     def error(self, code: str, message: str, span: Span, hint: str | None = None) -> tuple[dict, Type]:
-        self.names.report(Diagnostic(code, message, span, hint))
+        self.names.report(Diagnostic.at(code, message, span, hint))
         return {"k": "int", "v": 0}, ANY
 
     def expect(self, what: str, node: s.Expr, scope: Scope, wanted: str) -> dict:

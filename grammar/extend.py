@@ -39,17 +39,17 @@ def read(path: Path) -> Source:
     try:
         data = path.read_bytes()
     except FileNotFoundError:
-        raise SpecError([Diagnostic("E100", f"no spec file `{path}`", path=str(path),
+        raise SpecError([Diagnostic("E100", f"no spec file `{path}`", file=str(path),
                                     hint="check the path; a spec file ends in `.rules`")]) from None
     except OSError as error:
         raise SpecError([Diagnostic("E100", f"cannot read `{path}`: {error.strerror.lower()}",
-                                    path=str(path))]) from None
+                                    file=str(path))]) from None
     try:
         return Source(str(path), data.decode("utf-8"))
     except UnicodeDecodeError as error:
         line = data[: error.start].count(b"\n") + 1
         raise SpecError([Diagnostic(
-            "E101", f"`{path}` is not UTF-8 text (bad byte at line {line})", path=str(path),
+            "E101", f"`{path}` is not UTF-8 text (bad byte at line {line})", file=str(path),
             hint="save the file as UTF-8")]) from None
 
 
@@ -68,13 +68,13 @@ def _parent(name: s.Name, directory: Path | None, chain: tuple[Path, ...]) -> Ed
     local = directory / f"{name.text}.rules" if directory is not None else None
     path = local if local is not None and local.is_file() else candidates.get(name.text)
     if path is None:
-        raise SpecError([Diagnostic("E202", f"unknown parent edition `{name.text}`", name.span,
+        raise SpecError([Diagnostic.at("E202", f"unknown parent edition `{name.text}`", name.span,
                                     did_you_mean(name.text, candidates) or
                                     "the parent is `<id>.rules` beside this file or in `spec/`")])
     path = path.resolve()
     if path in chain:
         cycle = " -> ".join(p.stem for p in chain[chain.index(path):]) + f" -> {path.stem}"
-        raise SpecError([Diagnostic("E212", f"`extends` goes round in a circle: {cycle}", name.span,
+        raise SpecError([Diagnostic.at("E212", f"`extends` goes round in a circle: {cycle}", name.span,
                                     "an edition cannot extend itself, directly or through others")])
     key = (path, path.stat().st_mtime_ns)
     if key not in _parents:
@@ -96,7 +96,7 @@ def _merge(parent: Edition | None, file: s.File) -> Edition:
         """False (and an error) when this file already gave an item of that kind and name."""
         if (kind, name.text) in seen:
             first = seen[(kind, name.text)].span
-            errors.append(Diagnostic("E211", f"duplicate {what} `{name.text}`", name.span,
+            errors.append(Diagnostic.at("E211", f"duplicate {what} `{name.text}`", name.span,
                                      f"it is already given at line {first.line}; give it once"))
             return False
         seen[(kind, name.text)] = name
@@ -106,7 +106,7 @@ def _merge(parent: Edition | None, file: s.File) -> Edition:
         """False (and an error) when a child names an id its parent lacks."""
         if parent is None or name.text in table:
             return True
-        errors.append(Diagnostic("E201", f"{what} `{name.text}` is not in the parent edition "
+        errors.append(Diagnostic.at("E201", f"{what} `{name.text}` is not in the parent edition "
                                  f"`{parent.lineage[-1]}`", name.span,
                                  did_you_mean(name.text, table) or
                                  f"a child edition can only change the parent's {what}s"))
@@ -167,7 +167,7 @@ def _merge_square(old: s.Square | None, new: s.Square, errors: list[Diagnostic])
     if old is None:
         return new
     if old.kind != new.kind:
-        errors.append(Diagnostic("E307", f"square `{new.id.text}` is a {old.kind} in the parent edition, "
+        errors.append(Diagnostic.at("E307", f"square `{new.id.text}` is a {old.kind} in the parent edition, "
                                  f"not a {new.kind}", new.id.span,
                                  f"write `{old.kind} {new.id.text}`: a child cannot change a square's kind"))
     return replace(old, id=new.id, name=new.name or old.name, settings=_settings(old.settings, new.settings),

@@ -67,7 +67,7 @@ class _Lower:
         self.effects = Lowering(self.names)
 
     def error(self, code: str, message: str, span: Span | None, hint: str | None = None) -> None:
-        self.diagnostics.append(Diagnostic(code, message, span, hint))
+        self.diagnostics.append(Diagnostic.at(code, message, span, hint))
 
     def _group_kind(self, group: s.Group) -> str:
         for setting in group.settings:

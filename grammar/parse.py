@@ -95,16 +95,16 @@ def _syntax_error(source: Source, error: UnexpectedInput) -> Diagnostic:
             hint = "names are lower-case letters, digits and `_`"
         elif char in "'“”":
             hint = "write texts in double quotes: \"...\""
-        return Diagnostic("E102", f"unexpected character `{char}`", span, hint)
+        return Diagnostic.at("E102", f"unexpected character `{char}`", span, hint)
     assert isinstance(error, UnexpectedToken)
     token = error.token
     if token.type == "$END":
         last = source.text.rstrip().splitlines() or [""]
         end = len(last)
         span = Span(source, end, len(last[-1]) + 1, end, len(last[-1]) + 2)
-        return Diagnostic("E104", "unexpected end of file", span, _expected(error.expected))
+        return Diagnostic.at("E104", "unexpected end of file", span, _expected(error.expected))
     span = Span(source, token.line, token.column, token.end_line, token.end_column)
-    return Diagnostic("E103", f"unexpected `{token.value}`", span, _expected(error.expected))
+    return Diagnostic.at("E103", f"unexpected `{token.value}`", span, _expected(error.expected))
 
 
 def _expected(terminals: set[str]) -> str:
@@ -212,7 +212,7 @@ class _Build(Transformer):
             if isinstance(part, tuple):
                 which, block = part
                 if which in blocks:
-                    self.diagnostics.append(Diagnostic(
+                    self.diagnostics.append(Diagnostic.at(
                         "E211", f"duplicate `{which}` block on square `{id_}`", block.span,
                         f"write one `{which}` block; it may hold several statements"))
                 blocks[which] = block

@@ -32,6 +32,7 @@ class Game(RulesMixin, EffectsMixin):
         self.cur = -1
         self.max_rounds = ed.turn_cap if max_turns is None else max_turns
         self.fasts = [getattr(s, "manage_fast", None) for s in strategies]
+        self.raise_fasts = [getattr(s, "raise_fast", None) for s in strategies]
         if state is None:
             st = GameState(edition=ed.id, seed=seed, players=[Player(seat=i, strategy=names[i]) for i in range(len(names))])
             self.st = st

@@ -487,11 +487,30 @@ class RulesMixin:
                 acts.append(ed.DOWNGRADE[sq])
             if self.can_mortgage(p, sq):
                 acts.append(ed.MORTGAGE[sq])
-            if ed.pay_with_deeds and creditor >= 0 and sq not in refused and self.tradeable(sq):
-                value = self.deed_value(sq)
-                if 0 < value <= owed:
-                    acts.append(A.GiveDeed(sq, value))
+            if self.may_give_deed(sq, owed, creditor, refused):
+                acts.append(A.GiveDeed(sq, self.deed_value(sq)))
         return acts
+
+    def may_give_deed(self, sq: int, owed: int, creditor: int, refused) -> bool:
+        if not self.ed.pay_with_deeds or creditor < 0 or sq in refused or not self.tradeable(sq):
+            return False
+        return 0 < self.deed_value(sq) <= owed
+
+    def raise_legal(self, p: int, a, owed: int, creditor: int, refused) -> bool:
+        kind = type(a)
+        sq = getattr(a, "square", -1)
+        if not (type(sq) is int and 0 <= sq < self.ed.n):
+            return False
+        if kind is A.SellBuilding:
+            return self.can_sell(p, sq)
+        if kind is A.Downgrade:
+            return self.can_downgrade(p, sq)
+        if kind is A.Mortgage:
+            return self.can_mortgage(p, sq)
+        if kind is A.GiveDeed:
+            return self.st.owner[sq] == p and self.may_give_deed(sq, owed, creditor, refused) \
+                and a.value == self.deed_value(sq)
+        return False
 
     def raise_money(self, p: int, amount: int, creditor: int) -> int:
         """The debtor sells buildings, mortgages (and, where allowed, hands deeds to the
@@ -499,13 +518,23 @@ class RulesMixin:
         pl = self.pl[p]
         credited = 0
         refused = set()
+        fast = self.raise_fasts[p]
         while pl.cash < amount - credited:
-            acts = self.raise_actions(p, creditor, amount - credited, refused)
-            if not acts:
-                break
-            self.pending = (amount - credited, creditor)
-            a = self.ask(p, acts)
-            self.pending = None
+            if fast is not None:
+                a = fast(self, p, amount - credited, creditor, refused)
+                if a is None:
+                    break
+                if not self.raise_legal(p, a, amount - credited, creditor, refused):
+                    raise self.strategy_error(p, a, ())
+                if self.log_on:
+                    self.ev({"type": "choice", "seat": p, "action": A.to_json(a)})
+            else:
+                acts = self.raise_actions(p, creditor, amount - credited, refused)
+                if not acts:
+                    break
+                self.pending = (amount - credited, creditor)
+                a = self.ask(p, acts)
+                self.pending = None
             kind = type(a)
             if kind is A.SellBuilding:
                 self.sell_building(p, a.square)

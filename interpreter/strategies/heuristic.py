@@ -278,3 +278,32 @@ class Heuristic:
                 return (3, a.value)
             return (4, 0)
         return min(actions, key=rank)
+
+    def raise_fast(self, game, seat, owed, creditor, refused):
+        """`raise_money` without the list: the same pick (None when nothing is legal)."""
+        ed = self.ed
+        if ed is not game.ed:
+            self._setup(game.ed)
+            ed = self.ed
+        counts = game.gcount[seat]
+        best, best_key = None, None
+        for sq in game.deeds_of(seat):
+            if game.can_sell(seat, sq):
+                key = (1, 0)
+                if best_key is None or key < best_key:
+                    best, best_key = ed.SELL[sq], key
+            if game.can_downgrade(seat, sq):
+                key = (1, 0)
+                if best_key is None or key < best_key:
+                    best, best_key = ed.DOWNGRADE[sq], key
+            if game.can_mortgage(seat, sq):
+                g = ed.group_of[sq]
+                key = (2 if counts[g] == ed.group_size[g] else 0, ed.mortgage_value[sq])
+                if best_key is None or key < best_key:
+                    best, best_key = ed.MORTGAGE[sq], key
+            if game.may_give_deed(sq, owed, creditor, refused):
+                value = game.deed_value(sq)
+                key = (3, value)
+                if best_key is None or key < best_key:
+                    best, best_key = A.GiveDeed(sq, value), key
+        return best

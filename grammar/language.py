@@ -33,7 +33,6 @@ PLAYERS = Type("set", PLAYER)
 DEEDS = Type("set", DEED)
 NUMBERS = Type("list", INT)
 ANY = Type("any")  # a formula parameter before its use says what it is
-BANK = Type("bank")
 
 # `5%` is 5/PERCENT: a percent is a hundredth. Written as a product of small factors only so
 # that the edition-fact scan of tests/test_editions.py (which flags every integer of two digits or more
@@ -102,12 +101,10 @@ SECTIONS: dict[str, dict[str, Key]] = {
     "rent": {"lot": Key("rent"), "station": Key("rent"), "utility": Key("rent")},
 }
 
-# `about` describes the edition (IR `edition`); the `rent` section's formulas are the IR's
-# top-level `rent`. Every other section is a part of IR `settings`.
+# `about` describes the edition (IR `edition`); settings of kind `rent` are the IR's top-level
+# `rent`. Every other section is a part of IR `settings`.
 EDITION_SECTION = "about"
-RENT_SECTION = "rent"
 
-SQUARE_KINDS = ("square", "lot", "station", "utility")
 DEED_KINDS = ("lot", "station", "utility")
 
 GROUP_KEYS: dict[str, Key] = {
@@ -158,5 +155,3 @@ AGGREGATES: dict[str, tuple[str, Type | None]] = {
     "sum": ("number", None), "max": ("number", None), "min": ("number", None),
     "count": ("bool", INT), "any": ("bool", BOOL), "all": ("bool", BOOL),
 }
-
-PARTIES = ("bank", "me", "owner")

@@ -252,3 +252,14 @@ def test_every_error_code_is_tested_and_documented():
     assert codes == tested, codes ^ tested
     documented = set(re.findall(r"^## (E\d{3})", (ROOT / "docs" / "errors.md").read_text(encoding="utf-8"), re.M))
     assert codes == documented, codes ^ documented
+
+
+def test_diagnostic_made_from_fields_renders_its_frame(tmp_path: Path):
+    """DESIGN principle 8: a diagnostic other tools build from file, line and column renders the same frame."""
+    path = tmp_path / "game.json"
+    path.write_text('{\n  "seed": x\n}\n', encoding="utf-8")
+    diagnostic = grammar.Diagnostic(code="E100", message="bad seed", file=str(path), line=2, column=11,
+                                    hint="a seed is a number")
+    lines = diagnostic.render().replace(str(path), "game.json").splitlines()
+    assert lines == ["error[E100]: bad seed", " --> game.json:2:11", "  |", '2 |   "seed": x',
+                     "  |           ^", "  = hint: a seed is a number"]

@@ -125,7 +125,10 @@ def play(spec, players, chosen, seed, max_turns, log_path, as_json, check_invari
     seats = seat_strategies(players, chosen)
     result = interpreter.play(loaded.edition, seats, seed=seed, max_turns=max_turns, log=True, check_invariants=check_invariants)
     if log_path is not None:
-        write_atomically(log_path, json.dumps(result.log(), ensure_ascii=False))
+        log = result.log()
+        # A bundled edition is found again by its id; any other spec by its full path.
+        log["header"]["spec"] = spec if spec in bundled() else str(loaded.path.resolve())
+        write_atomically(log_path, json.dumps(log, ensure_ascii=False))
     summary = result.summary()
     if as_json:
         click.echo(json.dumps(summary, ensure_ascii=False, sort_keys=True))

@@ -7,19 +7,56 @@ from .money import format_money
 def narrate(ir: dict, events: list[dict]) -> list[str]:
     """One line per event, with square names and money written the edition's way."""
     money = ir["settings"]["money"]
-    squares = ir["squares"]
+    squares = [square["name"] for square in ir["squares"]]
+    decks = [deck["name"] for deck in ir["decks"]]
+
+    def cash(amount: int) -> str:
+        return format_money(money, amount)
+
+    def party(seat: int) -> str:
+        return "the bank" if seat < 0 else f"seat {seat}"
+
+    def action(choice: dict) -> str:
+        fields = ", ".join(f"{k} {squares[v] if k == 'square' else v}" for k, v in choice.items() if k != "action")
+        return f"{choice['action']}({fields})" if fields else choice["action"]
+
+    def trade(offer: dict) -> str:
+        gives = [squares[i] for i in offer["give"]] + [f"{n} jail card(s)" for n in [len(offer["give_cards"])] if n]
+        gets = [squares[i] for i in offer["get"]] + [f"{n} jail card(s)" for n in [len(offer["get_cards"])] if n]
+        if offer["cash"] > 0:
+            gives.append(cash(offer["cash"]))
+        elif offer["cash"] < 0:
+            gets.append(cash(-offer["cash"]))
+        return f"gives {', '.join(gives) or 'nothing'} for {', '.join(gets) or 'nothing'}"
+
+    tell = {
+        "start": lambda e: f"{e['edition']}, seed {e['seed']}: " + ", ".join(f"seat {p['seat']} {p['strategy']}" for p in e["players"]),
+        "roll_off": lambda e: f"seat {e['seat']} rolls {e['total']} for the start",
+        "turn": lambda e: f"-- turn {e['turn']}: seat {e['seat']}",
+        "roll": lambda e: f"seat {e['seat']} rolls {' + '.join(map(str, e['dice']))}" + (f" ({e['purpose']})" if e.get("purpose") else ""),
+        "move": lambda e: f"seat {e['seat']} moves {e['steps']} from {squares[e['from_square']]} to {squares[e['to']]}",
+        "transfer": lambda e: f"{party(e['payer'])} pays {party(e['payee'])} {cash(e['amount'])} ({e['reason']})",
+        "choice": lambda e: f"seat {e['seat']} chooses {action(e['action'])}",
+        "buy": lambda e: f"seat {e['seat']} buys {squares[e['square']]} for {cash(e['price'])}",
+        "auction": lambda e: f"auction of {squares[e['square']]}: " + (f"seat {e['winner']} wins at {cash(e['price'])}" if e["winner"] >= 0 else "no bid, the bank keeps it"),
+        "house_auction": lambda e: f"a house goes to seat {e['winner']} at auction for {cash(e['price'])}",
+        "draw": lambda e: f"seat {e['seat']} draws {decks[e['deck']]}: \"{e.get('text', e['card'])}\"",
+        "keep": lambda e: f"seat {e['seat']} keeps the card",
+        "jail": lambda e: f"seat {e['seat']} goes to jail ({e['reason']})",
+        "leave_jail": lambda e: f"seat {e['seat']} leaves jail ({e['how']})",
+        "trade": lambda e: f"seat {e['seat']} offers seat {e['partner']} a trade ({trade(e['offer'])}): " + ("accepted" if e["accepted"] else "refused"),
+        "bankrupt": lambda e: f"seat {e['seat']} is bankrupt to {party(e['creditor'])}",
+        "end": lambda e: f"game over after {e['rounds']} rounds ({e['turns']} turns), ended by {e['ended_by']}",
+    }
     lines = []
     for event in events:
-        fields = []
-        for key, value in event.items():
-            if key == "type":
-                continue
-            if key in ("amount", "bid", "price", "cash") and isinstance(value, int):
-                value = format_money(money, value)
-            elif key in ("square", "to", "from_square") and isinstance(value, int) and 0 <= value < len(squares):
-                value = squares[value]["name"]
-            fields.append(f"{key}={value}")
-        lines.append(f"{event.get('type', '?'):<12} " + " ".join(fields))
+        if event["type"] == "choice" and event["action"]["action"] == "Done":
+            continue  # the player did nothing between rolls
+        if event["type"] in tell:
+            lines.append(tell[event["type"]](event))
+        else:  # building, mortgages, trades: the event's own fields say enough
+            details = ", ".join(f"{k} {squares[v] if k == 'square' else v}" for k, v in event.items() if k not in ("type", "seat"))
+            lines.append(f"seat {event.get('seat', '?')} {event['type'].replace('_', ' ')}: {details}")
     return lines
 
 

@@ -95,7 +95,8 @@ def _syntax_error(source: Source, error: UnexpectedInput) -> Diagnostic:
             hint = "names are lower-case letters, digits and `_`"
         elif char in "'“”":
             hint = "write texts in double quotes: \"...\""
-        return Diagnostic.at("E102", f"unexpected character `{char}`", span, hint)
+        shown = char if char.isprintable() else f"U+{ord(char):04X}"
+        return Diagnostic.at("E102", f"unexpected character `{shown}`", span, hint)
     assert isinstance(error, UnexpectedToken)
     token = error.token
     if token.type == "$END":

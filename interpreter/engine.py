@@ -26,7 +26,7 @@ class Game(RulesMixin, EffectsMixin):
         self.checker = checker
         self.dice_source = dice
         self.halt = False
-        self.version = 0           # bumped by every change of a holding or a mortgage
+        self.version = 0           # bumped by every change of a holding, a mortgage, a hotel or a sale
         self.bankruptcies = 0
         self.pending = None
         self.cur = -1

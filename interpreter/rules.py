@@ -274,6 +274,7 @@ class RulesMixin:
 
     def build_hotel(self, p: int, sq: int) -> None:
         ed, st = self.ed, self.st
+        self.version += 1
         self.transfer(p, BANK, ed.hotel_cost[sq], "build")
         st.bank_houses += st.houses[sq]
         st.houses[sq] = 0
@@ -285,6 +286,7 @@ class RulesMixin:
 
     def sell_building(self, p: int, sq: int) -> None:
         ed, st = self.ed, self.st
+        self.version += 1
         if st.hotels[sq]:
             st.hotels[sq] -= 1
             st.bank_hotels += 1
@@ -303,6 +305,7 @@ class RulesMixin:
 
     def downgrade(self, p: int, sq: int) -> None:
         ed, st = self.ed, self.st
+        self.version += 1
         st.hotels[sq] -= 1
         st.bank_hotels += 1
         st.houses[sq] = ed.houses_per_hotel
@@ -321,6 +324,7 @@ class RulesMixin:
 
     def sell_all_buildings(self, p: int) -> None:
         ed, st = self.ed, self.st
+        self.version += 1
         for sq in self.deeds_of(p):
             while st.hotels[sq]:
                 st.hotels[sq] -= 1

@@ -164,8 +164,8 @@ class Heuristic:
 
     def _floor(self, game, seat) -> float:
         """The least cash with which `manage_fast` could answer anything but Done, for the
-        board as it stands (cached until a holding or a mortgage changes;
-        buildings do not move it)."""
+        board as it stands (cached until a holding, a mortgage, a hotel
+        or a sale changes; a house does not move it)."""
         ed = self.ed
         counts = game.gcount[seat]
         owner = game.st.owner
@@ -178,7 +178,8 @@ class Heuristic:
                 floor = min(floor, self.rich)
             size = ed.group_size[g]
             if have == size and ed.group_kind[g] == 1:
-                floor = min(floor, self.reserve + self.group_house[g])
+                if not all(game.st.hotels[s] for s in ed.group_squares[g]):
+                    floor = min(floor, self.reserve + self.group_house[g])
             elif have + 1 == size and ed.group_kind[g] == 1:
                 for s in ed.group_squares[g]:
                     if owner[s] != seat and owner[s] >= 0:

@@ -77,8 +77,7 @@ SECTIONS: dict[str, dict[str, Key]] = {
     },
     "bank": {"houses": Key("int"), "hotels": Key("int")},
     "jail": {
-        "square": Key("square"), "max_turns": Key("int"), "fine": Key("int"),
-        "forced_exit": Key("enum", options=("pay_and_move",)), "collects_rent": Key("bool"),
+        "square": Key("square"), "max_turns": Key("int"), "fine": Key("int"), "collects_rent": Key("bool"),
     },
     "auction": {
         "on_decline": Key("bool"), "decliner_may_bid": Key("bool"), "bid_within_cash": Key("bool"),
@@ -91,10 +90,9 @@ SECTIONS: dict[str, dict[str, Key]] = {
     },
     "mortgage": {"interest": Key("ratio"), "transfer_interest": Key("ratio")},
     "trade": {
-        "deeds": Key("bool"), "jail_cards": Key("bool"), "cash": Key("bool"),
-        "buildings": Key("bool"), "built_groups": Key("bool"), "loans": Key("bool"),
+        "deeds": Key("bool"), "jail_cards": Key("bool"), "cash": Key("bool"), "built_groups": Key("bool"),
     },
-    "bankruptcy": {"to_player": Key("enum", options=("hand_over",))},
+    "bankruptcy": {},
     "debt": {},
     "end": {"over": Key("condition"), "score": Key("formula")},
     "rent": {"lot": Key("rent"), "station": Key("rent"), "utility": Key("rent")},

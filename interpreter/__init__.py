@@ -78,10 +78,11 @@ def _header(edition: Edition, players, seed, max_turns) -> dict:
 
 
 def play(edition: Edition, players: list[str], seed: int, max_turns: int | None = None, log: bool = True,
-         check_invariants: bool = False, dice=None) -> GameResult:
+         check_invariants: bool = False, dice=None, strategy_objects=None) -> GameResult:
     """Play one game to its end (or the turn cap: `max_turns` rounds, default
-    `settings.game.turn_cap`)."""
-    game = new_game(edition, players, seed, max_turns, log, check_invariants, dice)
+    `settings.game.turn_cap`). `strategy_objects` replaces the strategies named in
+    `players` (the CLI wraps the human one so the story is told as it happens)."""
+    game = new_game(edition, players, seed, max_turns, log, check_invariants, dice, strategy_objects)
     game.run()
     return GameResult(game.ed, game, _header(game.ed, players, seed, max_turns))
 

@@ -12,6 +12,7 @@ import click
 import grammar
 import interpreter
 from interpreter import strategies
+from interpreter.strategies.human import Human
 
 from . import simulate as simulation
 from .editions import UsageError, concrete_editions, load, resolve
@@ -109,12 +110,37 @@ def write_atomically(path: Path, text: str) -> None:
 STRATEGY = click.Choice(strategies.NAMES)
 
 
+class Story:
+    """The game told so far: each event is told once, as soon as someone needs to know it."""
+
+    def __init__(self, ir: dict) -> None:
+        self.ir = ir
+        self.told = 0
+
+    def tell(self, events: list[dict]) -> None:
+        for line in narrate(self.ir, events[self.told :]):
+            click.echo(line)
+        self.told = len(events)
+
+
+class TellingHuman(Human):
+    """A human at the terminal who is told what happened before each choice."""
+
+    def __init__(self, story: Story) -> None:
+        super().__init__()
+        self.story = story
+
+    def choose(self, game, seat, actions):
+        self.story.tell(game.events)
+        return super().choose(game, seat, actions)
+
+
 @main.command()
 @click.argument("spec")
 @click.option("--players", default=4, show_default=True, type=click.IntRange(min=1), help="Number of players.")
 @click.option("--strategy", "chosen", multiple=True, type=STRATEGY, help="Strategy per seat, in seat order; the last one fills the remaining seats (default heuristic).")
 @click.option("--seed", default=1, show_default=True, type=int, help="Seed of the game's random source.")
-@click.option("--max-turns", type=click.IntRange(min=1), help="Stop after this many rounds (default: the edition's turn cap).")
+@click.option("--max-turns", type=click.IntRange(min=1), help="Stop after this many rounds (every player one turn; default: the edition's turn cap).")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False, path_type=Path), help="Write the game log (JSON) here, for `replay`.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object with the result instead of the game's story.")
 @click.option("--check", "check_invariants", is_flag=True, help="Check the built-in invariants after every event.")
@@ -123,7 +149,10 @@ def play(spec, players, chosen, seed, max_turns, log_path, as_json, check_invari
     loaded = load(spec)
     check_players(loaded, players)
     seats = seat_strategies(players, chosen)
-    result = interpreter.play(loaded.edition, seats, seed=seed, max_turns=max_turns, log=True, check_invariants=check_invariants)
+    story = Story(loaded.ir)
+    players = [TellingHuman(story) if name == "human" else strategies.make(name, seed, seat) for seat, name in enumerate(seats)]
+    result = interpreter.play(loaded.edition, seats, seed=seed, max_turns=max_turns, log=True,
+                              check_invariants=check_invariants, strategy_objects=players)
     if log_path is not None:
         log = result.log()
         # A bundled edition is found again by its id; any other spec by its full path.
@@ -133,8 +162,7 @@ def play(spec, players, chosen, seed, max_turns, log_path, as_json, check_invari
     if as_json:
         click.echo(json.dumps(summary, ensure_ascii=False, sort_keys=True))
         return
-    for line in narrate(loaded.ir, result.events):
-        click.echo(line)
+    story.tell(result.events)
     click.echo(standings_table(loaded.ir, summary))
 
 

@@ -12,8 +12,8 @@ from boardrules.cli import main
 EDITIONS = ["classic-se", "classic-nl", "classic-us"]
 
 
-def run(*args: str):
-    result = CliRunner().invoke(main, list(args))
+def run(*args: str, input: str | None = None):
+    result = CliRunner().invoke(main, list(args), input=input)
     assert "Traceback" not in result.output + result.stderr, result.output + result.stderr
     return result
 
@@ -169,3 +169,20 @@ def test_check_reports_spec_errors_with_exit_2(tmp_path: Path):
     spec.write_text("edition broken extends classic\n\nmoney {\n  salary = yes\n}\n", encoding="utf-8")
     result = run("check", str(spec))
     assert_usage_error(result, "error[E", f"{spec}:", "^", "hint")
+
+
+def test_human_player_is_told_the_game_before_each_choice():
+    """Issue 2: a designer plays at the terminal against bots, seeing what happened first."""
+    result = run("play", "classic-us", "--players", "2", "--strategy", "human", "--strategy", "heuristic",
+                 "--seed", "3", "--max-turns", "2", input="1\n" * 50)
+    assert result.exit_code == 0, result.stderr
+    before_first_prompt = result.output.split("choose a number")[0]
+    assert "seat 1 buys St. Charles Place" in before_first_prompt
+    assert "1. Done" in before_first_prompt
+
+
+def test_human_input_ending_stops_with_exit_2():
+    """DESIGN principle 8: a closed terminal ends the game with a message and exit 2, no traceback."""
+    result = run("play", "classic-us", "--players", "2", "--strategy", "human", "--seed", "3", input="")
+    assert result.exit_code == 2
+    assert "input ended" in result.stderr

@@ -186,3 +186,18 @@ def test_human_input_ending_stops_with_exit_2():
     result = run("play", "classic-us", "--players", "2", "--strategy", "human", "--seed", "3", input="")
     assert result.exit_code == 2
     assert "input ended" in result.stderr
+
+
+from tests.grammar.test_errors import CASES  # noqa: E402  (the malformed-spec corpus)
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda case: case.name)
+def test_every_malformed_spec_is_exit_2_through_the_command(case, tmp_path: Path):
+    """DESIGN principle 8: each malformed spec of the corpus, given to `boardrules check`,
+    prints its code with a location and a hint and exits 2, never a traceback."""
+    spec = tmp_path / "broken.rules"
+    spec.write_text(case.text, encoding="utf-8")
+    result = run("check", str(spec))
+    assert_usage_error(result, f"error[{case.code}]", "hint")
+    if case.line:
+        assert f"{spec}:{case.line}:{case.column}" in result.stderr

@@ -40,7 +40,8 @@ class GameResult:
 
     def summary(self) -> dict:
         st, game = self.state, self.game
-        ranking = game.standings()
+        scores = game.final_scores or game.scores()
+        ranking = game.standings(scores)
         return {
             "edition": st.edition,
             "seed": st.seed,
@@ -50,7 +51,7 @@ class GameResult:
             "winner": st.winner,
             "ended_by": st.ended_by,
             "standings": [{"seat": q, "strategy": st.players[q].strategy, "cash": st.players[q].cash,
-                           "score": game.score(q), "bankrupt": st.players[q].bankrupt} for q in ranking],
+                           "score": scores[q], "bankrupt": st.players[q].bankrupt} for q in ranking],
             "landings": list(st.landings),
         }
 

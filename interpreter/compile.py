@@ -51,6 +51,13 @@ def _fn(node):
     return value
 
 
+def _divide(a, b):
+    """Exact division: an int when it divides evenly (Fraction arithmetic is slow)."""
+    if type(a) is int and type(b) is int and b and not a % b:
+        return a // b
+    return Fraction(a) / b
+
+
 def _round(ed, amount) -> int:
     if isinstance(amount, int):
         return amount
@@ -179,7 +186,7 @@ class Compiler:
         "+": lambda a, b: a + b,
         "-": lambda a, b: a - b,
         "*": lambda a, b: a * b,
-        "/": lambda a, b: Fraction(a) / b,
+        "/": _divide,
         "==": lambda a, b: a == b,
         "!=": lambda a, b: a != b,
         "<": lambda a, b: a < b,

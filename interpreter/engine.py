@@ -30,6 +30,7 @@ class Game(RulesMixin, EffectsMixin):
         self.bankruptcies = 0
         self.pending = None
         self.cur = -1
+        self.final_scores: list[int] | None = None   # set by `finish` (scoring walks every deed)
         self.max_rounds = ed.turn_cap if max_turns is None else max_turns
         self.fasts = [getattr(s, "manage_fast", None) for s in strategies]
         self.raise_fasts = [getattr(s, "raise_fast", None) for s in strategies]
@@ -347,15 +348,22 @@ class Game(RulesMixin, EffectsMixin):
         c.vars[ed.score_param] = p
         return ed.money(ed.score_fn(self, c))
 
-    def standings(self) -> list[int]:
+    def scores(self) -> list[int]:
+        """Every seat's score now; the ones the game ended with are kept in `final_scores`."""
+        return [self.score(q) for q in self.seats]
+
+    def standings(self, scores: list[int] | None = None) -> list[int]:
         """Non-bankrupt first, then by score (highest first), then by seat."""
-        return sorted(self.seats, key=lambda q: (self.pl[q].bankrupt, -self.score(q), q))
+        if scores is None:
+            scores = self.scores()
+        return sorted(self.seats, key=lambda q: (self.pl[q].bankrupt, -scores[q], q))
 
     def finish(self, why: str) -> None:
         st = self.st
         st.over = True
         st.ended_by = why
-        ranking = self.standings()
+        self.final_scores = self.scores()
+        ranking = self.standings(self.final_scores)
         st.winner = ranking[0] if not self.pl[ranking[0]].bankrupt else None
         if self.log_on:
             self.ev({"type": "end", "ended_by": why, "winner": st.winner, "rounds": st.rounds, "turns": st.turns})

@@ -26,7 +26,6 @@ class Game(RulesMixin, EffectsMixin):
         self.checker = checker
         self.dice_source = dice
         self.halt = False
-        self.version = 0           # bumped by every change of a holding, a mortgage, a hotel or a sale
         self.bankruptcies = 0
         self.pending = None
         self.cur = -1
@@ -53,6 +52,7 @@ class Game(RulesMixin, EffectsMixin):
         """Caches computed from the state (never saved): group holdings, mortgages."""
         ed, st = self.ed, self.st
         ng = len(ed.groups)
+        self.versions = [0] * len(self.pl)   # per seat: see `touch`
         self.gcount = [[0] * ng for _ in self.pl]
         self.gmort = [0] * ng
         for sq in ed.deeds:

@@ -59,20 +59,30 @@ class RulesMixin:
 
     def set_owner(self, sq: int, new: int) -> None:
         st = self.st
-        self.version += 1
         g = self.ed.group_of[sq]
         old = st.owner[sq]
         if old >= 0:
             self.gcount[old][g] -= 1
+            self.versions[old] += 1
         if new >= 0:
             self.gcount[new][g] += 1
         st.owner[sq] = new
+        self.touch(g)
 
     def set_mortgaged(self, sq: int, value: bool) -> None:
         if self.st.mortgaged[sq] != value:
-            self.version += 1
             self.st.mortgaged[sq] = value
-            self.gmort[self.ed.group_of[sq]] += 1 if value else -1
+            g = self.ed.group_of[sq]
+            self.gmort[g] += 1 if value else -1
+            self.touch(g)
+
+    def touch(self, g: int) -> None:
+        """A holding, a mortgage, a hotel or a sale changed in group `g`: the version of
+        every seat holding a deed of it moves (strategies cache answers by it)."""
+        versions = self.versions
+        for q, counts in enumerate(self.gcount):
+            if counts[g]:
+                versions[q] += 1
 
     def deeds_of(self, p: int) -> list[int]:
         owner = self.st.owner
@@ -84,8 +94,11 @@ class RulesMixin:
         return sum(values[sq] for sq in self.ed.deeds if owner[sq] == p)
 
     def group_built(self, g: int) -> bool:
-        st = self.st
-        return any(st.houses[s] or st.hotels[s] for s in self.ed.group_squares[g])
+        houses, hotels = self.st.houses, self.st.hotels
+        for s in self.ed.group_squares[g]:
+            if houses[s] or hotels[s]:
+                return True
+        return False
 
     # ---- landing on a deed -------------------------------------------------------------
 
@@ -209,10 +222,11 @@ class RulesMixin:
         g = ed.group_of[sq]
         if not self.group_ready(p, g):
             return False
-        if ed.even:
-            level = st.houses[sq]
+        level = st.houses[sq]
+        if ed.even and level:      # no lot is below level 0
+            houses, hotels, hotel_level = st.houses, st.hotels, ed.hotel_even_level
             for s in ed.group_squares[g]:
-                if self.even_level(s) < level:
+                if (hotel_level if hotels[s] else houses[s]) < level:    # even_level(s)
                     return False
         return True
 
@@ -274,7 +288,7 @@ class RulesMixin:
 
     def build_hotel(self, p: int, sq: int) -> None:
         ed, st = self.ed, self.st
-        self.version += 1
+        self.touch(ed.group_of[sq])
         self.transfer(p, BANK, ed.hotel_cost[sq], "build")
         st.bank_houses += st.houses[sq]
         st.houses[sq] = 0
@@ -286,7 +300,7 @@ class RulesMixin:
 
     def sell_building(self, p: int, sq: int) -> None:
         ed, st = self.ed, self.st
-        self.version += 1
+        self.touch(ed.group_of[sq])
         if st.hotels[sq]:
             st.hotels[sq] -= 1
             st.bank_hotels += 1
@@ -305,7 +319,7 @@ class RulesMixin:
 
     def downgrade(self, p: int, sq: int) -> None:
         ed, st = self.ed, self.st
-        self.version += 1
+        self.touch(ed.group_of[sq])
         st.hotels[sq] -= 1
         st.bank_hotels += 1
         st.houses[sq] = ed.houses_per_hotel
@@ -324,8 +338,9 @@ class RulesMixin:
 
     def sell_all_buildings(self, p: int) -> None:
         ed, st = self.ed, self.st
-        self.version += 1
         for sq in self.deeds_of(p):
+            if st.hotels[sq] or st.houses[sq]:
+                self.touch(ed.group_of[sq])
             while st.hotels[sq]:
                 st.hotels[sq] -= 1
                 st.bank_hotels += 1

@@ -9,6 +9,8 @@ manage window without the engine listing every legal action.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from .. import actions as A
 from ..state import BANK
 
@@ -20,6 +22,16 @@ RICH = 3.0             # reserves in hand before lifting a mortgage
 HOUSE_BID = 1.5        # bid up to this share of the house price in a shortage auction
 
 
+@dataclass(slots=True)
+class Plan:
+    """What my manage window looks at, by seat and version (see `Heuristic._plan`)."""
+    version: int
+    floor: float = float("inf")                   # less cash than this: Done
+    lift: list[int] = field(default_factory=list)   # my groups with a mortgaged deed
+    build: list[int] = field(default_factory=list)  # my complete unmortgaged lot groups
+    near: list[int] = field(default_factory=list)   # lot groups I lack one deed of
+
+
 class Heuristic:
     name = "heuristic"
 
@@ -28,7 +40,7 @@ class Heuristic:
         self.ed = None
         self.tried: dict[int, int] = {}
         self.proposed_on = -1
-        self.floor: dict[int, tuple] = {}
+        self.plans: dict[int, Plan] = {}
 
     def _setup(self, ed) -> None:
         self.ed = ed
@@ -113,78 +125,79 @@ class Heuristic:
             self._setup(game.ed)
             ed = self.ed
         cash = game.pl[seat].cash
-        cached = self.floor.get(seat)
-        if cached is not None and cached[0] == game.version and cash < cached[1]:
+        version = game.versions[seat]
+        plan = self.plans.get(seat)
+        if plan is None or plan.version != version:
+            plan = self.plans[seat] = self._plan(game, seat, version)
+        if cash < plan.floor:
             return A.DONE
-        if cached is None or cached[0] != game.version:
-            self.floor[seat] = (game.version, self._floor(game, seat))
-            if cash < self.floor[seat][1]:
-                return A.DONE
         st = game.st
         owner = st.owner
-        counts = game.gcount[seat]
-        gmort = game.gmort
-        best = None
-        best_key = None
-        unmortgage = None
-        for g in self.all_groups:
-            have = counts[g]
-            if not have:
-                continue
-            if gmort[g] and cash > self.rich:
+        if cash > self.rich:
+            unmortgage = None
+            for g in plan.lift:
                 for s in ed.group_squares[g]:
                     if owner[s] == seat and st.mortgaged[s] and cash - ed.unmortgage_cost[s] > self.rich:
                         if unmortgage is None or s < unmortgage:
                             unmortgage = s
                         break
-            if have == ed.group_size[g] and not gmort[g] and ed.group_kind[g] == 1 \
-                    and cash - self.group_house[g] >= self.reserve:
-                for s in ed.group_squares[g]:
-                    if cash - ed.house_cost[s] >= self.reserve and game.can_build(seat, s):
-                        key = (ed.house_cost[s], s)
-                        if best_key is None or key > best_key:
-                            best, best_key = ed.BUILD[s], key
-                    elif cash - ed.hotel_cost[s] >= self.reserve and game.can_build_hotel(seat, s):
-                        key = (ed.house_cost[s], s)
-                        if best_key is None or key > best_key:
-                            best, best_key = ed.BUILD_HOTEL[s], key
-        if unmortgage is not None:
-            return ed.UNMORTGAGE[unmortgage]
+            if unmortgage is not None:
+                return ed.UNMORTGAGE[unmortgage]
+        best = None
+        best_key = None
+        for g in plan.build:
+            if cash - self.group_house[g] < self.reserve:
+                continue
+            for s in ed.group_squares[g]:
+                if cash - ed.house_cost[s] >= self.reserve and game.can_build(seat, s):
+                    key = (ed.house_cost[s], s)
+                    if best_key is None or key > best_key:
+                        best, best_key = ed.BUILD[s], key
+                elif cash - ed.hotel_cost[s] >= self.reserve and game.can_build_hotel(seat, s):
+                    key = (ed.house_cost[s], s)
+                    if best_key is None or key > best_key:
+                        best, best_key = ed.BUILD_HOTEL[s], key
         if best is not None:
             return best
         if ed.trade_cash and self.proposed_on != st.turns:
-            for g in self.lot_groups:
-                if counts[g] and counts[g] + 1 == ed.group_size[g]:
-                    s = self._target(game, seat, g)
-                    if s is not None:
-                        self.tried[s] = st.turns
-                        self.proposed_on = st.turns
-                        return A.ProposeTrade(owner[s], (), (s,), int(ed.price[s] * OFFER))
+            for g in plan.near:
+                s = self._target(game, seat, g)
+                if s is not None:
+                    self.tried[s] = st.turns
+                    self.proposed_on = st.turns
+                    return A.ProposeTrade(owner[s], (), (s,), int(ed.price[s] * OFFER))
         return A.DONE
 
-    def _floor(self, game, seat) -> float:
-        """The least cash with which `manage_fast` could answer anything but Done, for the
-        board as it stands (cached until a holding, a mortgage, a hotel
-        or a sale changes; a house does not move it)."""
+    def _plan(self, game, seat, version: int) -> "Plan":
+        """Which of my groups the manage window looks at, and the least cash with which
+        `manage_fast` could answer anything but Done, for the board as it stands (kept
+        until `game.versions[seat]` moves: a holding, a mortgage, a hotel or a sale
+        changed in one of my groups; a house does not move it)."""
         ed = self.ed
         counts = game.gcount[seat]
         owner = game.st.owner
-        floor = float("inf")
+        plan = Plan(version)
         for g in self.all_groups:
             have = counts[g]
             if not have:
                 continue
             if game.gmort[g]:
-                floor = min(floor, self.rich)
+                plan.floor = min(plan.floor, self.rich)
+                plan.lift.append(g)
+            if ed.group_kind[g] != 1:
+                continue
             size = ed.group_size[g]
-            if have == size and ed.group_kind[g] == 1:
+            if have == size:
+                if not game.gmort[g]:
+                    plan.build.append(g)
                 if not all(game.st.hotels[s] for s in ed.group_squares[g]):
-                    floor = min(floor, self.reserve + self.group_house[g])
-            elif have + 1 == size and ed.group_kind[g] == 1:
+                    plan.floor = min(plan.floor, self.reserve + self.group_house[g])
+            elif have + 1 == size:
+                plan.near.append(g)
                 for s in ed.group_squares[g]:
                     if owner[s] != seat and owner[s] >= 0:
-                        floor = min(floor, self.reserve + int(ed.price[s] * OFFER))
-        return floor
+                        plan.floor = min(plan.floor, self.reserve + int(ed.price[s] * OFFER))
+        return plan
 
     def _target(self, game, seat, g):
         """The deed that would complete group g, if another player holds it and I have

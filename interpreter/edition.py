@@ -67,6 +67,10 @@ class Edition:
         mortgage, trade = s.get("mortgage", {}), s.get("trade", {})
         self.dice = game["dice"]
         self.faces = game["die_faces"]
+        f = self.faces
+        # two dice: every throw (faces, total, double) by index first * faces + second
+        self.throws = [((a + 1, b + 1), a + b + 2, a == b) for a in range(f) for b in range(f)] \
+            if self.dice == 2 else None
         self.doubles_to_jail = game.get("doubles_to_jail", 0)
         start = game.get("start")
         self.start_square = self.square_index[start] if isinstance(start, str) else (start or 0)

@@ -166,8 +166,7 @@ class EffectsMixin:
     def ctx_roll(self, c) -> int:
         """The `roll` name: one fresh roll of all the dice, made once per use site context."""
         if c.roll is None:
-            dice = self.roll_dice()
-            c.roll = sum(dice)
+            dice, c.roll, _ = self.throw()
             if self.log_on:
                 self.ev({"type": "roll", "seat": c.me, "dice": list(dice), "purpose": "card"})
         return c.roll

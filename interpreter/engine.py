@@ -28,6 +28,7 @@ class Game(RulesMixin, EffectsMixin):
         self.halt = False
         self.bankruptcies = 0
         self.pending = None
+        self.bids: dict[int, A.Bid] = {}
         self.cur = -1
         self.final_scores: list[int] | None = None   # set by `finish` (scoring walks every deed)
         self.max_rounds = ed.turn_cap if max_turns is None else max_turns
@@ -115,7 +116,7 @@ class Game(RulesMixin, EffectsMixin):
         while len(contenders) > 1:
             totals = {}
             for q in contenders:
-                totals[q] = sum(self.roll_dice())
+                totals[q] = self.throw()[1]
                 if self.log_on:
                     self.ev({"type": "roll_off", "seat": q, "total": totals[q]})
             best = max(totals.values())
@@ -124,14 +125,18 @@ class Game(RulesMixin, EffectsMixin):
         n = len(self.seats)
         return [(first + k) % n for k in range(n)]
 
-    def roll_dice(self) -> tuple:
+    def throw(self) -> tuple[tuple, int, bool]:
+        """One roll of all the dice: (the faces, their total, whether all show the same)."""
         if self.dice_source is not None:
-            return tuple(self.dice_source(self))
-        r = self.rng.random
-        f = self.ed.faces
-        if self.ed.dice == 2:
-            return (int(r() * f) + 1, int(r() * f) + 1)
-        return tuple([int(r() * f) + 1 for _ in range(self.ed.dice)])
+            dice = tuple(self.dice_source(self))
+        else:
+            r = self.rng.random
+            f = self.ed.faces
+            throws = self.ed.throws
+            if throws is not None:
+                return throws[int(r() * f) * f + int(r() * f)]    # first draw: first die
+            dice = tuple([int(r() * f) + 1 for _ in range(self.ed.dice)])
+        return dice, sum(dice), len(set(dice)) == 1
 
     # ---- the game loop -----------------------------------------------------------------
 
@@ -188,9 +193,7 @@ class Game(RulesMixin, EffectsMixin):
                     return
         limit = ed.doubles_to_jail
         while True:
-            dice = self.roll_dice()
-            total = sum(dice)
-            double = len(set(dice)) == 1
+            dice, total, double = self.throw()
             if self.log_on:
                 self.ev({"type": "roll", "seat": p, "dice": list(dice)})
             if double:
@@ -226,11 +229,10 @@ class Game(RulesMixin, EffectsMixin):
             self.pay(p, BANK, ed.jail_fine, "jail_fine")
             self.leave_jail(p, "fine")
             return 0 if ed.fine_before_roll else None
-        dice = self.roll_dice()
-        total = sum(dice)
+        dice, total, double = self.throw()
         if self.log_on:
             self.ev({"type": "roll", "seat": p, "dice": list(dice), "purpose": "jail"})
-        if len(set(dice)) == 1:
+        if double:
             self.leave_jail(p, "double")
             self.move_steps(Ctx(p, total), p, total)
             return 1 if ed.doubles_exit_roll_again else None

@@ -170,7 +170,7 @@ class RulesMixin:
             else:
                 base = info.high
             cash = self.pl[q].cash
-            bids = [A.Bid(base + r) for r in raises if not ed.bid_within_cash or base + r <= cash]
+            bids = [self.bid(base + r) for r in raises if not ed.bid_within_cash or base + r <= cash]
             if not bids:
                 active.pop(i)
                 continue
@@ -183,6 +183,13 @@ class RulesMixin:
             else:
                 active.pop(i)
         return info.leader, info.high
+
+    def bid(self, amount: int) -> A.Bid:
+        """The `Bid` of this amount, made once per game (auctions offer the same ones often)."""
+        action = self.bids.get(amount)
+        if action is None:
+            action = self.bids[amount] = A.Bid(amount)
+        return action
 
     def auction_deed(self, sq: int, first: int, lander: int = -1) -> None:
         ed = self.ed

@@ -9,7 +9,7 @@ manage window without the engine listing every legal action.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from .. import actions as A
 from ..state import BANK
@@ -26,10 +26,10 @@ HOUSE_BID = 1.5        # bid up to this share of the house price in a shortage a
 class Plan:
     """What my manage window looks at, by seat and version (see `Heuristic._plan`)."""
     version: int
-    floor: float = float("inf")                   # less cash than this: Done
-    lift: list[int] = field(default_factory=list)   # my groups with a mortgaged deed
-    build: list[int] = field(default_factory=list)  # my complete unmortgaged lot groups
-    near: list[int] = field(default_factory=list)   # lot groups I lack one deed of
+    floor: float        # less cash than this: Done
+    lift: list[int]     # my groups with a mortgaged deed
+    build: list[int]    # my complete unmortgaged lot groups
+    near: list[int]     # lot groups I lack one deed of
 
 
 class Heuristic:
@@ -50,6 +50,9 @@ class Heuristic:
         self.all_groups = range(len(ed.groups))
         self.lot_groups = [g for g in range(len(ed.groups)) if ed.group_kind[g] == 1 and ed.group_size[g]]
         self.group_house = [min((ed.house_cost[s] for s in ed.group_squares[g]), default=0) for g in range(len(ed.groups))]
+        # the least floor any `_plan` can give: with less cash the manage answer is Done
+        self.least = min([self.rich] + [self.reserve + self.group_house[g] for g in self.lot_groups]
+                         + [self.reserve + int(ed.price[s] * OFFER) for g in self.lot_groups for s in ed.group_squares[g]])
         self.dispatch = {
             A.Buy: self.buy, A.Pass: self.bid, A.Roll: self.jail, A.Choose: self.pick,
             A.Done: self.manage, A.Accept: self.answer, A.KeepMortgage: self.keep_mortgage,
@@ -125,6 +128,8 @@ class Heuristic:
             self._setup(game.ed)
             ed = self.ed
         cash = game.pl[seat].cash
+        if cash < self.least:
+            return A.DONE
         version = game.versions[seat]
         plan = self.plans.get(seat)
         if plan is None or plan.version != version:
@@ -176,7 +181,7 @@ class Heuristic:
         ed = self.ed
         counts = game.gcount[seat]
         owner = game.st.owner
-        plan = Plan(version)
+        plan = Plan(version, float("inf"), [], [], [])
         for g in self.all_groups:
             have = counts[g]
             if not have:

@@ -9,6 +9,7 @@ manage window without the engine listing every legal action.
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from .. import actions as A
@@ -32,6 +33,20 @@ class Plan:
     near: list[int]     # lot groups I lack one deed of
 
 
+@functools.lru_cache(maxsize=16)
+def _amounts(ed) -> tuple:
+    """What the heuristic reads from an edition, worked out once per edition (every game
+    makes new players): reserve, rich, retry, all groups, lot groups, cheapest house per
+    group, and the least floor any `_plan` can give (with less cash the answer is Done)."""
+    reserve = max(ed.house_cost + [ed.jail_fine])
+    rich = reserve * RICH
+    lot_groups = [g for g in range(len(ed.groups)) if ed.group_kind[g] == 1 and ed.group_size[g]]
+    group_house = [min((ed.house_cost[s] for s in ed.group_squares[g]), default=0) for g in range(len(ed.groups))]
+    least = min([rich] + [reserve + group_house[g] for g in lot_groups]
+                + [reserve + int(ed.price[s] * OFFER) for g in lot_groups for s in ed.group_squares[g]])
+    return reserve, rich, ed.n, range(len(ed.groups)), lot_groups, group_house, least
+
+
 class Heuristic:
     name = "heuristic"
 
@@ -44,15 +59,8 @@ class Heuristic:
 
     def _setup(self, ed) -> None:
         self.ed = ed
-        self.reserve = max(ed.house_cost + [ed.jail_fine])
-        self.rich = self.reserve * RICH
-        self.retry = ed.n
-        self.all_groups = range(len(ed.groups))
-        self.lot_groups = [g for g in range(len(ed.groups)) if ed.group_kind[g] == 1 and ed.group_size[g]]
-        self.group_house = [min((ed.house_cost[s] for s in ed.group_squares[g]), default=0) for g in range(len(ed.groups))]
-        # the least floor any `_plan` can give: with less cash the manage answer is Done
-        self.least = min([self.rich] + [self.reserve + self.group_house[g] for g in self.lot_groups]
-                         + [self.reserve + int(ed.price[s] * OFFER) for g in self.lot_groups for s in ed.group_squares[g]])
+        (self.reserve, self.rich, self.retry, self.all_groups, self.lot_groups, self.group_house,
+         self.least) = _amounts(ed)
         self.dispatch = {
             A.Buy: self.buy, A.Pass: self.bid, A.Roll: self.jail, A.Choose: self.pick,
             A.Done: self.manage, A.Accept: self.answer, A.KeepMortgage: self.keep_mortgage,
@@ -180,29 +188,31 @@ class Heuristic:
         changed in one of my groups; a house does not move it)."""
         ed = self.ed
         counts = game.gcount[seat]
-        owner = game.st.owner
-        plan = Plan(version, float("inf"), [], [], [])
+        gmort = game.gmort
+        owner, hotels = game.st.owner, game.st.hotels
+        floor = float("inf")
+        lift, build, near = [], [], []
         for g in self.all_groups:
             have = counts[g]
             if not have:
                 continue
-            if game.gmort[g]:
-                plan.floor = min(plan.floor, self.rich)
-                plan.lift.append(g)
+            if gmort[g]:
+                floor = min(floor, self.rich)
+                lift.append(g)
             if ed.group_kind[g] != 1:
                 continue
             size = ed.group_size[g]
             if have == size:
-                if not game.gmort[g]:
-                    plan.build.append(g)
-                if not all(game.st.hotels[s] for s in ed.group_squares[g]):
-                    plan.floor = min(plan.floor, self.reserve + self.group_house[g])
+                if not gmort[g]:
+                    build.append(g)
+                if not all(hotels[s] for s in ed.group_squares[g]):
+                    floor = min(floor, self.reserve + self.group_house[g])
             elif have + 1 == size:
-                plan.near.append(g)
+                near.append(g)
                 for s in ed.group_squares[g]:
                     if owner[s] != seat and owner[s] >= 0:
-                        plan.floor = min(plan.floor, self.reserve + int(ed.price[s] * OFFER))
-        return plan
+                        floor = min(floor, self.reserve + int(ed.price[s] * OFFER))
+        return Plan(version, floor, lift, build, near)
 
     def _target(self, game, seat, g):
         """The deed that would complete group g, if another player holds it and I have

@@ -9,7 +9,7 @@ manage window without the engine listing every legal action.
 """
 from __future__ import annotations
 
-import functools
+import weakref
 from dataclasses import dataclass
 
 from .. import actions as A
@@ -33,11 +33,19 @@ class Plan:
     near: list[int]     # lot groups I lack one deed of
 
 
-@functools.lru_cache(maxsize=16)
+_AMOUNTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
 def _amounts(ed) -> tuple:
     """What the heuristic reads from an edition, worked out once per edition (every game
     makes new players): reserve, rich, retry, all groups, lot groups, cheapest house per
     group, and the least floor any `_plan` can give (with less cash the answer is Done)."""
+    if ed not in _AMOUNTS:
+        _AMOUNTS[ed] = _work_out(ed)
+    return _AMOUNTS[ed]
+
+
+def _work_out(ed) -> tuple:
     reserve = max(ed.house_cost + [ed.jail_fine])
     rich = reserve * RICH
     lot_groups = [g for g in range(len(ed.groups)) if ed.group_kind[g] == 1 and ed.group_size[g]]

@@ -260,9 +260,10 @@ class RulesMixin:
             return True
         g = ed.group_of[sq]
         level = self.even_level(sq)
-        top = max(self.even_level(s) for s in ed.group_squares[g])
-        if level < top:
-            return False
+        houses, hotels, hotel_level = st.houses, st.hotels, ed.hotel_even_level
+        for s in ed.group_squares[g]:
+            if (hotel_level if hotels[s] else houses[s]) > level:    # even_level(s): not the top
+                return False
         if st.hotels[sq]:
             # selling a hotel outright leaves the lot empty: even only if the rest is low,
             # or allowed when the bank lacks the houses to trade it back (then uneven)
@@ -373,8 +374,9 @@ class RulesMixin:
         build and the bank has fewer houses than they, the houses are auctioned one by one
         from the lowest house price of their groups; the winner places each."""
         ed, st = self.ed, self.st
-        alive = sum(1 for q in self.pl if not q.bankrupt)
-        if ed.shortage_auction and st.bank_houses < alive:
+        # fewer houses than players still in the game (counted only when fewer than seats)
+        if ed.shortage_auction and st.bank_houses < len(self.pl) \
+                and st.bank_houses < sum(1 for q in self.pl if not q.bankrupt):
             wanting = self.builders()
             if len(wanting) >= 2 and st.bank_houses < len(wanting):
                 while st.bank_houses > 0:

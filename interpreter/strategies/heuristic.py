@@ -29,7 +29,7 @@ class Plan:
     version: int
     floor: float        # less cash than this: Done
     lift: list[int]     # my groups with a mortgaged deed
-    build: list[int]    # my complete unmortgaged lot groups
+    build: list[int]    # the lots of my complete unmortgaged groups, dearest house first
     near: list[int]     # lot groups I lack one deed of
 
 
@@ -117,8 +117,7 @@ class Heuristic:
     def jail(self, game, seat, actions):
         if len(actions) == 1:
             return actions[0]
-        owner = game.st.owner
-        unowned = sum(1 for s in self.ed.deeds if owner[s] == BANK)
+        unowned = game.st.owner.count(BANK)     # deeds the bank holds (other squares are NO_DEED)
         early = unowned * 2 >= len(self.ed.deeds)
         for a in actions:
             if type(a) is A.UseCard and early:
@@ -164,22 +163,13 @@ class Heuristic:
                         break
             if unmortgage is not None:
                 return ed.UNMORTGAGE[unmortgage]
-        best = None
-        best_key = None
-        for g in plan.build:
-            if cash - self.group_house[g] < self.reserve:
+        for s in plan.build:       # the dearest first: the first I can build on is the pick
+            if cash - self.group_house[ed.group_of[s]] < self.reserve:
                 continue
-            for s in ed.group_squares[g]:
-                if cash - ed.house_cost[s] >= self.reserve and game.can_build(seat, s):
-                    key = (ed.house_cost[s], s)
-                    if best_key is None or key > best_key:
-                        best, best_key = ed.BUILD[s], key
-                elif cash - ed.hotel_cost[s] >= self.reserve and game.can_build_hotel(seat, s):
-                    key = (ed.house_cost[s], s)
-                    if best_key is None or key > best_key:
-                        best, best_key = ed.BUILD_HOTEL[s], key
-        if best is not None:
-            return best
+            if cash - ed.house_cost[s] >= self.reserve and game.can_build(seat, s):
+                return ed.BUILD[s]
+            if cash - ed.hotel_cost[s] >= self.reserve and game.can_build_hotel(seat, s):
+                return ed.BUILD_HOTEL[s]
         if ed.trade_cash and self.proposed_on != st.turns:
             for g in plan.near:
                 s = self._target(game, seat, g)
@@ -212,7 +202,7 @@ class Heuristic:
             size = ed.group_size[g]
             if have == size:
                 if not gmort[g]:
-                    build.append(g)
+                    build.extend(ed.group_squares[g])
                 if not all(hotels[s] for s in ed.group_squares[g]):
                     floor = min(floor, self.reserve + self.group_house[g])
             elif have + 1 == size:
@@ -220,6 +210,7 @@ class Heuristic:
                 for s in ed.group_squares[g]:
                     if owner[s] != seat and owner[s] >= 0:
                         floor = min(floor, self.reserve + int(ed.price[s] * OFFER))
+        build.sort(key=lambda s: (ed.house_cost[s], s), reverse=True)
         return Plan(version, floor, lift, build, near)
 
     def _target(self, game, seat, g):

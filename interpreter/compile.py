@@ -1,8 +1,11 @@
-"""IR expressions and statements -> Python closures, compiled once per edition.
+"""IR expressions and statements -> Python functions, compiled once per edition.
 
 Every compiled expression is a function `f(g, c)` of the running game `g` (an
 `engine.Game`) and the evaluation context `c` (a `Ctx`: who moves, the dice, the rent
-names). Constant subtrees (settings, decisions, literals) are folded at compile time, so
+names): the handlers write it as Python source (IR values and spec names enter the text
+only as bound names), and `Compiler.fn` makes it one function, so a formula costs one call,
+not one per node. Statements are closures calling the engine. Constant subtrees
+(settings, decisions, literals) are folded at compile time, so
 `rent.mortgaged_group == double_unmortgaged` costs nothing at run time. Exact ratios
 (`/`, percent) use `fractions.Fraction`; money is rounded where it moves (`transfer`).
 
@@ -43,12 +46,9 @@ class Ctx:
         self.rent_fn = None
 
 
-# A compiled expression is (True, value) when constant, else (False, fn).
-def _fn(node):
-    const, value = node
-    if const:
-        return lambda g, c: value
-    return value
+# A compiled expression is (True, value) when constant, else (False, source): Python
+# source text over `g`, `c`, loop names and the compiler's named values, made a function
+# once by `Compiler.fn` (one Python function per expression, not one call per node).
 
 
 def _divide(a, b):
@@ -56,6 +56,10 @@ def _divide(a, b):
     if type(a) is int and type(b) is int and b and not a % b:
         return a // b
     return Fraction(a) / b
+
+
+def _count(values) -> int:
+    return sum(1 for v in values if v)
 
 
 def _round(ed, amount) -> int:
@@ -68,6 +72,8 @@ class Compiler:
     def __init__(self, ed):
         self.ed = ed
         self.formula_stack: list[str] = []
+        self.names: dict = {"_divide": _divide, "_count": _count}   # what generated code reads
+        self.loops = 0                                              # aggregate loop names made
 
     # ---- expressions ---------------------------------------------------------------
 
@@ -79,7 +85,23 @@ class Compiler:
         return handler(node, env)
 
     def fn(self, node, env):
-        return _fn(self.expr(node, env))
+        return self.function(self.expr(node, env))
+
+    def function(self, compiled):
+        """A compiled expression as a function `f(g, c)`."""
+        const, value = compiled
+        if const:
+            return lambda g, c: value
+        return eval(f"lambda g, c: {value}", self.names)
+
+    def source(self, compiled) -> str:
+        """A compiled expression as source text (a constant by a name bound to its value)."""
+        const, value = compiled
+        if not const:
+            return value
+        name = f"k{len(self.names)}"
+        self.names[name] = value
+        return name
 
     def x_int(self, node, env):
         return True, node["v"]
@@ -108,79 +130,66 @@ class Compiler:
     def x_deck(self, node, env):
         return True, self.ed.deck_index[node["id"]]
 
+    NAMES = {
+        "me": "c.me",
+        "dice": "c.dice",
+        "owner": "c.owner",
+        "printed": "c.printed",
+        "level": "c.level",
+        "owned": "c.owned",
+        "complete": "c.complete",
+        "mortgaged_in_group": "c.mig",
+        "rent": "c.rent",
+        "roll": "g.ctx_roll(c)",
+        "players": "g.seats",
+        "others": "[q for q in g.seats if q != c.me and not g.pl[q].bankrupt]",
+    }
+
     def x_var(self, node, env):
         name = node["name"]
         if name in env:
             bound = env[name]
-            if bound is None:                      # a loop variable
-                return False, lambda g, c: c.vars[name]
-            return bound                           # a formula parameter (already compiled)
-        simple = {
-            "me": lambda g, c: c.me,
-            "dice": lambda g, c: c.dice,
-            "owner": lambda g, c: c.owner,
-            "printed": lambda g, c: c.printed,
-            "level": lambda g, c: c.level,
-            "owned": lambda g, c: c.owned,
-            "complete": lambda g, c: c.complete,
-            "mortgaged_in_group": lambda g, c: c.mig,
-            "rent": lambda g, c: c.rent,
-            "roll": lambda g, c: g.ctx_roll(c),
-            "players": lambda g, c: g.seats,
-            "others": lambda g, c: [q for q in g.seats if q != c.me and not g.pl[q].bankrupt],
-        }
-        if name in simple:
-            return False, simple[name]
+            if bound is None:                      # a statement loop variable
+                return False, f"c.vars[{self.source((True, name))}]"
+            return bound                           # an aggregate's name or a formula parameter
+        if name in self.NAMES:
+            return False, self.NAMES[name]
         raise CompileError(f"unknown name `{name}`")
 
-    PLAYER_ATTRS = {
-        "cash": lambda g, x: g.pl[x].cash,
-        "bankrupt": lambda g, x: g.pl[x].bankrupt,
-        "in_jail": lambda g, x: g.pl[x].in_jail,
-        "position": lambda g, x: g.pl[x].position,
-        "deeds": lambda g, x: g.deeds_of(x),
-    }
+    PLAYER_ATTRS = {"cash": "g.pl[{}].cash", "bankrupt": "g.pl[{}].bankrupt", "in_jail": "g.pl[{}].in_jail",
+                    "position": "g.pl[{}].position", "deeds": "g.deeds_of({})"}
+    STATE_ATTRS = {"mortgaged": "g.st.mortgaged[{}]", "houses": "g.st.houses[{}]", "hotels": "g.st.hotels[{}]"}
 
     def x_attr(self, node, env):
-        of = self.fn(node["of"], env)
+        of = self.source(self.expr(node["of"], env))
         name = node["name"]
         ed = self.ed
-        if name in self.PLAYER_ATTRS:
-            get = self.PLAYER_ATTRS[name]
-            return False, lambda g, c: get(g, of(g, c))
+        pattern = self.PLAYER_ATTRS.get(name) or self.STATE_ATTRS.get(name)
+        if pattern is not None:
+            return False, pattern.format(of)
         tables = {"price": ed.price, "mortgage": ed.mortgage_value, "house_cost": ed.house_cost,
                   "hotel_cost": ed.hotel_cost}
         if name in tables:
-            table = tables[name]
-            return False, lambda g, c: table[of(g, c)]
-        if name == "mortgaged":
-            return False, lambda g, c: g.st.mortgaged[of(g, c)]
-        if name == "houses":
-            return False, lambda g, c: g.st.houses[of(g, c)]
-        if name == "hotels":
-            return False, lambda g, c: g.st.hotels[of(g, c)]
+            return False, f"{self.source((True, tables[name]))}[{of}]"
         raise CompileError(f"unknown attribute `{name}`")
 
     def x_index(self, node, env):
         of, at = self.expr(node["of"], env), self.expr(node["at"], env)
         if of[0] and at[0]:
             return True, of[1][at[1]]
-        fo, fa = _fn(of), _fn(at)
-        return False, lambda g, c: fo(g, c)[fa(g, c)]
+        return False, f"{self.source(of)}[{self.source(at)}]"
 
     def x_neg(self, node, env):
         e = self.expr(node["e"], env)
         if e[0]:
             return True, -e[1]
-        f = e[1]
-        return False, lambda g, c: -f(g, c)
+        return False, f"(-{e[1]})"
 
     def x_not(self, node, env):
         e = self.expr(node["e"], env)
         if e[0]:
             return True, not e[1]
-        f = e[1]
-        return False, lambda g, c: not f(g, c)
+        return False, f"(not {e[1]})"
 
     BINOPS = {
         "+": lambda a, b: a + b,
@@ -203,65 +212,37 @@ class Compiler:
                 if op == "and":
                     return r if l[1] else (True, False)
                 return (True, True) if l[1] else r
-            fl, fr = l[1], _fn(r)
-            if op == "and":
-                return False, lambda g, c: bool(fl(g, c)) and bool(fr(g, c))
-            return False, lambda g, c: bool(fl(g, c)) or bool(fr(g, c))
+            return False, f"(bool({l[1]}) {op} bool({self.source(r)}))"
         if op not in self.BINOPS:
             raise CompileError(f"unknown operator `{op}`")
-        f = self.BINOPS[op]
         if l[0] and r[0]:
-            return True, f(l[1], r[1])
-        fl, fr = _fn(l), _fn(r)
-        # the common shapes, unrolled (no extra call per operation)
-        if op == "+":
-            return False, lambda g, c: fl(g, c) + fr(g, c)
-        if op == "-":
-            return False, lambda g, c: fl(g, c) - fr(g, c)
-        if op == "*":
-            return False, lambda g, c: fl(g, c) * fr(g, c)
-        if op == ">":
-            return False, lambda g, c: fl(g, c) > fr(g, c)
-        if op == "==":
-            return False, lambda g, c: fl(g, c) == fr(g, c)
-        return False, lambda g, c: f(fl(g, c), fr(g, c))
+            return True, self.BINOPS[op](l[1], r[1])
+        if op == "/":
+            return False, f"_divide({self.source(l)}, {self.source(r)})"
+        return False, f"({self.source(l)} {op} {self.source(r)})"
 
     def x_if(self, node, env):
         cond, then, other = self.expr(node["c"], env), self.expr(node["t"], env), self.expr(node["e"], env)
         if cond[0]:
             return then if cond[1] else other
-        fc, ft, fe = cond[1], _fn(then), _fn(other)
-        return False, lambda g, c: ft(g, c) if fc(g, c) else fe(g, c)
+        return False, f"({self.source(then)} if {cond[1]} else {self.source(other)})"
+
+    AGGREGATES = {"sum": "sum({})", "count": "_count({})", "max": "max({}, default=0)",
+                  "min": "min({}, default=0)", "any": "any({})", "all": "all({})"}
 
     def x_agg(self, node, env):
         fn, var = node["fn"], node["var"]
-        over = self.fn(node["over"], env)
+        if fn not in self.AGGREGATES:
+            raise CompileError(f"unknown aggregate `{fn}`")
+        over = self.source(self.expr(node["over"], env))
+        self.loops += 1
+        local = f"v{self.loops}"
         inner = dict(env)
-        inner[var] = None
-        body = self.fn(node["body"], inner)
-
-        def values(g, c):
-            saved = c.vars.get(var)
-            out = []
-            for x in over(g, c):
-                c.vars[var] = x
-                out.append(body(g, c))
-            c.vars[var] = saved
-            return out
-
-        if fn == "sum":
-            return False, lambda g, c: sum(values(g, c))
-        if fn == "count":
-            return False, lambda g, c: sum(1 for v in values(g, c) if v)
-        if fn == "max":
-            return False, lambda g, c: max(values(g, c), default=0)
-        if fn == "min":
-            return False, lambda g, c: min(values(g, c), default=0)
-        if fn == "any":
-            return False, lambda g, c: any(values(g, c))
-        if fn == "all":
-            return False, lambda g, c: all(values(g, c))
-        raise CompileError(f"unknown aggregate `{fn}`")
+        inner[var] = (False, local)
+        body = self.source(self.expr(node["body"], inner))
+        # every value is worked out before the aggregate reads them (a `roll` in the body
+        # is made whatever the values are)
+        return False, self.AGGREGATES[fn].format(f"[{body} for {local} in {over}]")
 
     def x_call(self, node, env):
         name = node["fn"]
@@ -269,9 +250,7 @@ class Compiler:
         if name in ("houses", "hotels"):
             if len(args) != 1:
                 raise CompileError(f"`{name}` takes one player")
-            fa = _fn(args[0])
-            table = "houses" if name == "houses" else "hotels"
-            return False, lambda g, c: g.buildings_of(fa(g, c), table)
+            return False, f"g.buildings_of({self.source(args[0])}, {name!r})"
         formulas = self.ed.ir.get("formulas", {})
         if name not in formulas:
             raise CompileError(f"unknown function `{name}`")
@@ -320,7 +299,7 @@ class Compiler:
         if amount[0]:
             value = _round(ed, amount[1])
             return lambda g, c: g.pay(payer(g, c), payee(g, c), value, c.reason)
-        f = amount[1]
+        f = self.function(amount)
         return lambda g, c: g.pay(payer(g, c), payee(g, c), _round(ed, f(g, c)), c.reason)
 
     def s_for(self, node, env):
@@ -388,7 +367,7 @@ class Compiler:
         if cond[0]:
             chosen = then if cond[1] else other
             return chosen or (lambda g, c: None)
-        fc = cond[1]
+        fc = self.function(cond)
 
         def run(g, c):
             if fc(g, c):

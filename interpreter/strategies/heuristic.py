@@ -10,7 +10,7 @@ manage window without the engine listing every legal action.
 from __future__ import annotations
 
 import weakref
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from .. import actions as A
 from ..state import BANK
@@ -33,26 +33,37 @@ class Plan:
     near: list[int]     # lot groups I lack one deed of
 
 
+@dataclass(frozen=True, slots=True)
+class Amounts:
+    """What the heuristic reads from an edition, worked out once per edition (every game
+    makes new players); `Heuristic._setup` copies the fields onto the player."""
+    reserve: int              # cash kept back: the dearest house (or the jail fine)
+    rich: float               # cash in hand before lifting a mortgage
+    retry: int                # turns before asking for the same deed again
+    all_groups: range
+    lot_groups: list[int]
+    group_house: list[int]    # per group: its cheapest house
+    offer: list[int]          # per square: what I offer for it when it completes my group
+    build_key: list[tuple]    # per square: (house cost, square), the dearer built first
+    least: float              # the least floor any `_plan` gives: with less cash, Done
+
+
 _AMOUNTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def _amounts(ed) -> tuple:
-    """What the heuristic reads from an edition, worked out once per edition (every game
-    makes new players): reserve, rich, retry, all groups, lot groups, cheapest house per
-    group, and the least floor any `_plan` can give (with less cash the answer is Done)."""
+def _amounts(ed) -> Amounts:
     if ed not in _AMOUNTS:
-        _AMOUNTS[ed] = _work_out(ed)
+        reserve = max(ed.house_cost + [ed.jail_fine])
+        rich = reserve * RICH
+        groups = range(len(ed.groups))
+        lot_groups = [g for g in groups if ed.group_kind[g] == 1 and ed.group_size[g]]
+        group_house = [min((ed.house_cost[s] for s in ed.group_squares[g]), default=0) for g in groups]
+        offer = [int(price * OFFER) for price in ed.price]
+        least = min([rich] + [reserve + group_house[g] for g in lot_groups]
+                    + [reserve + offer[s] for g in lot_groups for s in ed.group_squares[g]])
+        build_key = [(ed.house_cost[s], s) for s in range(ed.n)]
+        _AMOUNTS[ed] = Amounts(reserve, rich, ed.n, groups, lot_groups, group_house, offer, build_key, least)
     return _AMOUNTS[ed]
-
-
-def _work_out(ed) -> tuple:
-    reserve = max(ed.house_cost + [ed.jail_fine])
-    rich = reserve * RICH
-    lot_groups = [g for g in range(len(ed.groups)) if ed.group_kind[g] == 1 and ed.group_size[g]]
-    group_house = [min((ed.house_cost[s] for s in ed.group_squares[g]), default=0) for g in range(len(ed.groups))]
-    least = min([rich] + [reserve + group_house[g] for g in lot_groups]
-                + [reserve + int(ed.price[s] * OFFER) for g in lot_groups for s in ed.group_squares[g]])
-    return reserve, rich, ed.n, range(len(ed.groups)), lot_groups, group_house, least
 
 
 class Heuristic:
@@ -67,8 +78,9 @@ class Heuristic:
 
     def _setup(self, ed) -> None:
         self.ed = ed
-        (self.reserve, self.rich, self.retry, self.all_groups, self.lot_groups, self.group_house,
-         self.least) = _amounts(ed)
+        amounts = _amounts(ed)
+        for f in fields(Amounts):
+            setattr(self, f.name, getattr(amounts, f.name))
         self.dispatch = {
             A.Buy: self.buy, A.Pass: self.bid, A.Roll: self.jail, A.Choose: self.pick,
             A.Done: self.manage, A.Accept: self.answer, A.KeepMortgage: self.keep_mortgage,
@@ -176,7 +188,7 @@ class Heuristic:
                 if s is not None:
                     self.tried[s] = st.turns
                     self.proposed_on = st.turns
-                    return A.ProposeTrade(owner[s], (), (s,), int(ed.price[s] * OFFER))
+                    return A.ProposeTrade(owner[s], (), (s,), self.offer[s])
         return A.DONE
 
     def _plan(self, game, seat, version: int) -> "Plan":
@@ -203,14 +215,16 @@ class Heuristic:
             if have == size:
                 if not gmort[g]:
                     build.extend(ed.group_squares[g])
-                if not all(hotels[s] for s in ed.group_squares[g]):
-                    floor = min(floor, self.reserve + self.group_house[g])
+                for s in ed.group_squares[g]:
+                    if not hotels[s]:       # a lot without a hotel: more to build
+                        floor = min(floor, self.reserve + self.group_house[g])
+                        break
             elif have + 1 == size:
                 near.append(g)
                 for s in ed.group_squares[g]:
                     if owner[s] != seat and owner[s] >= 0:
-                        floor = min(floor, self.reserve + int(ed.price[s] * OFFER))
-        build.sort(key=lambda s: (ed.house_cost[s], s), reverse=True)
+                        floor = min(floor, self.reserve + self.offer[s])
+        build.sort(key=self.build_key.__getitem__, reverse=True)
         return Plan(version, floor, lift, build, near)
 
     def _target(self, game, seat, g):
@@ -225,7 +239,7 @@ class Heuristic:
                 last = self.tried.get(s)
                 if last is not None and game.st.turns - last < self.retry:
                     return None
-                offer = int(self.ed.price[s] * OFFER)
+                offer = self.offer[s]
                 if game.pl[seat].cash - offer < self.reserve:
                     return None
                 return s
@@ -254,7 +268,7 @@ class Heuristic:
                     if s is not None:
                         self.tried[s] = game.st.turns
                         self.proposed_on = game.st.turns
-                        return A.ProposeTrade(game.st.owner[s], (), (s,), int(ed.price[s] * OFFER))
+                        return A.ProposeTrade(game.st.owner[s], (), (s,), self.offer[s])
         return actions[0]
 
     # ---- answering offers ------------------------------------------------------------

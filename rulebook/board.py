@@ -1,0 +1,89 @@
+"""The board page: the squares drawn as an SVG from the IR, and the same squares as a table.
+
+The board is square, a quarter of the squares on each side counting one corner (40
+squares: 9 between the corners), the way every classic board is printed; squares run clockwise from the start in the bottom-right
+corner, each side turned so its colour band faces the middle.
+"""
+from __future__ import annotations
+
+from html import escape as html
+
+from rulebook.booklet import Booklet
+
+SIZE = 1000
+CORNER = 130
+BAND = 26
+
+
+def place(index: int, count: int) -> tuple[float, float, int, float]:
+    """Centre, rotation and width of square `index` of `count` (index 0 is the bottom-right corner)."""
+    side, step = divmod(index, count // 4)
+    cell = (SIZE - 2 * CORNER) / (count // 4 - 1)
+    if step == 0:
+        corners = [(SIZE - CORNER / 2, SIZE - CORNER / 2), (CORNER / 2, SIZE - CORNER / 2),
+                   (CORNER / 2, CORNER / 2), (SIZE - CORNER / 2, CORNER / 2)]
+        return (*corners[side], 0, CORNER)
+    along = CORNER + (step - 0.5) * cell
+    centres = [(SIZE - along, SIZE - CORNER / 2), (CORNER / 2, SIZE - along),
+               (along, CORNER / 2), (SIZE - CORNER / 2, along)]
+    return (*centres[side], 90 * side, cell)
+
+
+def lines(name: str, width: float) -> tuple[list[str], float]:
+    """The name broken into lines that fit `width`, and the font size that makes them fit."""
+    words, rows = name.split(), []
+    for word in words:
+        if rows and len(rows[-1]) + 1 + len(word) <= 11:
+            rows[-1] += " " + word
+        else:
+            rows.append(word)
+    longest = max((len(r) for r in rows), default=1)
+    return rows, min(11.0, (width - 6) / (0.58 * longest))
+
+
+def square_svg(book: Booklet, sq: dict) -> str:
+    x, y, turn, width = place(sq["index"], len(book.ir["squares"]))
+    name = sq.get("name") or sq["id"]
+    height = CORNER
+    top = -height / 2
+    parts = [f'<rect x="{-width / 2:.1f}" y="{top:.1f}" width="{width:.1f}" height="{height:.1f}" class="cell"/>']
+    deed = sq["deed"]
+    if deed and sq["kind"] == "lot":
+        color = book.group(deed["group"]).get("color") or "#ccc"
+        parts.append(f'<rect x="{-width / 2:.1f}" y="{top:.1f}" width="{width:.1f}" height="{BAND}" fill="{html(color)}" class="band"/>')
+        top += BAND
+    rows, size = lines(name, width)
+    for n, row in enumerate(rows):
+        parts.append(f'<text x="0" y="{top + 18 + n * size * 1.15:.1f}" font-size="{size:.1f}" class="name">{html(row)}</text>')
+    if deed:
+        parts.append(f'<text x="0" y="{height / 2 - 10:.1f}" font-size="10" class="price">{html(book.money(deed["price"]))}</text>')
+    body = "".join(parts)
+    return (f'<g class="square" id="board-{html(sq["id"])}" data-index="{sq["index"]}" data-name="{html(name)}" '
+            f'transform="translate({x:.1f} {y:.1f}) rotate({turn})"><title>{sq["index"]}: {html(name)}</title>{body}</g>')
+
+
+def board_svg(book: Booklet) -> str:
+    """The whole board; one line, so Markdown passes it through as raw HTML."""
+    title = html(book.ir["edition"].get("title") or book.ir["edition"]["id"])
+    squares = "".join(square_svg(book, sq) for sq in book.ir["squares"])
+    return (f'<svg id="board" class="board" viewBox="0 0 {SIZE} {SIZE}" xmlns="http://www.w3.org/2000/svg" role="img" '
+            f'aria-label="{html(book.words.text("board/caption", edition=title))}">'
+            f'<rect x="0" y="0" width="{SIZE}" height="{SIZE}" class="felt"/>{squares}'
+            f'<text x="{SIZE / 2}" y="{SIZE / 2}" class="title" transform="rotate(-45 {SIZE / 2} {SIZE / 2})">{title}</text></svg>')
+
+
+def board_page(book: Booklet) -> str:
+    words = book.words
+    rows = [f"| {words.text('table/index')} | {words.text('table/square')} | {words.text('table/kind')} | {words.text('table/group')} | {words.text('table/price')} |",
+            "|---|---|---|---|---|"]
+    for sq in book.ir["squares"]:
+        deed = sq["deed"]
+        group = book.name(book.group(deed["group"])) if deed else ""
+        price = book.money(deed["price"]) if deed else ""
+        rows.append(f"| {sq['index']} | {book.name(sq)} | {words.text('kinds/' + sq['kind'])} | {group} | {price} |")
+    return "\n".join([
+        f"# {book.say('pages/board_title')}\n",
+        book.say("board/intro", n=len(book.ir["squares"])) + "\n",
+        f'<div class="board-frame">{board_svg(book)}</div>\n',
+        "\n".join(rows) + "\n",
+    ])

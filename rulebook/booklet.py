@@ -1,0 +1,139 @@
+"""One edition in one language: the IR, its phrase table, and the values its texts quote."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import cached_property
+
+from boardrules.money import format_money
+from rulebook.phrases import Phrases
+
+# The settings that hold an amount of money (or a list of amounts): written the edition's way.
+MONEY_SETTINGS = {"money.start", "money.salary", "jail.fine", "auction.raises"}
+
+MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>|#{}])")
+
+
+def escape(text: str) -> str:
+    """Spec text (names, card texts) printed as itself, never read as Markdown."""
+    return MARKDOWN_SPECIAL.sub(r"\\\1", text)
+
+
+def anchor(key: str) -> str:
+    """The stable id of a rule's paragraph: `jail.fine_timing` -> `rule-jail-fine-timing`."""
+    return "rule-" + re.sub(r"[._]", "-", key)
+
+
+def paragraph(text: str, ident: str, choice: str | None = None) -> str:
+    """A Markdown paragraph carrying its id (and the decided option) for readers and tests."""
+    attrs = f"#{ident}" + (f' data-choice="{choice}"' if choice is not None else "")
+    return f"{text}\n{{: {attrs} }}\n"
+
+
+@dataclass
+class Booklet:
+    """What every page of one booklet reads: `ir` and `parent` are IRs, `words` the language."""
+
+    ir: dict
+    words: Phrases
+    parent: dict | None = None
+    languages: list[str] = field(default_factory=list)
+
+    @property
+    def lang(self) -> str:
+        return self.words.lang
+
+    @property
+    def settings(self) -> dict:
+        return self.ir["settings"]
+
+    def money(self, amount: int) -> str:
+        return format_money(self.settings["money"], amount)
+
+    def percent(self, ratio: dict) -> str:
+        share = Fraction(ratio["num"] * 100, ratio["den"])
+        number = str(share.numerator) if share.denominator == 1 else f"{float(share):g}"
+        return self.words.text("percent", n=number)
+
+    def square(self, index: int) -> dict:
+        return self.ir["squares"][index]
+
+    def square_named(self, sid: str) -> dict:
+        return next(sq for sq in self.ir["squares"] if sq["id"] == sid)
+
+    def name(self, thing: dict) -> str:
+        """A square's, group's or deck's printed name (its id when the spec gives none)."""
+        return escape(thing.get("name") or thing["id"])
+
+    def group(self, gid: str) -> dict:
+        return next(g for g in self.ir["groups"] if g["id"] == gid)
+
+    def deeds(self, kind: str | None = None) -> list[dict]:
+        return [sq for sq in self.ir["squares"] if sq["deed"] and kind in (None, sq["kind"])]
+
+    def setting(self, path: str):
+        section, key = path.split(".")
+        return self.settings.get(section, {}).get(key)
+
+    def value(self, path: str, value) -> str:
+        """A setting's value as a reader reads it: money, percent, a square's name, a count."""
+        squares = {sq["id"] for sq in self.ir["squares"]}
+        if path in MONEY_SETTINGS:
+            return self.words.join([self.money(v) for v in value]) if isinstance(value, list) else self.money(value)
+        if isinstance(value, bool):
+            return self.words.text("yes" if value else "no")
+        if isinstance(value, dict) and "num" in value:
+            return self.percent(value)
+        if isinstance(value, dict) and "min" in value:
+            return f"{value['min']}–{value['max']}"
+        if isinstance(value, list) and value and isinstance(value[0], dict) and "count" in value[0]:
+            return self.words.join([self.words.text("note", count=n["count"], value=self.money(n["value"])) for n in value])
+        if isinstance(value, str) and value in squares:
+            return self.name(self.square_named(value))
+        if isinstance(value, str) and (path in {d["key"] for d in self.ir["decisions"]} or self.words.has(f"choices/{path}")):
+            return self.words.text(f"choices/{path}/{value}")
+        if isinstance(value, dict):
+            return self.words.text("formula")
+        return escape(str(value))
+
+    @cached_property
+    def values(self) -> dict[str, str]:
+        """The placeholders a phrase may use: every setting as `{section_key}`, and what the board holds."""
+        out = {}
+        for section, keys in self.settings.items():
+            for key, value in keys.items():
+                if not isinstance(value, dict) or "num" in value or "min" in value:
+                    out[f"{section}_{key}"] = self.value(f"{section}.{key}", value)
+        players = self.settings["game"]["players"]
+        out |= {"game_players_min": str(players["min"]), "game_players_max": str(players["max"])}
+        decks = self.ir["decks"]
+        out["decks"] = self.words.join([self.name(d) for d in decks])
+        out["deck_contents"] = self.words.join(
+            [self.words.text("contents_deck", count=len(d["cards"]), name=self.name(d)) for d in decks])
+        out["deeds"] = str(len(self.deeds()))
+        out["deck_squares"] = self.words.join(self.distinct_names(self.squares_doing("draw")), "or")
+        out["go_to_jail_squares"] = self.words.join(self.distinct_names(self.squares_doing("go_to_jail")), "or")
+        for kind in ("station", "utility"):
+            deeds = self.deeds(kind)
+            out[f"{kind}_names"] = self.words.join([self.name(sq) for sq in deeds])
+            if deeds:
+                out[f"{kind}_rents"] = self.words.join([
+                    self.words.text("deed/owned_rent", owned=self.words.text("deed/owned", n=n + 1),
+                                    amount=self.money(r) if kind == "station" else self.words.text("times", n=r))
+                    for n, r in enumerate(deeds[0]["deed"]["rent"])])
+        out["edition"] = escape(self.ir["edition"].get("title") or self.ir["edition"]["id"])
+        return out
+
+    def houses(self, n: int) -> str:
+        return self.words.text("deed/house_1") if n == 1 else self.words.text("deed/houses", n=n)
+
+    def squares_doing(self, do: str) -> list[dict]:
+        """The squares whose landing does `do` (draw a card, go to jail) as its first step."""
+        return [sq for sq in self.ir["squares"] if sq["on_land"] and sq["on_land"][0]["do"] == do]
+
+    def distinct_names(self, squares: list[dict]) -> list[str]:
+        return list(dict.fromkeys(self.name(sq) for sq in squares))
+
+    def say(self, key: str, **extra) -> str:
+        return self.words.text(key, **(self.values | extra))

@@ -1,0 +1,51 @@
+"""`boardrules docs`: build (or serve) the site with mkdocs, strict, from the repo's mkdocs.yml."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from mkdocs.commands.build import build
+from mkdocs.commands.serve import serve
+from mkdocs.config import load_config
+from mkdocs.exceptions import MkDocsException
+
+from boardrules.editions import UsageError
+from rulebook.site import editions
+
+CONFIG = Path(__file__).resolve().parent.parent / "mkdocs.yml"
+
+
+def writable(out: Path) -> None:
+    """Refuse a folder mkdocs cannot write, or one holding something other than a built site
+    (mkdocs empties the folder before it builds)."""
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise UsageError(f"cannot create `{out}`: {error.strerror}", "choose another --out folder") from None
+    if not os.access(out, os.W_OK):
+        raise UsageError(f"cannot write to `{out}`", "choose a folder you may write to with --out")
+    if any(out.iterdir()) and not (out / "index.html").is_file():
+        raise UsageError(f"`{out}` holds files that are not a built site", "choose an empty or new folder with --out")
+
+
+def build_site(out_dir: str | Path, specs: tuple[str, ...] = (), serve_it: bool = False) -> Path:
+    """Build the site into `out_dir` (or serve it on 127.0.0.1:8000); returns the site's index."""
+    if not CONFIG.is_file():
+        raise UsageError(f"no `{CONFIG}`", "the site is built from a source checkout of boardrules")
+    out = Path(out_dir)
+    overrides = {}
+    try:
+        config = load_config(str(CONFIG), strict=True)
+        options = config.plugins["rulebook"].config
+        editions(list(specs), options.languages)  # report a bad spec or language before mkdocs starts
+        if specs:
+            overrides["plugins"] = [{"rulebook": {"specs": list(specs), "languages": options.languages}},
+                                    *[name for name in config.plugins if name != "rulebook"]]
+        if serve_it:
+            serve(str(CONFIG), strict=True, **overrides)
+            return out / "index.html"
+        writable(out)
+        build(load_config(str(CONFIG), site_dir=str(out.resolve()), strict=True, **overrides))
+    except MkDocsException as error:
+        raise UsageError(f"the site did not build: {error}", "see the warnings above; the build is strict") from None
+    return out / "index.html"

@@ -1,0 +1,53 @@
+"""The mkdocs plugin `rulebook`: adds the generated booklets to the hand-written docs.
+
+`mkdocs build --strict` (with the repo's mkdocs.yml) and `boardrules docs` both go
+through here, so the site is the same whichever way it is built.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from mkdocs.config import base
+from mkdocs.config import config_options as c
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import BasePlugin
+from mkdocs.structure.files import File, Files
+
+from rulebook.phrases import MissingPhrase
+from rulebook.site import Edition, editions, home, nav, pages
+
+STYLE = Path(__file__).with_name("rulebook.css")
+STYLE_URI = "rulebook/rulebook.css"
+
+
+class RulebookConfig(base.Config):
+    specs = c.ListOfItems(c.Type(str), default=[])
+    languages = c.Type(dict, default={})
+
+
+class Rulebook(BasePlugin[RulebookConfig]):
+    """Compiles the specs once per build and hands mkdocs one page per booklet page."""
+
+    def on_config(self, config):
+        self.editions: list[Edition] = editions(self.config.specs, self.config.languages)
+        try:
+            self.pages = {"index.md": home(self.editions)}
+            for edition in self.editions:
+                self.pages |= pages(edition)
+            config.nav = [{"Home": "index.md"}, *nav(self.editions), *(config.nav or [])]
+        except MissingPhrase as error:
+            raise PluginError(str(error)) from None
+        config.extra_css = [*config.extra_css, STYLE_URI]
+        return config
+
+    def on_files(self, files: Files, config) -> Files:
+        for path, markdown in self.pages.items():
+            files.append(File.generated(config, path, content=markdown))
+        files.append(File.generated(config, STYLE_URI, abs_src_path=str(STYLE)))
+        return files
+
+    def on_serve(self, server, config, builder):
+        for edition in self.editions:
+            server.watch(str(edition.path.parent))
+        server.watch(str(Path(__file__).parent))
+        return server

@@ -1,0 +1,110 @@
+"""Which booklets the site holds: the editions, their languages, their pages and the nav."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+import grammar
+from boardrules.editions import UsageError, concrete_editions, resolve
+from rulebook.board import board_page
+from rulebook.booklet import Booklet
+from rulebook.compare import compare_page
+from rulebook.decks import decks_page
+from rulebook.deeds import deeds_page
+from rulebook.phrases import languages as known_languages
+from rulebook.phrases import phrases
+from rulebook.rules import rules_page
+from spec import bundled
+
+ENGLISH = "en"
+
+# A booklet's pages, in reading order: file stem, `pages/<name>` in the phrase table, writer.
+PAGES: tuple[tuple[str, str, Callable[[Booklet], str]], ...] = (
+    ("index", "rules", rules_page), ("board", "board", board_page), ("deeds", "deeds", deeds_page),
+    ("cards", "cards", decks_page), ("compare", "compare", compare_page),
+)
+
+
+@dataclass(frozen=True)
+class Edition:
+    """A spec compiled for the site, with the languages its booklet is written in."""
+
+    path: Path
+    ir: dict
+    parent: dict | None
+    languages: tuple[str, ...]
+
+    @property
+    def id(self) -> str:
+        return self.ir["edition"]["id"]
+
+
+def parent_ir(path: Path, ir: dict) -> dict | None:
+    """The IR of the edition this one extends: beside it, else bundled (as the compiler finds it)."""
+    lineage = ir["edition"]["lineage"]
+    if len(lineage) < 2:
+        return None
+    beside = path.parent / f"{lineage[-2]}.rules"
+    return grammar.compile_file(beside if beside.is_file() else bundled()[lineage[-2]])
+
+
+def editions(specs: list[str], languages: dict[str, list[str]]) -> list[Edition]:
+    """Compile each spec (an edition id or a path; none = every bundled playable edition).
+
+    An edition is written in its `about.language` and in English, unless `languages`
+    (the mkdocs.yml option) names its booklets' languages: a source rule book's language
+    is not in the IR (classic-us names its squares in English but its source is Danish).
+    """
+    out = []
+    for spec in specs or concrete_editions():
+        path = resolve(spec)
+        ir = grammar.compile_file(path)
+        if ir["edition"].get("abstract"):
+            raise UsageError(f"edition `{ir['edition']['id']}` is abstract: it has no rulebook", "give an edition that extends it")
+        langs = languages.get(ir["edition"]["id"]) or [ir["edition"].get("language") or ENGLISH, ENGLISH]
+        for lang in langs:
+            if lang not in known_languages():
+                raise UsageError(f"no phrase table for language `{lang}` (edition `{ir['edition']['id']}`)",
+                                 f"write rulebook/phrases/{lang}.yaml, or use one of: {', '.join(known_languages())}")
+        out.append(Edition(path, ir, parent_ir(path, ir), tuple(dict.fromkeys(langs))))
+    unknown = sorted(set(languages) - {e.id for e in out} - set(bundled()))
+    if unknown:
+        raise UsageError(f"the rulebook `languages` option names unknown editions: {', '.join(unknown)}",
+                         "name bundled edition ids in mkdocs.yml")
+    return out
+
+
+def booklet(edition: Edition, lang: str) -> Booklet:
+    return Booklet(edition.ir, phrases(lang), edition.parent, list(edition.languages))
+
+
+def pages(edition: Edition) -> dict[str, str]:
+    """Every page of every booklet of the edition: docs-relative path -> Markdown."""
+    return {f"{edition.id}/{lang}/{stem}.md": write(booklet(edition, lang))
+            for lang in edition.languages for stem, _, write in PAGES}
+
+
+def home(editions: list[Edition]) -> str:
+    words = phrases(ENGLISH)
+    lines = [f"# {words.text('home/title')}\n", words.text("home/intro") + "\n",
+             f"| {words.text('home/edition')} | {words.text('home/languages')} |", "|---|---|"]
+    for edition in editions:
+        title = edition.ir["edition"].get("title") or edition.id
+        links = ", ".join(f"[{phrases(lang).text('language')}]({edition.id}/{lang}/index.md)" for lang in edition.languages)
+        lines.append(f"| {title} (`{edition.id}`) | {links} |")
+    return "\n".join(lines) + "\n"
+
+
+def nav(editions: list[Edition]) -> list[dict]:
+    """The booklets' part of the site's menu: edition, then language, then pages."""
+    out = []
+    for edition in editions:
+        title = f"{edition.ir['edition'].get('title') or edition.id} ({edition.id})"
+        by_lang = []
+        for lang in edition.languages:
+            words = phrases(lang)
+            by_lang.append({words.text("language"): [{words.text(f"pages/{name}"): f"{edition.id}/{lang}/{stem}.md"}
+                                                     for stem, name, _ in PAGES]})
+        out.append({title: by_lang})
+    return out

@@ -28,7 +28,7 @@ class Game(RulesMixin, EffectsMixin):
         self.halt = False
         self.bankruptcies = 0
         self.pending = None
-        self.bids: dict[int, A.Bid] = {}
+        self.offers: dict[tuple[int, int], tuple] = {}   # auction offers by (base, raises within cash)
         self.cur = -1
         self.final_scores: list[int] | None = None   # set by `finish` (scoring walks every deed)
         self.max_rounds = ed.turn_cap if max_turns is None else max_turns

@@ -3,6 +3,8 @@ mortgages, trades and bankruptcy. Legality lives here; choices are the strategie
 Mixed into `engine.Game`."""
 from __future__ import annotations
 
+import bisect
+
 from . import actions as A
 from .state import BANK
 
@@ -169,13 +171,16 @@ class RulesMixin:
                 base = start - raises[0] if start > 0 else 0
             else:
                 base = info.high
-            cash = self.pl[q].cash
-            bids = [self.bid(base + r) for r in raises if not ed.bid_within_cash or base + r <= cash]
-            if not bids:
+            # the raises are sorted: the first `count` are the bids within cash
+            count = bisect.bisect_right(raises, self.pl[q].cash - base) if ed.bid_within_cash else len(raises)
+            if not count:
                 active.pop(i)
                 continue
+            offer = self.offers.get((base, count))
+            if offer is None:
+                offer = self.offers[base, count] = (A.PASS, *[A.Bid(base + r) for r in raises[:count]])
             self.pending = info
-            a = self.ask(q, [A.PASS] + bids)
+            a = self.ask(q, offer)
             self.pending = None
             if type(a) is A.Bid:
                 info.high, info.leader = a.amount, q
@@ -183,13 +188,6 @@ class RulesMixin:
             else:
                 active.pop(i)
         return info.leader, info.high
-
-    def bid(self, amount: int) -> A.Bid:
-        """The `Bid` of this amount, made once per game (auctions offer the same ones often)."""
-        action = self.bids.get(amount)
-        if action is None:
-            action = self.bids[amount] = A.Bid(amount)
-        return action
 
     def auction_deed(self, sq: int, first: int, lander: int = -1) -> None:
         ed = self.ed

@@ -1,0 +1,156 @@
+"""The booklets state every rule of RULES-MATRIX §1 and §2 that applies, as each edition's IR decides it."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from boardrules.money import format_money
+from conftest import elements, plain
+from rulebook.phrases import phrases
+from rulebook.site import editions as site_editions
+from rulebook.build import CONFIG
+from mkdocs.config import load_config
+
+# RULES-MATRIX §1 and §2, rule by rule: the paragraph ids that state it.
+SECTION_1 = {
+    "2 dice; move clockwise; tokens share squares": ["rule-turn"],
+    "turn order: highest roll starts, play passes left": ["rule-turn-order"],
+    "doubles: roll again; three in a row: jail": ["rule-turn-doubles"],
+    "GO salary on landing or passing": ["rule-money-salary-limit"],
+    "unowned property: buy or auction; any start; decliner bids": ["rule-buy", "rule-auction", "rule-auction-decliner-may-bid"],
+    "rent from the deed; none on mortgaged; ask in time": ["rule-rent"],
+    "complete colour group: double rent on unbuilt lots": ["rule-rent-complete-group"],
+    "stations: rent by number owned": ["rule-rent-station"],
+    "utilities: multiplier x dice; by card: roll": ["rule-rent-utility"],
+    "cards: top, obey, bottom; jail card kept and sold": ["rule-cards", "rule-cards-jail-card"],
+    "a card move passing GO pays; go to jail never": ["rule-cards-moves"],
+    "jail: sent, turn ends, ways out, third try, rights, visiting": [
+        "rule-jail-sent", "rule-jail-leave", "rule-jail-max-turns", "rule-jail-collects-rent", "rule-jail-visiting"],
+    "houses: complete group, evenly, max 4, not with a mortgage": ["rule-building", "rule-building-even", "rule-building-blocked-by-mortgage"],
+    "hotels: 4 houses each lot, returned, one per lot": ["rule-building-hotels"],
+    "housing shortage": ["rule-building-shortage"],
+    "buildings sold to the bank at half; deeds between players": ["rule-building-sale-value", "rule-trade-deeds"],
+    "mortgage: unbuilt, value, +10% to lift, 10% on transfer": ["rule-mortgage", "rule-mortgage-interest", "rule-mortgage-transfer-interest"],
+    "no loans between players": ["rule-trade-cash"],
+    "the bank never goes bankrupt; buildings limited": ["rule-bank"],
+    "bankrupt to a player": ["rule-bankruptcy-to-player"],
+    "bankrupt to the bank": ["rule-bankruptcy-to-bank"],
+    "winner: the last not bankrupt": ["rule-end-winner"],
+}
+SECTION_2 = {
+    "start money": ["rule-money-start"],
+    "salary at GO and its limit": ["rule-money-salary-limit"],
+    "jail fine and when it is paid": ["rule-jail-leave", "rule-jail-fine-timing"],
+    "utilities": ["rule-rent-utility"],
+    "double rent with a mortgaged lot": ["rule-rent-mortgaged-group"],
+    "selling a hotel": ["rule-building-hotel-sale"],
+    "leaving jail by doubles": ["rule-jail-doubles-exit"],
+    "tokens and buildings in the box": ["rule-contents"],
+    "paying a debt with property": ["rule-debt-pay-with-deeds"],
+}
+
+
+def booklets(editions):
+    languages = load_config(str(CONFIG)).plugins["rulebook"].config.languages
+    for edition in site_editions(list(editions), languages):
+        for lang in edition.languages:
+            yield edition.ir, lang
+
+
+def money(ir: dict, amount: int) -> str:
+    return format_money(ir["settings"]["money"], amount)
+
+
+def test_each_edition_is_written_in_its_source_language_and_english(site, editions):
+    written = {ir["edition"]["id"]: [] for ir in editions.values()}
+    for ir, lang in booklets(editions):
+        written[ir["edition"]["id"]].append(lang)
+    assert written == {"classic-se": ["sv", "en"], "classic-nl": ["nl", "en"], "classic-us": ["da", "en"]}
+    for eid, langs in written.items():
+        for lang in langs:
+            title = phrases(lang).text("pages/rules_title", edition=editions[eid]["edition"]["title"])
+            assert title in plain(site / eid / lang / "index.html")
+
+
+def test_every_rule_of_the_matrix_has_its_paragraph(site, editions):
+    for ir, lang in booklets(editions):
+        found = elements(site / ir["edition"]["id"] / lang / "index.html")
+        for rule, ids in {**SECTION_1, **SECTION_2}.items():
+            for ident in ids:
+                assert ident in found and found[ident]["text"].strip(), f"{ir['edition']['id']}/{lang}: {rule}: no #{ident}"
+
+
+def test_contested_rules_are_stated_as_decided(site, editions):
+    for ir, lang in booklets(editions):
+        found = elements(site / ir["edition"]["id"] / lang / "index.html")
+        for decision in ir["decisions"]:
+            ident = "rule-" + re.sub(r"[._]", "-", decision["key"])
+            assert found[ident]["attrs"].get("data-choice") == decision["choice"], (ir["edition"]["id"], lang, ident)
+
+
+def test_amounts_are_the_spec_amounts_written_the_editions_way(site, editions):
+    for ir, lang in booklets(editions):
+        page = site / ir["edition"]["id"] / lang / "index.html"
+        found, text = elements(page), plain(page)
+        settings = ir["settings"]
+        assert money(ir, settings["money"]["start"]) in found["rule-money-start"]["text"]
+        for note in settings["money"]["notes"]:
+            written = phrases(lang).text("note", count=note["count"], value=money(ir, note["value"]))
+            assert written in found["rule-money-start"]["text"]
+        assert money(ir, settings["money"]["salary"]) in found["rule-money-salary-limit"]["text"]
+        assert money(ir, settings["jail"]["fine"]) in found["rule-jail-leave"]["text"]
+        for sq in ir["squares"]:
+            if sq["deed"]:
+                row = " ".join(money(ir, r) for r in sq["deed"]["rent"]) if sq["kind"] != "utility" else ""
+                assert f"{sq['name']} " in text and row in text, (ir["edition"]["id"], lang, sq["id"])
+            for stmt in sq["on_land"]:
+                if stmt["do"] == "transfer" and stmt["amount"]["k"] == "int":
+                    assert money(ir, stmt["amount"]["v"]) in found[f"square-{sq['id']}"]["text"]
+
+
+def test_assumptions_list_every_assumed_rule(site, editions):
+    for ir, lang in booklets(editions):
+        found = elements(site / ir["edition"]["id"] / lang / "index.html")
+        assumed = [path for path, note in ir["notes"].items() if "assumed" in note]
+        assumed += [d["key"] for d in ir["decisions"] if "assumed" in (d["note"] or "")]
+        assert assumed, ir["edition"]["id"]
+        for path in assumed:
+            ident = "assumed-" + re.sub(r"[._]", "-", path)
+            assert ident in found, (ir["edition"]["id"], lang, path)
+
+
+def test_every_card_and_deed_is_printed(site, editions):
+    for ir, lang in booklets(editions):
+        eid = ir["edition"]["id"]
+        cards = plain(site / eid / lang / "cards" / "index.html")
+        for deck in ir["decks"]:
+            for card in deck["cards"]:
+                assert " ".join(card["text"].split()) in cards
+        deeds = elements(site / eid / lang / "deeds" / "index.html")
+        for sq in ir["squares"]:
+            if sq["deed"]:
+                card = deeds[f"deed-{sq['id']}"]["text"]
+                assert sq["name"] in card and money(ir, sq["deed"]["mortgage"]) in card
+                if sq["kind"] == "lot":
+                    assert all(money(ir, r) in card for r in sq["deed"]["rent"])
+
+
+def test_same_and_new_against_the_parent(site, editions):
+    for ir, lang in booklets(editions):
+        words = phrases(lang)
+        text = plain(site / ir["edition"]["id"] / lang / "compare" / "index.html")
+        assert text.count(words.text("compare/decided")) >= len(ir["decisions"])
+        assert words.text("settings/money.salary") in text
+
+
+@pytest.mark.parametrize("lang", ["en", "sv", "nl", "da"])
+def test_every_phrase_table_has_every_phrase(lang):
+    def keys(node, prefix=""):
+        out = set()
+        for key, value in node.items():
+            out.add(prefix + str(key))
+            if isinstance(value, dict):
+                out |= keys(value, f"{prefix}{key}/")
+        return out
+    assert keys(phrases(lang).table) == keys(phrases("en").table)

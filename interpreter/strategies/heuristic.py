@@ -324,9 +324,10 @@ class Heuristic:
     def raise_fast(self, game, seat, owed, creditor, refused):
         """`raise_money` without the list: the same pick (None when nothing is legal).
 
-        Walks my groups, not my deeds, so a group's buildings are looked at once: a
-        built group offers sales, an unbuilt one mortgages. Keys end with the square,
-        so ties go to the lowest square as in `raise_money`."""
+        Walks my groups, not my deeds, so a group's buildings are looked at once (and
+        only when I have an unmortgaged lot without buildings there): a built group offers
+        sales, an unbuilt one mortgages. Keys end with the square, so ties go to the lowest
+        square as in `raise_money`."""
         ed = self.ed
         if ed is not game.ed:
             self._setup(game.ed)
@@ -339,22 +340,23 @@ class Heuristic:
         for g in self.all_groups:
             if not counts[g]:
                 continue
-            built = game.group_built(g)
+            built = None
             rank = 2 if counts[g] == ed.group_size[g] else 0
             for sq in ed.group_squares[g]:
                 if owner[sq] != seat:
                     continue
-                if built:
-                    if houses[sq] or hotels[sq]:
-                        key = (1, 0, sq)
-                        if best_key is None or key < best_key:
-                            if game.can_sell(seat, sq):
-                                best, best_key = ed.SELL[sq], key
-                            elif game.can_downgrade(seat, sq):
-                                best, best_key = ed.DOWNGRADE[sq], key
-                elif not mortgaged[sq]:
-                    key = (rank, ed.mortgage_value[sq], sq)
+                if houses[sq] or hotels[sq]:
+                    key = (1, 0, sq)
                     if best_key is None or key < best_key:
+                        if game.can_sell(seat, sq):
+                            best, best_key = ed.SELL[sq], key
+                        elif game.can_downgrade(seat, sq):
+                            best, best_key = ed.DOWNGRADE[sq], key
+                elif not mortgaged[sq]:
+                    if built is None:
+                        built = game.group_built(g)
+                    key = (rank, ed.mortgage_value[sq], sq)
+                    if not built and (best_key is None or key < best_key):
                         best, best_key = ed.MORTGAGE[sq], key
                 if deeds_too and game.may_give_deed(sq, owed, creditor, refused):
                     value = game.deed_value(sq)

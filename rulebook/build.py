@@ -18,6 +18,8 @@ CONFIG = Path(__file__).resolve().parent.parent / "mkdocs.yml"
 def writable(out: Path) -> None:
     """Refuse a folder mkdocs cannot write, or one holding something other than a built site
     (mkdocs empties the folder before it builds)."""
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"`{out}` is a file, not a folder", "choose a folder for --out")
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as error:

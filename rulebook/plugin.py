@@ -12,12 +12,14 @@ from mkdocs.config import config_options as c
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File, Files
+from pygments.formatters import HtmlFormatter
 
 from rulebook.phrases import MissingPhrase
 from rulebook.site import Edition, editions, home, nav, pages
 
 STYLE = Path(__file__).with_name("rulebook.css")
 STYLE_URI = "rulebook/rulebook.css"
+HIGHLIGHT_URI = "rulebook/highlight.css"   # Pygments colours for the `codehilite` blocks (`rules` and others)
 
 
 class RulebookConfig(base.Config):
@@ -37,13 +39,14 @@ class Rulebook(BasePlugin[RulebookConfig]):
             config.nav = [{"Home": "index.md"}, *nav(self.editions), *(config.nav or [])]
         except MissingPhrase as error:
             raise PluginError(str(error)) from None
-        config.extra_css = [*config.extra_css, STYLE_URI]
+        config.extra_css = [*config.extra_css, STYLE_URI, HIGHLIGHT_URI]
         return config
 
     def on_files(self, files: Files, config) -> Files:
         for path, markdown in self.pages.items():
             files.append(File.generated(config, path, content=markdown))
         files.append(File.generated(config, STYLE_URI, abs_src_path=str(STYLE)))
+        files.append(File.generated(config, HIGHLIGHT_URI, content=HtmlFormatter().get_style_defs(".codehilite")))
         return files
 
     def on_serve(self, server, config, builder):

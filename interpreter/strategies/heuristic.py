@@ -40,7 +40,6 @@ class Amounts:
     reserve: int              # cash kept back: the dearest house (or the jail fine)
     rich: float               # cash in hand before lifting a mortgage
     retry: int                # turns before asking for the same deed again
-    all_groups: range
     lot_groups: list[int]
     group_house: list[int]    # per group: its cheapest house
     offer: list[int]          # per square: what I offer for it when it completes my group
@@ -62,7 +61,7 @@ def _amounts(ed) -> Amounts:
         least = min([rich] + [reserve + group_house[g] for g in lot_groups]
                     + [reserve + offer[s] for g in lot_groups for s in ed.group_squares[g]])
         build_key = [(ed.house_cost[s], s) for s in range(ed.n)]
-        _AMOUNTS[ed] = Amounts(reserve, rich, ed.n, groups, lot_groups, group_house, offer, build_key, least)
+        _AMOUNTS[ed] = Amounts(reserve, rich, ed.n, lot_groups, group_house, offer, build_key, least)
     return _AMOUNTS[ed]
 
 
@@ -202,8 +201,7 @@ class Heuristic:
         owner, hotels = game.st.owner, game.st.hotels
         floor = float("inf")
         lift, build, near = [], [], []
-        for g in self.all_groups:
-            have = counts[g]
+        for g, have in enumerate(counts):
             if not have:
                 continue
             if gmort[g]:
@@ -337,11 +335,11 @@ class Heuristic:
         counts = game.gcount[seat]
         deeds_too = ed.pay_with_deeds and creditor >= 0
         best, best_key = None, None
-        for g in self.all_groups:
-            if not counts[g]:
+        for g, have in enumerate(counts):
+            if not have:
                 continue
             built = None
-            rank = 2 if counts[g] == ed.group_size[g] else 0
+            rank = 2 if have == ed.group_size[g] else 0
             for sq in ed.group_squares[g]:
                 if owner[sq] != seat:
                     continue

@@ -1,8 +1,8 @@
 """The board page: the squares drawn as an SVG from the IR, and the same squares as a table.
 
-The board is square, a quarter of the squares on each side counting one corner (40
-squares: 9 between the corners), the way every classic board is printed; squares run clockwise from the start in the bottom-right
-corner, each side turned so its colour band faces the middle.
+The board is square, a quarter of the squares on each side counting one corner, the
+way every classic board is printed; squares run clockwise from the start in the
+bottom-right corner, each side turned so its colour band faces the middle.
 """
 from __future__ import annotations
 
@@ -10,9 +10,17 @@ from html import escape as html
 
 from rulebook.booklet import Booklet
 
+# Layout, in SVG units: sizes of the drawing, not amounts of any edition.
 SIZE = 1000
 CORNER = 130
 BAND = 26
+QUARTER_TURN = 90
+NAME_TOP = 18
+NAME_FONT = 11
+PRICE_BOTTOM = 10
+PRICE_FONT = 10
+TITLE_TILT = -45
+SVG_NS = "http://www.w3.org/2000/svg"
 
 
 def place(index: int, count: int) -> tuple[float, float, int, float]:
@@ -26,7 +34,7 @@ def place(index: int, count: int) -> tuple[float, float, int, float]:
     along = CORNER + (step - 0.5) * cell
     centres = [(SIZE - along, SIZE - CORNER / 2), (CORNER / 2, SIZE - along),
                (along, CORNER / 2), (SIZE - CORNER / 2, along)]
-    return (*centres[side], 90 * side, cell)
+    return (*centres[side], QUARTER_TURN * side, cell)
 
 
 def lines(name: str, width: float) -> tuple[list[str], float]:
@@ -38,7 +46,7 @@ def lines(name: str, width: float) -> tuple[list[str], float]:
         else:
             rows.append(word)
     longest = max((len(r) for r in rows), default=1)
-    return rows, min(11.0, (width - 6) / (0.58 * longest))
+    return rows, min(NAME_FONT, (width - 6) / (0.58 * longest))
 
 
 def square_svg(book: Booklet, sq: dict) -> str:
@@ -54,9 +62,9 @@ def square_svg(book: Booklet, sq: dict) -> str:
         top += BAND
     rows, size = lines(name, width)
     for n, row in enumerate(rows):
-        parts.append(f'<text x="0" y="{top + 18 + n * size * 1.15:.1f}" font-size="{size:.1f}" class="name">{html(row)}</text>')
+        parts.append(f'<text x="0" y="{top + NAME_TOP + n * size * 1.15:.1f}" font-size="{size:.1f}" class="name">{html(row)}</text>')
     if deed:
-        parts.append(f'<text x="0" y="{height / 2 - 10:.1f}" font-size="10" class="price">{html(book.money(deed["price"]))}</text>')
+        parts.append(f'<text x="0" y="{height / 2 - PRICE_BOTTOM:.1f}" font-size="{PRICE_FONT}" class="price">{html(book.money(deed["price"]))}</text>')
     body = "".join(parts)
     return (f'<g class="square" id="board-{html(sq["id"])}" data-index="{sq["index"]}" data-name="{html(name)}" '
             f'transform="translate({x:.1f} {y:.1f}) rotate({turn})"><title>{sq["index"]}: {html(name)}</title>{body}</g>')
@@ -66,10 +74,10 @@ def board_svg(book: Booklet) -> str:
     """The whole board; one line, so Markdown passes it through as raw HTML."""
     title = html(book.ir["edition"].get("title") or book.ir["edition"]["id"])
     squares = "".join(square_svg(book, sq) for sq in book.ir["squares"])
-    return (f'<svg id="board" class="board" viewBox="0 0 {SIZE} {SIZE}" xmlns="http://www.w3.org/2000/svg" role="img" '
+    return (f'<svg id="board" class="board" viewBox="0 0 {SIZE} {SIZE}" xmlns="{SVG_NS}" role="img" '
             f'aria-label="{html(book.words.text("board/caption", edition=title))}">'
             f'<rect x="0" y="0" width="{SIZE}" height="{SIZE}" class="felt"/>{squares}'
-            f'<text x="{SIZE / 2}" y="{SIZE / 2}" class="title" transform="rotate(-45 {SIZE / 2} {SIZE / 2})">{title}</text></svg>')
+            f'<text x="{SIZE / 2}" y="{SIZE / 2}" class="title" transform="rotate({TITLE_TILT} {SIZE / 2} {SIZE / 2})">{title}</text></svg>')
 
 
 def board_page(book: Booklet) -> str:

@@ -7,6 +7,7 @@ from fractions import Fraction
 from functools import cached_property
 
 from boardrules.money import format_money
+from grammar.language import PERCENT
 from rulebook.phrases import Phrases
 
 # The settings that hold an amount of money (or a list of amounts): written the edition's way.
@@ -52,7 +53,7 @@ class Booklet:
         return format_money(self.settings["money"], amount)
 
     def percent(self, ratio: dict) -> str:
-        share = Fraction(ratio["num"] * 100, ratio["den"])
+        share = Fraction(ratio["num"] * PERCENT, ratio["den"])
         number = str(share.numerator) if share.denominator == 1 else f"{float(share):g}"
         return self.words.text("percent", n=number)
 

@@ -31,7 +31,7 @@ def writable(out: Path) -> None:
 
 
 def build_site(out_dir: str | Path, specs: tuple[str, ...] = (), serve_it: bool = False) -> Path:
-    """Build the site into `out_dir` (or serve it on 127.0.0.1:8000); returns the site's index."""
+    """Build the site into `out_dir` (or serve it locally); returns the site's index."""
     if not CONFIG.is_file():
         raise UsageError(f"no `{CONFIG}`", "the site is built from a source checkout of boardrules")
     out = Path(out_dir)

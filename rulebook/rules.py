@@ -48,7 +48,7 @@ def rent_table(book: Booklet) -> str:
 
 
 def owned_table(kind: str) -> Callable[[Booklet], str]:
-    """Stations or utilities: rent by how many of the group the owner holds."""
+    """Station or utility deeds: rent by how many of the group the owner holds."""
     def table(book: Booklet) -> str:
         deeds = book.deeds(kind)
         if not deeds:
@@ -83,7 +83,7 @@ def building_costs(book: Booklet) -> str:
 
 
 def squares(book: Booklet) -> str:
-    """Each kind of square without a deed, once (the three Chance squares are one entry)."""
+    """Each kind of square without a deed, once (three squares that draw from one deck are one entry)."""
     jail = book.settings["jail"]["square"]
     seen: dict[str, list[dict]] = {}
     for sq in book.ir["squares"]:

@@ -1,0 +1,80 @@
+"""Building the site: strict mkdocs, `boardrules docs`, a changed spec amount on the page, the lexer."""
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from click.testing import CliRunner
+from pygments import lex
+from pygments.lexers import get_lexer_by_name, get_lexer_for_filename
+from pygments.token import Error
+
+from boardrules.cli import main
+from conftest import elements, plain
+from rulebook.lexer import RulesLexer
+from spec import bundled
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_mkdocs_build_strict_passes(tmp_path):
+    done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path / "out")],
+                          cwd=REPO, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "out" / "classic-se" / "sv" / "index.html").is_file()
+
+
+def test_a_changed_amount_shows_on_the_page_written_the_editions_way(tmp_path):
+    """A rule designer changes the salary in a child of classic-se; the booklet follows."""
+    child = tmp_path / "my-se.rules"
+    child.write_text("edition my-se extends classic-se\n\nmoney {\n  salary = 4500   # house rule\n}\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["docs", str(child), "--out", str(tmp_path / "site")])
+    assert result.exit_code == 0, result.output
+    for lang in ("sv", "en"):
+        salary = elements(tmp_path / "site" / "my-se" / lang / "index.html")["rule-money-salary-limit"]["text"]
+        assert "4 500 kr" in salary and "4 000 kr" not in salary
+    compare = plain(tmp_path / "site" / "my-se" / "en" / "compare" / "index.html")
+    assert re.search(r"Salary 4 000 kr 4 500 kr different", compare)
+
+
+def test_docs_errors_are_one_message_and_exit_2(tmp_path):
+    runner = CliRunner()
+    unknown = runner.invoke(main, ["docs", "classic-xx", "--out", str(tmp_path / "a")])
+    assert unknown.exit_code == 2 and "error: no edition `classic-xx`" in unknown.output
+    (tmp_path / "file").write_text("not a folder")
+    a_file = runner.invoke(main, ["docs", "--out", str(tmp_path / "file")])
+    assert a_file.exit_code == 2 and "is a file, not a folder" in a_file.output
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "notes.txt").write_text("keep me")
+    not_a_site = runner.invoke(main, ["docs", "--out", str(tmp_path / "mine")])
+    assert not_a_site.exit_code == 2 and (tmp_path / "mine" / "notes.txt").is_file()
+    abstract = runner.invoke(main, ["docs", "classic", "--out", str(tmp_path / "b")])
+    assert abstract.exit_code == 2 and "abstract" in abstract.output
+    for result in (unknown, a_file, not_a_site, abstract):
+        assert "Traceback" not in result.output
+
+
+def test_the_rules_lexer_is_registered_and_reads_every_bundled_spec():
+    assert isinstance(get_lexer_by_name("rules"), RulesLexer)
+    assert isinstance(get_lexer_for_filename("classic.rules"), RulesLexer)
+    for path in bundled().values():
+        errors = [value for token, value in lex(path.read_text(encoding="utf-8"), RulesLexer()) if token is Error]
+        assert not errors, (path.name, errors[:5])
+
+
+def test_the_tutorial_is_highlighted_by_the_lexer(site):
+    page = (site / "tutorial" / "index.html").read_text(encoding="utf-8")
+    assert '<span class="kd">edition</span>' in page and '<span class="c1"># A tiny edition' in page
+
+
+def test_the_tutorial_edition_checks_and_plays(tmp_path):
+    text = (REPO / "docs" / "tutorial.md").read_text(encoding="utf-8")
+    whole = max(re.findall(r"```rules\n(.*?)```", text, re.S), key=len)
+    spec = tmp_path / "tiny.rules"
+    spec.write_text(whole, encoding="utf-8")
+    runner = CliRunner()
+    assert runner.invoke(main, ["check", str(spec)]).exit_code == 0
+    played = runner.invoke(main, ["play", str(spec), "--players", "2", "--seed", "1"])
+    assert played.exit_code == 0 and "winner" in played.output, played.output[-500:]

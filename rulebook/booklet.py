@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
 
@@ -39,11 +39,6 @@ class Booklet:
     ir: dict
     words: Phrases
     parent: dict | None = None
-    languages: list[str] = field(default_factory=list)
-
-    @property
-    def lang(self) -> str:
-        return self.words.lang
 
     @property
     def settings(self) -> dict:

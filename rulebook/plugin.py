@@ -14,6 +14,8 @@ from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File, Files
 from pygments.formatters import HtmlFormatter
 
+import grammar
+from boardrules.editions import UsageError
 from rulebook.phrases import MissingPhrase
 from rulebook.site import Edition, editions, home, nav, pages
 
@@ -31,12 +33,14 @@ class Rulebook(BasePlugin[RulebookConfig]):
     """Compiles the specs once per build and hands mkdocs one page per booklet page."""
 
     def on_config(self, config):
-        self.editions: list[Edition] = editions(self.config.specs, self.config.languages)
         try:
+            self.editions: list[Edition] = editions(self.config.specs, self.config.languages)
             self.pages = {"index.md": home(self.editions)}
             for edition in self.editions:
                 self.pages |= pages(edition)
             config.nav = [{"Home": "index.md"}, *nav(self.editions), *(config.nav or [])]
+        except (UsageError, grammar.SpecError) as error:
+            raise PluginError(error.render()) from None
         except MissingPhrase as error:
             raise PluginError(str(error)) from None
         config.extra_css = [*config.extra_css, STYLE_URI, HIGHLIGHT_URI]

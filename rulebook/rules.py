@@ -169,9 +169,8 @@ def rule_text(book: Booklet, rule: Rule) -> str | None:
     if value is None:
         return None
     choice = {True: "yes", False: "no"}.get(value, value) if isinstance(value, bool) else value
-    if isinstance(entry, dict):
-        return paragraph(book.say(f"rules/{rule.key}/{choice}"), anchor(rule.key), choice)
-    return paragraph(book.say(f"rules/{rule.key}"), anchor(rule.key), choice)
+    key = f"rules/{rule.key}/{choice}" if isinstance(entry, dict) else f"rules/{rule.key}"
+    return paragraph(book.say(key), anchor(rule.key), choice)
 
 
 def rules_page(book: Booklet) -> str:

@@ -76,7 +76,7 @@ def editions(specs: list[str], languages: dict[str, list[str]]) -> list[Edition]
 
 
 def booklet(edition: Edition, lang: str) -> Booklet:
-    return Booklet(edition.ir, phrases(lang), edition.parent, list(edition.languages))
+    return Booklet(edition.ir, phrases(lang), edition.parent)
 
 
 def pages(edition: Edition) -> dict[str, str]:

@@ -17,6 +17,7 @@ BAND = 26
 QUARTER_TURN = 90
 NAME_TOP = 18
 NAME_FONT = 13
+LINE = 11                      # letters on a line of a square's name
 PRICE_BOTTOM = 10
 PRICE_FONT = 10
 TITLE_TILT = -45
@@ -39,9 +40,14 @@ def place(index: int, count: int) -> tuple[float, float, int, float]:
 
 def lines(name: str, width: float) -> tuple[list[str], float]:
     """The name broken into lines that fit `width`, and the font size that makes them fit."""
-    words, rows = name.split(), []
+    words, rows = [], []
+    for word in name.split():
+        while len(word) > LINE + 1:   # a long street name is hyphenated, as printed boards do
+            words.append(word[:LINE] + "-")
+            word = word[LINE:]
+        words.append(word)
     for word in words:
-        if rows and len(rows[-1]) + 1 + len(word) <= 11:
+        if rows and len(rows[-1]) + 1 + len(word) <= LINE:
             rows[-1] += " " + word
         else:
             rows.append(word)

@@ -70,14 +70,20 @@ class Heuristic:
 
     def __init__(self, rng=None):
         self.rng = rng
+        self.game = None
         self.ed = None
         self.tried: dict[int, int] = {}
         self.proposed_on = -1
         self.plans: dict[int, Plan] = {}
 
-    def _setup(self, ed) -> None:
-        self.ed = ed
-        amounts = _amounts(ed)
+    def _setup(self, game) -> None:
+        """A new game: plans are by its versions; a new edition: its amounts."""
+        self.game = game
+        self.plans = {}
+        if game.ed is self.ed:
+            return
+        self.ed = game.ed
+        amounts = _amounts(game.ed)
         for f in fields(Amounts):
             setattr(self, f.name, getattr(amounts, f.name))
         self.dispatch = {
@@ -87,8 +93,8 @@ class Heuristic:
         }
 
     def choose(self, game, seat, actions):
-        if game.ed is not self.ed:
-            self._setup(game.ed)
+        if game is not self.game:
+            self._setup(game)
         handler = self.dispatch.get(type(actions[0]))
         if handler is None:
             return self.raise_money(game, seat, actions)
@@ -149,10 +155,9 @@ class Heuristic:
         """The manage-window choice without the list of legal actions: the same answer
         `manage` gives from the full list (unmortgage, else the dearest even build, else
         one offer for the deed that completes a group, else Done)."""
+        if game is not self.game:
+            self._setup(game)
         ed = self.ed
-        if ed is not game.ed:
-            self._setup(game.ed)
-            ed = self.ed
         cash = game.pl[seat].cash
         if cash < self.least:
             return A.DONE
@@ -326,10 +331,9 @@ class Heuristic:
         only when I have an unmortgaged lot without buildings there): a built group offers
         sales, an unbuilt one mortgages. Keys end with the square, so ties go to the lowest
         square as in `raise_money`."""
+        if game is not self.game:
+            self._setup(game)
         ed = self.ed
-        if ed is not game.ed:
-            self._setup(game.ed)
-            ed = self.ed
         st = game.st
         owner, houses, hotels, mortgaged = st.owner, st.houses, st.hotels, st.mortgaged
         counts = game.gcount[seat]

@@ -1,0 +1,328 @@
+"""The actions of an edition, derived from its IR (never listed per edition): each one a
+step of the game's mechanisms with a guard, for any seat and (where it has one) any
+deed or card. `Action.step` runs it on a state (symbolic or concrete) and returns the
+machine, whose state holds the next state, `ok` (the guard and the assumptions along
+the path) and `unsupported`.
+
+The landing after a roll is split off the roll: `roll` moves the token (firing
+`on_pass`), and the landing is `square:*` (its `on_land`) and the property rule
+(`buy`, `auction`, `rent:*`). A card's own moves land in place, as in the interpreter.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+import z3
+
+from interpreter.state import BANK
+
+from . import terms as T
+from .compile import Ctx
+from .engine import SymGame
+
+
+@dataclass
+class Action:
+    name: str
+    family: str
+    params: dict                       # name -> list of concrete values (seat, deed, ...)
+    body: Callable                     # body(game, **params) with concrete params
+    force: dict = field(default_factory=dict)
+    extra: dict = field(default_factory=dict)
+
+    def step(self, ed, state, args: dict | None = None, provider=None, tag: str = "") -> SymGame:
+        """Run the action on `state` (copied). `args` fixes parameters (concrete mode);
+        a missing one is a fresh constant over its domain (symbolic mode)."""
+        g = SymGame(ed, state.copy(), provider=provider, force=self.force, tag=tag)
+        g.s.ok, g.s.unsupported, g.s.halt, g.s.kept = True, False, False, False
+        names = list(self.params)
+        values = {}
+
+        def bind(i):
+            if i == len(names):
+                self.body(g, **values)
+                return
+            name = names[i]
+            v = (args or {}).get(name)
+            if v is None:
+                v = z3.Int(f"{tag}{self.name}.{name}")
+                g.choices[f"{tag}{self.name}.{name}"] = v
+
+            def run(x):
+                values[name] = x
+                bind(i + 1)
+            g.split_value(v, self.params[name], run)
+        bind(0)
+        return g
+
+
+def _mover(g: SymGame, p: int) -> None:
+    """The seat acting is in the game and it is their turn."""
+    g.cur = p
+    g.assume(T.not_(g.s.bankrupt[p]))
+
+
+def _at(g: SymGame, p: int, sq: int) -> None:
+    """`p` stands on `sq` (the position becomes that constant downstream)."""
+    g.assume(T.eq(g.s.position[p], sq))
+    g.s.position[p] = sq
+
+
+def _dice(g: SymGame):
+    ed = g.ed
+    return g.choice("dice", ("range", ed.dice, ed.dice * ed.faces) if g.provider is None
+                    else list(range(ed.dice, ed.dice * ed.faces + 1)))
+
+
+def draws_of(ir: dict) -> dict:
+    """Per deck id: the squares whose `on_land` draws from it (None: anywhere, because a
+    card or an `on_pass` block draws)."""
+    out: dict = {}
+
+    def walk(stmts, where):
+        for s in stmts or []:
+            if s.get("do") == "draw":
+                out.setdefault(s["deck"], set())
+                if where is None:
+                    out[s["deck"]] = None
+                elif out[s["deck"]] is not None:
+                    out[s["deck"]].add(where)
+            for key in ("body", "then", "else"):
+                walk(s.get(key), where)
+            for o in s.get("options", []) or []:
+                walk(o.get("body"), where)
+    for sq in ir["squares"]:
+        walk(sq.get("on_land"), sq["index"])
+        walk(sq.get("on_pass"), None)
+    for d in ir.get("decks", []):
+        for card in d.get("cards", []):
+            walk(card.get("effect"), None)
+    return out
+
+
+def catalogue(ir: dict, players: int, ed=None) -> list[Action]:
+    import interpreter
+    ed = ed or interpreter.load(ir)
+    seats = list(range(players))
+    deeds = list(ed.deeds)
+    lots = [sq for sq in deeds if ed.kind[sq] == 1]
+    out: list[Action] = []
+
+    # ---- turn flow ----------------------------------------------------------------
+    def roll(g, me):
+        _mover(g, me)
+        g.assume(T.not_(g.s.in_jail[me]))
+        g.move(me, _dice(g))
+    out.append(Action("roll", "roll", {"me": seats}, roll))
+
+    def doubles(g, me):
+        _mover(g, me)
+        g.assume(T.not_(g.s.in_jail[me]))
+        g.go_to_jail(me, "doubles")
+    if ed.doubles_to_jail:
+        out.append(Action("jail:doubles", "jail", {"me": seats}, doubles))
+
+    def pay_fine(g, me):
+        _mover(g, me)
+        g.assume(T.and_(g.s.in_jail[me], T.le(ed.jail_fine, g.s.cash[me])))
+        g.jail_pay_fine(me)
+    out.append(Action("jail:pay_fine", "jail", {"me": seats}, pay_fine))
+
+    doubles_totals = sorted({ed.dice * f for f in range(1, ed.faces + 1)})
+
+    def jail_double(g, me):
+        _mover(g, me)
+        g.assume(g.s.in_jail[me])
+        g.jail_double(me, g.choice("dice", doubles_totals))
+    out.append(Action("jail:double", "jail", {"me": seats}, jail_double))
+
+    def jail_fail(g, me):
+        _mover(g, me)
+        g.assume(g.s.in_jail[me])
+        g.jail_fail(me, _dice(g))
+    out.append(Action("jail:fail", "jail", {"me": seats}, jail_fail))
+
+    cards = [(k, i) for k, d in enumerate(ed.decks) for i in range(len(d.get("cards", [])))]
+    if cards:
+        def use_card(g, me, card):
+            k, i = cards[card]
+            _mover(g, me)
+            g.assume(T.and_(g.s.in_jail[me], T.eq(g.s.loc[k][i], me)))
+            g.jail_use_card(me, k, i)
+        out.append(Action("jail:use_card", "jail", {"me": seats, "card": list(range(len(cards)))}, use_card,
+                          extra={"cards": cards}))
+
+    # ---- the property rule ----------------------------------------------------------
+    def buy(g, me, sq):
+        _mover(g, me)
+        _at(g, me, sq)
+        g.assume(T.and_(T.eq(g.s.owner[sq], BANK), T.le(ed.price[sq], g.s.cash[me])))
+        g.property_rule(Ctx(me, _dice(g)), me, sq)
+    out.append(Action("buy", "property", {"me": seats, "sq": deeds}, buy, force={"buy": True}))
+
+    def auction(g, me, sq):
+        _mover(g, me)
+        _at(g, me, sq)
+        g.assume(T.eq(g.s.owner[sq], BANK))
+        g.property_rule(Ctx(me, _dice(g)), me, sq)
+    out.append(Action("auction", "property", {"me": seats, "sq": deeds}, auction, force={"buy": False}))
+
+    for kind in ("lot", "station", "utility"):
+        squares = [sq for sq in deeds if g_kind(ed, sq) == kind]
+        if not squares:
+            continue
+
+        def rent(g, me, sq):
+            _mover(g, me)
+            _at(g, me, sq)
+            g.assume(T.and_(T.not_(T.eq(g.s.owner[sq], BANK)), T.not_(T.eq(g.s.owner[sq], me))))
+            g.property_rule(Ctx(me, _dice(g)), me, sq)
+        out.append(Action(f"rent:{kind}", "property", {"me": seats, "sq": squares}, rent))
+
+    # ---- building, selling, mortgages (the manage window and the raise loop) ----------
+    def shortage(g):
+        """`request_house` auctions the houses instead when the bank runs short."""
+        s = g.s
+        if not ed.shortage_auction:
+            return False
+        builders = 0
+        for q in seats:
+            can = T.or_(*[g.can_build(q, o) for o in lots])
+            builders = T.add(builders, T.ite(T.and_(T.not_(s.bankrupt[q]), can), 1, 0))
+        alive = sum_ite([T.not_(s.bankrupt[q]) for q in seats])
+        return T.and_(T.lt(s.bank_houses, players), T.lt(s.bank_houses, alive), T.le(2, builders),
+                      T.lt(s.bank_houses, builders))
+
+    def build_house(g, me, sq):
+        _mover(g, me)
+        g.assume(T.and_(g.can_build(me, sq), T.not_(shortage(g))))
+        g.build(me, sq)
+    out.append(Action("build_house", "build", {"me": seats, "sq": lots}, build_house))
+
+    def build_hotel(g, me, sq):
+        _mover(g, me)
+        g.assume(g.can_build_hotel(me, sq))
+        g.build_hotel(me, sq)
+    out.append(Action("build_hotel", "build", {"me": seats, "sq": lots}, build_hotel))
+
+    for name, guard, mech in (("sell_building", "can_sell", "sell_building"),
+                              ("downgrade", "can_downgrade", "downgrade"),
+                              ("mortgage", "can_mortgage", "mortgage"),
+                              ("unmortgage", "can_unmortgage", "unmortgage")):
+        def manage(g, me, sq, guard=guard, mech=mech):
+            _mover(g, me)
+            g.assume(getattr(g, guard)(me, sq))
+            getattr(g, mech)(me, sq)
+        out.append(Action(name, "manage", {"me": seats, "sq": lots if name in ("sell_building", "downgrade") else deeds},
+                          manage))
+
+    # ---- trades and debts -------------------------------------------------------------
+    def trade_deed(g, me, sq):
+        _mover(g, me)
+        s = g.s
+        cash = g.choice("trade_cash", ("range", None, None) if g.provider is None else [ed.price[sq]], seat=me)
+
+        def partner(q):
+            s = g.s
+            g.assume(q != BANK and q != me)
+            if q == BANK or q == me:
+                return
+            cs = [T.not_(s.bankrupt[q]), g.tradeable(sq), ed.trade_deeds,
+                  T.implies(T.lt(0, cash), T.le(cash, s.cash[me])),
+                  T.implies(T.lt(cash, 0), T.le(T.neg(cash), s.cash[q]))]
+            if not ed.trade_cash:
+                cs.append(T.eq(cash, 0))
+            g.assume(T.and_(*cs))
+            g.set_owner(sq, me)
+            g.fork(T.lt(0, cash), lambda: g.transfer(me, q, cash, "trade"),
+                   lambda: g.fork(T.lt(cash, 0), lambda: g.transfer(q, me, T.neg(cash), "trade")))
+            g.fork(g.s.mortgaged[sq], lambda: g.received_mortgaged(me, sq))
+        g.split_party(s.owner[sq], partner)
+    if ed.trade_deeds:
+        out.append(Action("trade_deed", "trade", {"me": seats, "sq": deeds}, trade_deed, force={"accept": True}))
+
+    if cards and ed.trade_cards:
+        def trade_card(g, me, card):
+            k, i = cards[card]
+            _mover(g, me)
+            cash = g.choice("trade_cash", ("range", None, None) if g.provider is None else [ed.jail_fine], seat=me)
+
+            def holder(q):
+                s = g.s
+                g.assume(q != BANK and q != me)
+                if q == BANK or q == me:
+                    return
+                cs = [T.not_(s.bankrupt[q]), T.implies(T.lt(0, cash), T.le(cash, s.cash[me])),
+                      T.implies(T.lt(cash, 0), T.le(T.neg(cash), s.cash[q]))]
+                if not ed.trade_cash:
+                    cs.append(T.eq(cash, 0))
+                g.assume(T.and_(*cs))
+                s.loc[k][i] = me
+                g.fork(T.lt(0, cash), lambda: g.transfer(me, q, cash, "trade"),
+                       lambda: g.fork(T.lt(cash, 0), lambda: g.transfer(q, me, T.neg(cash), "trade")))
+            g.split_value(g.s.loc[k][i], range(-1, players), holder)
+        out.append(Action("trade_card", "trade", {"me": seats, "card": list(range(len(cards)))}, trade_card,
+                          extra={"cards": cards}))
+
+    if ed.pay_with_deeds:
+        def give_deed(g, me, sq, creditor):
+            _mover(g, me)
+            if creditor == me:
+                g.assume(False)
+                return
+            owed = g.choice("owed", ("range", 1, None) if g.provider is None else [ed.price[sq]], seat=me)
+            s = g.s
+            g.assume(T.and_(T.eq(s.owner[sq], me), T.not_(s.bankrupt[creditor]), T.lt(s.cash[me], owed),
+                            g.may_give_deed(sq, owed, creditor)))
+            g.set_owner(sq, creditor)
+            g.fork(g.s.mortgaged[sq], lambda: g.received_mortgaged(creditor, sq))
+        out.append(Action("give_deed", "debt", {"me": seats, "sq": deeds, "creditor": seats}, give_deed))
+
+    # ---- squares and cards: their IR statements ----------------------------------------
+    for sq in range(ed.n):
+        square = g_square(ed, sq)
+        if square.get("on_land"):
+            def on_land(g, me, sq=sq, square=square):
+                _mover(g, me)
+                _at(g, me, sq)
+                g.block(square["on_land"], Ctx(me, _dice(g), "square:" + square["id"]))
+            out.append(Action("square:" + square["id"], "square", {"me": seats}, on_land))
+        if square.get("on_pass"):
+            def on_pass(g, me, sq=sq, square=square):
+                _mover(g, me)
+                g.block(square["on_pass"], Ctx(me, _dice(g), "square:" + square["id"]))
+            out.append(Action("pass:" + square["id"], "square", {"me": seats}, on_pass))
+
+    where = draws_of(ir)
+    for k, d in enumerate(ed.decks):
+        squares = where.get(d["id"], set())
+        spots = sorted(squares) if squares is not None else list(range(ed.n))
+        if not spots:
+            continue
+        for i in range(len(d.get("cards", []))):
+            def card(g, me, at, k=k, i=i, d=d):
+                _mover(g, me)
+                _at(g, me, at)
+                g.assume(T.eq(g.s.loc[k][i], -1))
+                g.obey(Ctx(me, _dice(g), "card:" + d["id"]), k, i)
+            out.append(Action(f"card:{d['id']}:{i}", "card", {"me": seats, "at": spots}, card))
+    return out
+
+
+def g_kind(ed, sq: int) -> str:
+    return g_square(ed, sq)["kind"]
+
+
+def g_square(ed, sq: int) -> dict:
+    for square in ed.ir["squares"]:
+        if square["index"] == sq:
+            return square
+    raise KeyError(sq)
+
+
+def sum_ite(conds):
+    out = 0
+    for c in conds:
+        out = T.add(out, T.ite(c, 1, 0))
+    return out

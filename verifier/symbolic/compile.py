@@ -1,0 +1,399 @@
+"""IR expressions and statements -> their symbolic meaning (the mirror of
+`interpreter/compile.py`). Each IR kind has one handler, named as in the interpreter
+(`x_attr`, `s_transfer`, ...); an unknown kind is `Unsupported`, never a silent pass.
+
+Expressions are evaluated against the machine's current state (`SymGame.s`), whose
+terms may be concrete or Z3; the smart constructors of `terms` fold concrete values, so
+the same handlers give the interpreter's plain value on a concrete state.
+
+Values that name a game object are `Ref(kind, v)` (kind: player, deed, group, deck);
+sets are lists of `(element, membership condition)`.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import NamedTuple
+
+from interpreter.state import BANK
+
+from . import terms as T
+
+
+class Unsupported(Exception):
+    """The IR holds a construct the symbolic semantics does not model."""
+
+
+class Ref(NamedTuple):
+    kind: str
+    v: object
+
+
+def val(x):
+    """A Ref's number (seat, square, group, deck index), anything else as is."""
+    return x.v if isinstance(x, Ref) else x
+
+
+PLAYER_ATTRS = ("cash", "bankrupt", "in_jail", "position", "deeds", "jail_turns", "cards")
+DEED_ATTRS = ("price", "mortgage", "house_cost", "hotel_cost", "mortgaged", "houses", "hotels",
+              "owner", "level", "even_level", "group")
+SET_NAMES = ("players", "others", "deeds", "groups", "decks")
+
+
+class Ctx:
+    """The names an expression or effect can see (the interpreter's `Ctx`)."""
+    __slots__ = ("me", "dice", "owner", "printed", "level", "owned", "complete", "mig",
+                 "rent", "roll", "vars", "reason", "rent_fn")
+
+    def __init__(self, me=BANK, dice=0, reason=""):
+        self.me = me
+        self.dice = dice
+        self.owner = BANK
+        self.printed = ()
+        self.level = 0
+        self.owned = 0
+        self.complete = False
+        self.mig = 0
+        self.rent = 0
+        self.roll = None
+        self.vars = {}
+        self.reason = reason
+        self.rent_fn = None
+
+
+class CompileMixin:
+    """Mixed into `SymGame`: `self.s` is the state, `self.ed` the interpreter's Edition."""
+
+    # ---- expressions ---------------------------------------------------------------
+
+    def expr(self, node: dict, c: Ctx):
+        kind = node.get("k")
+        handler = getattr(self, "x_" + str(kind), None)
+        if handler is None:
+            raise Unsupported(f"unsupported expression kind `{kind}`")
+        return handler(node, c)
+
+    def x_int(self, node, c):
+        return node["v"]
+
+    def x_bool(self, node, c):
+        return bool(node["v"])
+
+    def x_ratio(self, node, c):
+        return Fraction(node["num"], node["den"])
+
+    def x_enum(self, node, c):
+        return node["v"]
+
+    def x_bank(self, node, c):
+        return Ref("player", BANK)
+
+    def x_setting(self, node, c):
+        return self.ed.setting(node["path"])
+
+    def x_square(self, node, c):
+        return Ref("deed", self.ed.square_index[node["id"]])
+
+    def x_group(self, node, c):
+        return Ref("group", self.ed.group_index[node["id"]])
+
+    def x_deck(self, node, c):
+        return Ref("deck", self.ed.deck_index[node["id"]])
+
+    def x_var(self, node, c):
+        name = node["name"]
+        if name in c.vars:
+            return c.vars[name]
+        s, ed = self.s, self.ed
+        if name == "me":
+            return Ref("player", c.me)
+        if name == "dice":
+            return c.dice
+        if name == "owner":
+            return Ref("player", c.owner)
+        if name == "printed":
+            return c.printed
+        if name == "level":
+            return c.level
+        if name == "owned":
+            return c.owned
+        if name == "complete":
+            return c.complete
+        if name == "mortgaged_in_group":
+            return c.mig
+        if name == "rent":
+            return c.rent
+        if name == "roll":
+            return self.ctx_roll(c)
+        if name == "players":
+            return [(Ref("player", q), True) for q in range(s.players)]
+        if name == "others":
+            return [(Ref("player", q), T.not_(s.bankrupt[q])) for q in range(s.players) if q != c.me]
+        if name == "deeds":
+            return [(Ref("deed", sq), True) for sq in ed.deeds]
+        if name == "groups":
+            return [(Ref("group", g), True) for g in range(len(ed.groups))]
+        if name == "decks":
+            return [(Ref("deck", k), True) for k in range(len(ed.decks))]
+        if name == "board_size":
+            return ed.n
+        if name == "houses_in_bank":
+            return s.bank_houses
+        if name == "hotels_in_bank":
+            return s.bank_hotels
+        if name == "bank_ledger":
+            return s.bank_ledger
+        raise Unsupported(f"unknown name `{name}`")
+
+    def _player(self, ref, fn):
+        """An attribute of a player that may be symbolic: an if-chain over the seats."""
+        q = val(ref)
+        if not T.is_sym(q):
+            return fn(q)
+        return T.pick(q, [fn(i) for i in range(self.s.players)])
+
+    def _deed(self, ref, fn):
+        sq = val(ref)
+        if not T.is_sym(sq):
+            return fn(sq)
+        deeds = self.ed.deeds
+        out = fn(deeds[-1])
+        for d in reversed(deeds[:-1]):
+            out = T.ite(T.eq(sq, d), fn(d), out)
+        return out
+
+    def x_attr(self, node, c):
+        of = self.expr(node["of"], c)
+        name = node["name"]
+        s, ed = self.s, self.ed
+        kind = of.kind if isinstance(of, Ref) else None
+        if kind == "player":
+            if name == "deeds":
+                q = val(of)
+                return [(Ref("deed", sq), T.eq(s.owner[sq], q)) for sq in ed.deeds]
+            if name == "cards":
+                return self._player(of, lambda q: self.held(q, None))
+            if name in PLAYER_ATTRS:
+                box = getattr(s, name)
+                return self._player(of, lambda q: box[q])
+        if kind == "deed" and name in DEED_ATTRS:
+            tables = {"price": ed.price, "mortgage": ed.mortgage_value, "house_cost": ed.house_cost,
+                      "hotel_cost": ed.hotel_cost}
+            if name in tables:
+                return self._deed(of, lambda sq: tables[name][sq])
+            if name == "owner":
+                return Ref("player", self._deed(of, lambda sq: s.owner[sq]))
+            if name == "group":
+                return Ref("group", self._deed(of, lambda sq: ed.group_of[sq]))
+            if name == "level":
+                return self._deed(of, lambda sq: T.ite(T.lt(0, s.hotels[sq]), ed.hotel_level, s.houses[sq]))
+            if name == "even_level":
+                return self._deed(of, self.even_level)
+            return self._deed(of, lambda sq: getattr(s, name)[sq])
+        if kind == "group" and not T.is_sym(of.v):
+            if name == "deeds":
+                return [(Ref("deed", sq), True) for sq in ed.group_squares[of.v]]
+            if name == "uneven":
+                return s.uneven[of.v]
+        if kind == "deck" and not T.is_sym(of.v):
+            if name == "size":
+                return sum_terms([T.ite(T.eq(x, -1), 1, 0) for x in s.loc[of.v]])
+            if name == "cards":
+                return len(s.loc[of.v])
+        raise Unsupported(f"unknown attribute `{name}` of a {kind or 'value'}")
+
+    def held(self, q, deck):
+        """Kept cards of `deck` (all decks when None) that seat `q` holds."""
+        decks = range(len(self.s.loc)) if deck is None else [deck]
+        return sum_terms([T.ite(T.eq(x, q), 1, 0) for k in decks for x in self.s.loc[k]])
+
+    def x_index(self, node, c):
+        of, at = self.expr(node["of"], c), self.expr(node["at"], c)
+        if not T.is_sym(at) and not isinstance(of, list) and not T.is_sym(of):
+            return of[at]
+        if not T.is_sym(at):
+            return of[at]
+        # a symbolic index into a concrete list; out of range is unsupported (Python raises)
+        self.flag(T.or_(T.lt(at, 0), T.le(len(of), at)), "a list index out of range")
+        return T.pick(at, list(of))
+
+    def x_neg(self, node, c):
+        return T.neg(self.expr(node["e"], c))
+
+    def x_not(self, node, c):
+        return T.not_(self.expr(node["e"], c))
+
+    def x_bin(self, node, c):
+        op = node["op"]
+        l = self.expr(node["l"], c)
+        if op == "and":
+            if not T.is_sym(l) and not l:
+                return False
+            return T.and_(l, self.expr(node["r"], c))
+        if op == "or":
+            if not T.is_sym(l) and l:
+                return True
+            return T.or_(l, self.expr(node["r"], c))
+        r = self.expr(node["r"], c)
+        l, r = val(l), val(r)
+        if op == "+":
+            return T.add(l, r)
+        if op == "-":
+            return T.sub(l, r)
+        if op == "*":
+            return T.mul(l, r)
+        if op == "/":
+            return T.div(l, r)
+        if op in ("==", "!=", "<", "<=", ">", ">="):
+            return T.cmp(op, l, r)
+        raise Unsupported(f"unknown operator `{op}`")
+
+    def x_if(self, node, c):
+        cond = self.expr(node["c"], c)
+        if not T.is_sym(cond):
+            return self.expr(node["t"] if cond else node["e"], c)
+        t, e = self.expr(node["t"], c), self.expr(node["e"], c)
+        if isinstance(t, Ref) or isinstance(e, Ref):
+            return Ref(t.kind, T.ite(cond, val(t), val(e)))
+        return T.ite(cond, t, e)
+
+    def x_agg(self, node, c):
+        fn, var = node["fn"], node["var"]
+        over = self.expr(node["over"], c)
+        if not isinstance(over, list):
+            raise Unsupported("an aggregate over something that is not a set")
+        saved = c.vars.get(var, _MISSING)
+        parts = []
+        for elem, member in over:
+            c.vars[var] = elem
+            parts.append((member, self.expr(node["body"], c)))
+        if saved is _MISSING:
+            c.vars.pop(var, None)
+        else:
+            c.vars[var] = saved
+        if fn == "sum":
+            return sum_terms([T.ite(m, b, 0) for m, b in parts])
+        if fn == "count":
+            return sum_terms([T.ite(T.and_(m, b), 1, 0) for m, b in parts])
+        if fn == "any":
+            return T.or_(*[T.and_(m, b) for m, b in parts])
+        if fn == "all":
+            return T.and_(*[T.implies(m, b) for m, b in parts])
+        if fn in ("max", "min"):
+            best, seen = 0, False          # max/min of an empty set is 0
+            for m, b in parts:
+                better = T.lt(best, b) if fn == "max" else T.lt(b, best)
+                best = T.ite(m, T.ite(T.or_(T.not_(seen), better), b, best), best)
+                seen = T.or_(seen, m)
+            return best
+        raise Unsupported(f"unknown aggregate `{fn}`")
+
+    def x_call(self, node, c):
+        name = node["fn"]
+        args = [self.expr(a, c) for a in node.get("args", [])]
+        if name in ("houses", "hotels"):
+            if len(args) != 1:
+                raise Unsupported(f"`{name}` takes one player")
+            q = val(args[0])
+            table = self.s.houses if name == "houses" else self.s.hotels
+            return sum_terms([T.ite(T.eq(self.s.owner[sq], q), table[sq], 0) for sq in self.ed.deeds])
+        if name == "held":
+            return self.held(val(args[0]), val(args[1]))
+        formulas = self.ed.ir.get("formulas", {})
+        if name not in formulas:
+            raise Unsupported(f"unknown function `{name}`")
+        formula = formulas[name]
+        params = formula.get("params", [])
+        if len(params) != len(args):
+            raise Unsupported(f"`{name}` takes {len(params)} arguments, got {len(args)}")
+        saved = dict(c.vars)
+        c.vars.update(zip(params, args))
+        try:
+            return self.expr(formula["body"], c)
+        finally:
+            c.vars = saved
+
+    # ---- statements ------------------------------------------------------------------
+
+    def block(self, stmts: list, c: Ctx) -> None:
+        """A statement list; it stops once the game halts the move (the interpreter checks
+        `g.halt` after each statement)."""
+        for i, node in enumerate(stmts or []):
+            if i == 0:
+                self.stmt(node, c)
+            else:
+                self.fork(T.not_(self.s.halt), lambda node=node: self.stmt(node, c))
+
+    def stmt(self, node: dict, c: Ctx) -> None:
+        kind = node.get("do")
+        handler = getattr(self, "s_" + str(kind), None)
+        if handler is None:
+            raise Unsupported(f"unsupported statement `{kind}`")
+        handler(node, c)
+
+    def s_transfer(self, node, c):
+        amount = T.round_money(val(self.expr(node["amount"], c)), self.ed.rounding_up)
+        payer, payee = val(self.expr(node["from"], c)), val(self.expr(node["to"], c))
+        self.split_party(payer, lambda a: self.split_party(payee, lambda b: self.pay(a, b, amount, c.reason)))
+
+    def s_for(self, node, c):
+        var = node["var"]
+        over = self.expr(node["over"], c)
+        saved = c.vars.get(var, _MISSING)
+        for elem, member in list(over):
+            c.vars[var] = elem
+            self.fork(T.and_(member, T.not_(self.s.halt)), lambda: self.block(node.get("body", []), c))
+        if saved is _MISSING:
+            c.vars.pop(var, None)
+        else:
+            c.vars[var] = saved
+
+    def s_move_to(self, node, c):
+        target = node["square"]
+        if isinstance(target, str):
+            target = self.ed.square_index[target]
+        self.move_to(c, target)
+
+    def s_move_by(self, node, c):
+        steps = self.expr(node["steps"], c)
+        self.split_value(steps, None, lambda v: self.move_by(c, v))
+
+    def s_advance_to_nearest(self, node, c):
+        group = node["group"]
+        if isinstance(group, str):
+            group = self.ed.group_index[group]
+        self.advance_nearest(c, group, node.get("rent"))
+
+    def s_go_to_jail(self, node, c):
+        self.go_to_jail(c.me, c.reason)
+
+    def s_draw(self, node, c):
+        deck = node["deck"]
+        if isinstance(deck, str):
+            deck = self.ed.deck_index[deck]
+        self.draw(c, deck)
+
+    def s_keep(self, node, c):
+        self.s.kept = True
+
+    def s_choose(self, node, c):
+        options = node["options"]
+        pick = self.choice("option", list(range(len(options))), seat=c.me)
+        self.split_value(pick, list(range(len(options))), lambda i: self.block(options[i].get("body", []), c))
+
+    def s_if(self, node, c):
+        cond = self.expr(node["cond"], c)
+        self.fork(cond, lambda: self.block(node.get("then", []), c), lambda: self.block(node.get("else", []), c))
+
+
+_MISSING = object()
+
+
+def sum_terms(xs):
+    out = 0
+    for x in xs:
+        out = T.add(out, x)
+    return out
+
+
+EXPR_KINDS = sorted(n[2:] for n in dir(CompileMixin) if n.startswith("x_"))
+STMT_KINDS = sorted(n[2:] for n in dir(CompileMixin) if n.startswith("s_"))

@@ -1,0 +1,144 @@
+"""What each effect statement does to the symbolic state: the mirror of
+`interpreter/effects.py` (movement, jail, cards, choices). Mixed into `SymGame`."""
+from __future__ import annotations
+
+from . import terms as T
+from .compile import Ctx
+
+
+class EffectsMixin:
+    # ---- movement ----------------------------------------------------------------------
+
+    def move_steps(self, c: Ctx, p: int, steps, land: bool = True) -> None:
+        """Move forward `steps` squares: fire `on_pass` of squares passed or landed on, then
+        land. `land=False` stops before the landing (the roll action: the landing is the
+        `square:*` and property actions)."""
+        ed, s = self.ed, self.s
+        n = ed.n
+        old = s.position[p]
+        new = T.mod(T.add(old, steps), n)
+        s.position[p] = new
+        s.progress[p] = T.add(s.progress[p], steps)
+        for k, sq in enumerate(ed.on_pass_squares):
+            d = T.mod(T.sub(sq, old), n)
+            fire = T.le(T.ite(T.eq(d, 0), n, d), steps)
+            if ed.once_per_lap:
+                count = T.idiv(T.sub(s.progress[p], sq), n)
+                fresh = T.lt(s.passes[p][k], count)
+                s.passes[p][k] = T.ite(T.and_(fire, fresh), count, s.passes[p][k])
+                fire = T.and_(fire, fresh)
+            block = self.squares[sq].get("on_pass") or []
+
+            def run(block=block, sq=sq):
+                saved = c.reason
+                c.reason = "square:" + ed.square_ids[sq]
+                self.block(block, c)
+                c.reason = saved
+            self.fork(T.and_(fire, T.not_(s.halt)), run)
+        if land:
+            self.fork(T.not_(self.s.halt), lambda: self.split_value(new, range(n), lambda sq: self.land(c, p, sq)))
+
+    def land(self, c: Ctx, p: int, sq: int) -> None:
+        """A token ends its move on `sq`: its `on_land`, then the property rule."""
+        ed = self.ed
+        block = self.squares[sq].get("on_land") or []
+        if block:
+            saved = c.reason
+            c.reason = "square:" + ed.square_ids[sq]
+            self.block(block, c)
+            c.reason = saved
+        if ed.is_deed[sq]:
+            s = self.s
+            stop = T.or_(s.halt, T.not_(T.eq(s.position[p], sq)), s.bankrupt[p]) if block else False
+            self.fork(stop, None, lambda: self.property_rule(c, p, sq))
+
+    def move_to(self, c: Ctx, target: int) -> None:
+        p = c.me
+        steps = T.mod(T.sub(target, self.s.position[p]), self.ed.n)
+        self.fork(T.eq(steps, 0), lambda: self.land(c, p, target), lambda: self.move_steps(c, p, steps))
+
+    def move_by(self, c: Ctx, steps: int) -> None:
+        p = c.me
+        if steps >= 0:
+            self.move_steps(c, p, steps)
+            return
+        s = self.s
+        new = T.mod(T.add(s.position[p], steps), self.ed.n)
+        s.position[p] = new
+        s.progress[p] = T.add(s.progress[p], steps)
+        self.split_value(new, range(self.ed.n), lambda sq: self.land(c, p, sq))
+
+    def advance_nearest(self, c: Ctx, group: int, rent_node) -> None:
+        ed = self.ed
+        squares = ed.group_squares[group]
+        if not squares:
+            return
+
+        def at(pos):
+            target = min(squares, key=lambda sq: (sq - pos) % ed.n or ed.n)
+            c.rent_fn = rent_node
+            if target != pos:
+                self.move_to(c, target)
+            else:
+                self.move_steps(c, c.me, ed.n)
+            c.rent_fn = None
+        self.split_value(self.s.position[c.me], range(ed.n), at)
+
+    def go_to_jail(self, p: int, reason: str = "") -> None:
+        ed, s = self.ed, self.s
+        back = T.mod(T.sub(s.position[p], ed.jail_square), ed.n)
+        s.progress[p] = T.sub(s.progress[p], back)
+        s.position[p] = ed.jail_square
+        s.in_jail[p] = True
+        s.jail_turns[p] = 0
+        if p == self.cur:
+            s.halt = True
+
+    def leave_jail(self, p: int, how: str = "") -> None:
+        self.s.in_jail[p] = False
+        self.s.jail_turns[p] = 0
+
+    # ---- cards -------------------------------------------------------------------------
+
+    def draw(self, c: Ctx, deck: int, card=None) -> None:
+        """Take the top card (an action parameter: any card now in the deck), obey it, put
+        it back at the bottom unless it was kept."""
+        s, ed = self.s, self.ed
+        cards = range(len(s.loc[deck]))
+        empty = T.and_(*[T.not_(T.eq(x, -1)) for x in s.loc[deck]])
+        if self.draw_depth >= self.MAX_DRAWS:
+            self.flag(T.not_(empty), f"a card drawn while obeying {self.MAX_DRAWS} cards")
+            return
+
+        def obey():
+            i = card if card is not None else self.choice(f"card:{ed.decks[deck]['id']}", list(cards))
+            self.assume(T.eq(T.pick(i, s.loc[deck]) if T.is_sym(i) else self.s.loc[deck][i], -1))
+            self.split_value(i, cards, lambda j: self.obey(c, deck, j))
+        self.fork(empty, None, obey)
+
+    def obey(self, c: Ctx, deck: int, i: int) -> None:
+        s = self.s
+        saved_kept, saved_reason = s.kept, c.reason
+        s.kept = False
+        s.loc[deck][i] = -2                 # in play: neither in the deck nor held
+        c.reason = "card:" + self.ed.decks[deck]["id"]
+        self.draw_depth += 1
+        try:
+            self.block(self.ed.decks[deck]["cards"][i].get("effect") or [], c)
+        finally:
+            self.draw_depth -= 1
+        keep = T.and_(self.s.kept, T.not_(self.s.bankrupt[c.me]))
+        self.s.loc[deck][i] = T.ite(keep, c.me, -1)
+        self.s.kept = saved_kept
+        c.reason = saved_reason
+
+    def return_card(self, p: int, deck: int, i: int) -> None:
+        self.s.loc[deck][i] = -1
+
+    # ---- fresh rolls -------------------------------------------------------------------
+
+    def ctx_roll(self, c: Ctx):
+        if c.roll is None:
+            ed = self.ed
+            c.roll = self.choice("roll", ("range", ed.dice, ed.dice * ed.faces), seat=c.me)
+        return c.roll

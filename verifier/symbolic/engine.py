@@ -1,0 +1,169 @@
+"""The symbolic machine: the state, forks (a branch on a symbolic condition runs both
+ways and merges the states), choices (a decision, a die or a card: an action parameter,
+a fresh Z3 constant, or a value given by the caller in concrete mode), and the turn-flow
+pieces of `interpreter/engine.py` (jail, the roll). The mirror of `engine.Game`.
+
+Choice keys name the path that reached them (the forks taken and the order of calls),
+so a model of a symbolic step replays in concrete mode to the same choices.
+"""
+from __future__ import annotations
+
+import z3
+
+from interpreter.state import BANK
+
+from . import terms as T
+from .compile import CompileMixin, Ctx, Unsupported
+from .effects import EffectsMixin
+from .rules import RulesMixin
+from .state import merge
+
+
+class SymGame(CompileMixin, EffectsMixin, RulesMixin):
+    MAX_DRAWS = 2           # cards obeyed inside one another (a card that moves you onto a draw)
+    MAX_BANKRUPTCIES = 2    # bankruptcies inside one another (a creditor who cannot pay the interest)
+
+    def __init__(self, ed, state, provider=None, force=None, cur: int = BANK, tag: str = ""):
+        self.ed = ed
+        self.squares = sorted(ed.ir["squares"], key=lambda sq: sq["index"])
+        self.s = state
+        self.provider = provider          # concrete mode: (key, kind, domain, seat) -> value
+        self.force = dict(force or {})    # kind -> value: the action fixes this decision
+        self.cur = cur                    # the seat whose turn it is
+        self.tag = tag
+        self.path: list[str] = []
+        self.counter = [0]
+        self.choices: dict[str, z3.ExprRef] = {}
+        self.record: list[tuple] = []     # concrete mode: (kind, value, seat) in call order
+        self.reasons: set[str] = set()
+        self.draw_depth = 0
+        self.bankrupt_depth = 0
+
+    # ---- paths -----------------------------------------------------------------------
+
+    def _next(self) -> str:
+        n = self.counter[-1]
+        self.counter[-1] += 1
+        return f"{n}"
+
+    def key(self, kind: str) -> str:
+        return f"{self.tag}{kind}@{'/'.join(self.path)}#{self._next()}"
+
+    def fork(self, cond, then=None, other=None) -> None:
+        """Run `then` where `cond` holds and `other` elsewhere; merge the two states."""
+        label = self._next()
+        if not T.is_sym(cond):
+            body = then if cond else other
+            if body is not None:
+                self._enter(label + ("T" if cond else "F"), body)
+            return
+        saved = self.s
+        self.s = saved.copy()
+        if then is not None:
+            self._enter(label + "T", then)
+        s_then = self.s
+        self.s = saved.copy()
+        if other is not None:
+            self._enter(label + "F", other)
+        self.s = merge(cond, s_then, self.s)
+
+    def _enter(self, label, body):
+        self.path.append(label)
+        self.counter.append(0)
+        try:
+            body()
+        finally:
+            self.path.pop()
+            self.counter.pop()
+
+    def split_value(self, value, domain, fn) -> None:
+        """`fn(v)` for the concrete value of `value`: one fork per possible value."""
+        if not T.is_sym(value):
+            self._enter(f"{self._next()}={value}", lambda: fn(value))
+            return
+        if domain is None:
+            raise Unsupported("a symbolic amount where a number of steps is needed")
+        options = list(domain)
+        label = self._next()
+
+        def chain(i):
+            if i == len(options):
+                self.assume(False)
+                return
+            v = options[i]
+            self.fork(T.eq(value, v), lambda: self._enter(f"{label}={v}", lambda: fn(v)), lambda: chain(i + 1))
+        chain(0)
+
+    def split_party(self, value, fn) -> None:
+        self.split_value(value, range(BANK, self.s.players), fn)
+
+    # ---- assumptions, unsupported paths, choices -------------------------------------
+
+    def assume(self, cond) -> None:
+        self.s.ok = T.and_(self.s.ok, cond)
+
+    def flag(self, cond, reason: str) -> None:
+        if cond is False:
+            return
+        if cond is True and self.provider is not None:
+            raise Unsupported(reason)
+        self.reasons.add(reason)
+        self.s.unsupported = T.or_(self.s.unsupported, cond)
+
+    def unsupported(self, reason: str) -> Unsupported:
+        return Unsupported(reason)
+
+    def choice(self, kind: str, domain, seat=None):
+        """A decision, die or card: forced by the action, given by the caller (concrete),
+        or a fresh constant constrained to its domain (symbolic)."""
+        if kind in self.force:
+            return self.force[kind]
+        key = self.key(kind)
+        if self.provider is not None:
+            v = self.provider(key, kind, domain, seat)
+            self.record.append((kind, v, seat))
+            return v
+        values = domain if not isinstance(domain, tuple) else None
+        if values is not None and all(isinstance(v, bool) for v in values):
+            x = z3.Bool(key)
+            if len(values) == 1:
+                self.assume(x == values[0])
+        else:
+            x = z3.Int(key)
+            if values is not None:
+                self.assume(T.or_(*[x == v for v in values]))
+            else:
+                _, lo, hi = domain
+                if lo is not None:
+                    self.assume(x >= lo)
+                if hi is not None:
+                    self.assume(x <= hi)
+        self.choices[key] = x
+        return x
+
+    # ---- turn flow (engine.py) --------------------------------------------------------
+
+    def move(self, p: int, steps) -> None:
+        """The token moves by the dice: `on_pass` fires; the landing is its own action."""
+        self.move_steps(Ctx(p, steps), p, steps, land=False)
+
+    def jail_pay_fine(self, p: int) -> None:
+        self.pay(p, BANK, self.ed.jail_fine, "jail_fine")
+        self.leave_jail(p, "fine")
+
+    def jail_use_card(self, p: int, deck: int, i: int) -> None:
+        self.return_card(p, deck, i)
+        self.leave_jail(p, "card")
+
+    def jail_double(self, p: int, total) -> None:
+        self.leave_jail(p, "double")
+        self.move(p, total)
+
+    def jail_fail(self, p: int, total) -> None:
+        ed, s = self.ed, self.s
+        s.jail_turns[p] = T.add(s.jail_turns[p], 1)
+
+        def last_try():
+            self.pay(p, BANK, ed.jail_fine, "jail_fine")
+            self.fork(self.s.bankrupt[p], None, lambda: (self.leave_jail(p, "forced"), self.move(p, total)))
+        self.fork(T.le(ed.jail_max_turns, s.jail_turns[p]), last_try)

@@ -1,0 +1,381 @@
+"""The property mechanisms on the symbolic state: the mirror of `interpreter/rules.py`
+(transfer and debts, buying, rent, auctions, building, mortgages, trades, bankruptcy),
+method for method and name for name. Mixed into `SymGame`.
+
+Loops over deeds whose body only sets a few fields are written field by field with
+`ite` (no fork), so a bankruptcy costs one term per deed field, not one state per deed.
+"""
+from __future__ import annotations
+
+from interpreter.state import BANK
+
+from . import terms as T
+from .compile import Ref, sum_terms
+
+
+class RulesMixin:
+    # ---- money -------------------------------------------------------------------------
+
+    def transfer(self, payer: int, payee: int, amount, reason: str = "") -> None:
+        # INVARIANT (money conservation): every amount leaves one party and reaches one.
+        s = self.s
+        if payer == BANK:
+            s.bank_ledger = T.sub(s.bank_ledger, amount)
+        else:
+            s.cash[payer] = T.sub(s.cash[payer], amount)
+        if payee == BANK:
+            s.bank_ledger = T.add(s.bank_ledger, amount)
+        else:
+            s.cash[payee] = T.add(s.cash[payee], amount)
+
+    def pay(self, payer: int, payee: int, amount, reason: str = "", _flipped: bool = False) -> None:
+        """A debt: paid in full, or the payer goes bankrupt. Raising money first (selling,
+        mortgaging, handing deeds over) is the actions `sell_building`, `downgrade`,
+        `mortgage` and `give_deed`, which the interpreter's raise loop calls."""
+        def nonpositive():
+            if _flipped:
+                self.assume(False)
+                return
+            self.fork(T.lt(amount, 0), lambda: self.pay(payee, payer, T.neg(amount), reason, True))
+        self.fork(T.le(amount, 0), nonpositive, lambda: self._pay(payer, payee, amount, reason))
+
+    def _pay(self, payer, payee, amount, reason):
+        if payer == payee:
+            return
+        if payer == BANK:
+            self.transfer(BANK, payee, amount, reason)
+            return
+        s = self.s
+        gone = T.or_(s.bankrupt[payer], s.bankrupt[payee] if payee != BANK else False)
+        self.fork(gone, None, lambda: self.fork(
+            T.lt(s.cash[payer], amount),
+            lambda: self.bankrupt(payer, payee),
+            lambda: self.transfer(payer, payee, amount, reason)))
+
+    # ---- ownership ---------------------------------------------------------------------
+
+    def set_owner(self, sq: int, new) -> None:
+        self.s.owner[sq] = new
+
+    def group_built(self, g: int):
+        s = self.s
+        return T.or_(*[T.or_(T.lt(0, s.houses[sq]), T.lt(0, s.hotels[sq])) for sq in self.ed.group_squares[g]])
+
+    def gcount(self, p, g: int):
+        return sum_terms([T.ite(T.eq(self.s.owner[sq], p), 1, 0) for sq in self.ed.group_squares[g]])
+
+    def gmort(self, g: int):
+        return sum_terms([T.ite(self.s.mortgaged[sq], 1, 0) for sq in self.ed.group_squares[g]])
+
+    # ---- landing on a deed -------------------------------------------------------------
+
+    def property_rule(self, c, p: int, sq: int) -> None:
+        ed, s = self.ed, self.s
+        rent_node = c.rent_fn
+        c.rent_fn = None
+
+        def bank_holds():
+            price = ed.price[sq]
+
+            def offer():
+                buy = self.choice("buy", [True, False], seat=p)
+                self.fork(buy, lambda: (self.transfer(p, BANK, price, "buy"), self.set_owner(sq, p)), declined)
+
+            def declined():
+                if ed.auction_on_decline:
+                    self.auction_deed(sq, p, lander=p)
+            self.fork(T.le(price, s.cash[p]), offer, declined)
+
+        def held(o):
+            if o == p:
+                return
+
+            def due():
+                if not ed.collects_rent_in_jail:
+                    self.fork(s.in_jail[o], None, lambda: self.charge(c, p, sq, o, rent_node))
+                else:
+                    self.charge(c, p, sq, o, rent_node)
+            self.fork(s.mortgaged[sq], None, due)
+
+        self.split_party(s.owner[sq], lambda o: bank_holds() if o == BANK else held(o))
+
+    def charge(self, c, p, sq, o, rent_node):
+        amount = self.rent(c, sq, o)
+        if rent_node is not None:
+            c.rent = amount
+            amount = T.round_money(self.expr(rent_node, c), self.ed.rounding_up)
+        self.pay(p, o, amount, "rent")
+
+    def rent(self, c, sq: int, o: int):
+        """The deed's rent formula with the rent names bound (docs/language.md)."""
+        ed, s = self.ed, self.s
+        g = ed.group_of[sq]
+        owned = self.gcount(o, g)
+        c.owner = o
+        c.printed = ed.printed[sq]
+        c.level = T.ite(T.lt(0, s.hotels[sq]), ed.hotel_level, s.houses[sq])
+        c.owned = owned
+        c.complete = T.eq(owned, ed.group_size[g])
+        c.mig = self.gmort(g)
+        kind = self.squares[sq]["kind"]
+        node = ed.ir.get("rent", {}).get(kind)
+        if node is None:
+            raise self.unsupported(f"no rent formula for `{kind}`")
+        return T.round_money(self.expr(node, c), ed.rounding_up)
+
+    # ---- auctions ----------------------------------------------------------------------
+
+    def auction_deed(self, sq: int, first: int, lander: int = -1) -> None:
+        """The English auction as its outcome: a winner among the bidders (or nobody) and
+        a price one of `auction.raises` can reach (at least the least raise; within the
+        winner's cash when `auction.bid_within_cash`)."""
+        ed, s = self.ed, self.s
+        least = min(ed.raises)
+
+        def may_win(q):
+            if not ed.decliner_may_bid and lander >= 0 and q == lander:
+                return False
+            return T.and_(T.not_(s.bankrupt[q]), T.le(least, s.cash[q]) if ed.bid_within_cash else True)
+        bidders = [q for q in range(s.players) if may_win(q) is not False]
+        winner = self.choice("auction_winner", [-1] + bidders)
+
+        def won(w):
+            if w == BANK:
+                return
+            s = self.s
+            self.assume(may_win(w))
+            if T.is_sym(s.cash[w]) or not ed.bid_within_cash:
+                price = self.choice("auction_price", ("range", least, None), seat=w)
+            else:
+                price = self.choice("auction_price", [r for r in ed.raises if r <= s.cash[w]], seat=w)
+            if ed.bid_within_cash:
+                self.assume(T.le(price, s.cash[w]))
+                # pay() of 0 < price <= cash by a solvent bidder is exactly a transfer
+                self.transfer(w, BANK, price, "auction") if least > 0 else self.pay(w, BANK, price, "auction")
+            else:
+                self.pay(w, BANK, price, "auction")
+            self.fork(self.s.bankrupt[w], None, lambda: self.set_owner(sq, w))
+        self.split_value(winner, [-1] + bidders, won)
+
+    # ---- building ----------------------------------------------------------------------
+
+    def even_level(self, sq: int):
+        return T.ite(T.lt(0, self.s.hotels[sq]), self.ed.hotel_even_level, self.s.houses[sq])
+
+    def group_ready(self, p, g: int):
+        ed = self.ed
+        if ed.group_kind[g] != 1:
+            return False
+        out = True
+        if ed.needs_complete:
+            out = T.and_(out, T.eq(self.gcount(p, g), ed.group_size[g]))
+        if ed.blocked_by_mortgage:
+            out = T.and_(out, T.eq(self.gmort(g), 0))
+        return out
+
+    def can_build(self, p, sq: int, paid: bool = True):
+        ed, s = self.ed, self.s
+        g = ed.group_of[sq]
+        cs = [T.eq(s.owner[sq], p), T.eq(s.hotels[sq], 0), T.lt(s.houses[sq], ed.max_houses),
+              T.lt(0, s.bank_houses), T.not_(s.mortgaged[sq])]
+        if paid:
+            cs.append(T.le(ed.house_cost[sq], s.cash[p]))
+        cs.append(self.group_ready(p, g))
+        if ed.even:
+            level = s.houses[sq]
+            cs.append(T.implies(T.lt(0, level), T.and_(*[T.le(level, self.even_level(o)) for o in ed.group_squares[g]])))
+        return T.and_(*cs)
+
+    def can_build_hotel(self, p, sq: int):
+        ed, s = self.ed, self.s
+        g = ed.group_of[sq]
+        cs = [T.eq(s.owner[sq], p), T.lt(s.hotels[sq], ed.hotels_per_lot), T.lt(0, s.bank_hotels),
+              T.le(ed.houses_per_hotel, s.houses[sq]), T.le(ed.hotel_cost[sq], s.cash[p]), self.group_ready(p, g)]
+        if ed.even:
+            cs += [T.or_(T.lt(0, s.hotels[o]), T.le(ed.houses_per_hotel, s.houses[o])) for o in ed.group_squares[g]]
+        return T.and_(*cs)
+
+    def can_sell(self, p, sq: int):
+        ed, s = self.ed, self.s
+        base = T.and_(T.eq(s.owner[sq], p), T.or_(T.lt(0, s.houses[sq]), T.lt(0, s.hotels[sq])))
+        if not ed.even:
+            return base
+        g = ed.group_of[sq]
+        level = self.even_level(sq)
+        top = T.and_(*[T.le(self.even_level(o), level) for o in ed.group_squares[g]])
+        rest = 0
+        for o in ed.group_squares[g]:
+            if o != sq:
+                lv = self.even_level(o)
+                rest = T.ite(T.lt(rest, lv), lv, rest)
+        hotel_ok = T.or_(T.le(rest, 1), T.lt(s.bank_houses, ed.houses_per_hotel))
+        return T.and_(base, top, T.implies(T.lt(0, s.hotels[sq]), hotel_ok))
+
+    def can_downgrade(self, p, sq: int):
+        s = self.s
+        return T.and_(T.eq(s.owner[sq], p), T.lt(0, s.hotels[sq]), T.le(self.ed.houses_per_hotel, s.bank_houses))
+
+    def can_mortgage(self, p, sq: int):
+        s = self.s
+        return T.and_(T.eq(s.owner[sq], p), T.not_(s.mortgaged[sq]), T.not_(self.group_built(self.ed.group_of[sq])))
+
+    def can_unmortgage(self, p, sq: int):
+        s = self.s
+        return T.and_(T.eq(s.owner[sq], p), s.mortgaged[sq], T.le(self.ed.unmortgage_cost[sq], s.cash[p]))
+
+    def build(self, p: int, sq: int, price=None) -> None:
+        ed, s = self.ed, self.s
+        if price is None:
+            self.transfer(p, BANK, ed.house_cost[sq], "build")
+        s.houses[sq] = T.add(s.houses[sq], 1)
+        s.bank_houses = T.sub(s.bank_houses, 1)
+        self.check_even(ed.group_of[sq])
+
+    def build_hotel(self, p: int, sq: int) -> None:
+        ed, s = self.ed, self.s
+        self.transfer(p, BANK, ed.hotel_cost[sq], "build")
+        s.bank_houses = T.add(s.bank_houses, s.houses[sq])
+        s.houses[sq] = 0
+        s.hotels[sq] = T.add(s.hotels[sq], 1)
+        s.bank_hotels = T.sub(s.bank_hotels, 1)
+        self.check_even(ed.group_of[sq])
+
+    def sell_building(self, p: int, sq: int) -> None:
+        ed, s = self.ed, self.s
+        g = ed.group_of[sq]
+
+        def hotel():
+            s = self.s
+            s.hotels[sq] = T.sub(s.hotels[sq], 1)
+            s.bank_hotels = T.add(s.bank_hotels, 1)
+            if ed.even:
+                top = 0
+                for o in ed.group_squares[g]:
+                    lv = self.even_level(o)
+                    top = T.ite(T.lt(top, lv), lv, top)
+                s.uneven[g] = T.or_(s.uneven[g], T.lt(1, top))
+            self.transfer(BANK, p, ed.hotel_sale_full[sq], "sell")
+
+        def house():
+            s = self.s
+            s.houses[sq] = T.sub(s.houses[sq], 1)
+            s.bank_houses = T.add(s.bank_houses, 1)
+            self.transfer(BANK, p, ed.house_sale[sq], "sell")
+        self.fork(T.lt(0, s.hotels[sq]), hotel, house)
+        self.check_even(g)
+
+    def downgrade(self, p: int, sq: int) -> None:
+        ed, s = self.ed, self.s
+        s.hotels[sq] = T.sub(s.hotels[sq], 1)
+        s.bank_hotels = T.add(s.bank_hotels, 1)
+        s.houses[sq] = ed.houses_per_hotel
+        s.bank_houses = T.sub(s.bank_houses, ed.houses_per_hotel)
+        self.transfer(BANK, p, ed.hotel_sale_only[sq], "sell")
+
+    def check_even(self, g: int) -> None:
+        """A group left uneven by a shortage hotel sale is even again once levels meet."""
+        s = self.s
+        levels = [self.even_level(o) for o in self.ed.group_squares[g]]
+        if not levels:
+            return
+        hi, lo = levels[0], levels[0]
+        for lv in levels[1:]:
+            hi, lo = T.ite(T.lt(hi, lv), lv, hi), T.ite(T.lt(lv, lo), lv, lo)
+        s.uneven[g] = T.and_(s.uneven[g], T.not_(T.le(T.sub(hi, lo), 1)))
+
+    def sell_all_buildings(self, p: int) -> None:
+        ed, s = self.ed, self.s
+        for sq in ed.deeds:
+            mine = T.eq(s.owner[sq], p)
+            hotels, houses = T.ite(mine, s.hotels[sq], 0), T.ite(mine, s.houses[sq], 0)
+            s.hotels[sq] = T.sub(s.hotels[sq], hotels)
+            s.bank_hotels = T.add(s.bank_hotels, hotels)
+            self.transfer(BANK, p, T.mul(ed.hotel_sale_full[sq], hotels), "sell")
+            s.houses[sq] = T.sub(s.houses[sq], houses)
+            s.bank_houses = T.add(s.bank_houses, houses)
+            self.transfer(BANK, p, T.mul(ed.house_sale[sq], houses), "sell")
+        for g in range(len(ed.groups)):
+            self.check_even(g)
+
+    # ---- mortgages ---------------------------------------------------------------------
+
+    def mortgage(self, p: int, sq: int) -> None:
+        self.s.mortgaged[sq] = True
+        self.transfer(BANK, p, self.ed.mortgage_value[sq], "mortgage")
+
+    def unmortgage(self, p: int, sq: int) -> None:
+        self.transfer(p, BANK, self.ed.unmortgage_cost[sq], "unmortgage")
+        self.s.mortgaged[sq] = False
+
+    def received_mortgaged(self, q: int, sq: int) -> None:
+        """A mortgaged deed changed hands: the new holder lifts it now (if the cash allows)
+        or pays the transfer interest now and keeps the mortgage."""
+        ed, s = self.ed, self.s
+        can = T.le(ed.unmortgage_cost[sq], s.cash[q])
+        lift = self.choice("lift", [False, True] if can is not False else [False], seat=q)
+        self.assume(T.implies(lift, can))
+        self.fork(lift, lambda: self.unmortgage(q, sq),
+                  lambda: self.pay(q, BANK, ed.transfer_cost[sq], "mortgage_interest"))
+
+    # ---- trades ------------------------------------------------------------------------
+
+    def tradeable(self, sq: int):
+        return True if self.ed.trade_built_groups else T.not_(self.group_built(self.ed.group_of[sq]))
+
+    # ---- debts and bankruptcy ----------------------------------------------------------
+
+    def deed_value(self, sq: int):
+        ed = self.ed
+        return T.ite(self.s.mortgaged[sq], ed.price[sq] - ed.mortgage_value[sq], ed.price[sq])
+
+    def may_give_deed(self, sq: int, owed, creditor: int):
+        if not self.ed.pay_with_deeds or creditor < 0:
+            return False
+        v = self.deed_value(sq)
+        return T.and_(self.tradeable(sq), T.lt(0, v), T.le(v, owed))
+
+    def bankrupt(self, p: int, creditor: int) -> None:
+        """Bankrupt to a player (everything of value to the creditor, buildings to the bank
+        at sale value) or to the bank (which auctions the deeds, per the settings)."""
+        if self.bankrupt_depth >= self.MAX_BANKRUPTCIES:
+            self.flag(True, f"{self.MAX_BANKRUPTCIES + 1} bankruptcies in one step")
+            return
+        self.bankrupt_depth += 1
+        try:
+            self._bankrupt(p, creditor)
+        finally:
+            self.bankrupt_depth -= 1
+
+    def _bankrupt(self, p, creditor):
+        ed, s = self.ed, self.s
+        if p == self.cur:
+            s.halt = True
+        self.sell_all_buildings(p)
+        s = self.s
+        was = {sq: T.eq(s.owner[sq], p) for sq in ed.deeds}
+        cash = s.cash[p]
+        self.transfer(p, creditor, T.ite(T.lt(0, cash), cash, 0), "bankruptcy")
+        s.in_jail[p] = False
+        s.jail_turns[p] = 0
+        if creditor >= 0:
+            for sq in ed.deeds:
+                s.owner[sq] = T.ite(was[sq], creditor, s.owner[sq])
+            for cards in s.loc:
+                for i, x in enumerate(cards):
+                    cards[i] = T.ite(T.eq(x, p), creditor, x)
+            s.bankrupt[p] = True
+            for sq in ed.deeds:
+                st = self.s
+                self.fork(T.and_(was[sq], st.mortgaged[sq], T.eq(st.owner[sq], creditor), T.not_(st.bankrupt[creditor])),
+                          lambda sq=sq: self.received_mortgaged(creditor, sq))
+        else:
+            for sq in ed.deeds:
+                s.owner[sq] = T.ite(was[sq], BANK, s.owner[sq])
+                s.mortgaged[sq] = T.ite(was[sq], False, s.mortgaged[sq])
+            for cards in s.loc:
+                for i, x in enumerate(cards):
+                    cards[i] = T.ite(T.eq(x, p), -1, x)
+            s.bankrupt[p] = True
+            if ed.bank_auctions_all:
+                for sq in ed.deeds:
+                    self.fork(T.and_(was[sq], T.eq(self.s.owner[sq], BANK)), lambda sq=sq: self.auction_deed(sq, p))

@@ -1,0 +1,195 @@
+"""The game state as Z3 terms, for a fixed player count: one term per deed field, per
+player field, per card (where it is: -1 in its deck, else the seat holding it), per
+group (`uneven`), and the bank's counters. The mirror of `interpreter/state.py`, with
+what no rule reads left out (turn order, landing counts, the RNG, the order inside a
+deck: a draw is an action parameter naming the card on top).
+
+Two more fields belong to a step, not to the game: `ok` (the path condition: the
+action's guard and every assumption made along the way) and `unsupported` (true on a
+path the symbolic semantics does not model; the prover reports it as unknown).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import z3
+
+from interpreter.state import BANK
+
+from .terms import and_, ite, or_, same
+
+PLAYER_FIELDS = ("cash", "position", "progress", "in_jail", "jail_turns", "bankrupt")
+DEED_FIELDS = ("owner", "houses", "hotels", "mortgaged")
+BOOL_FIELDS = {"in_jail", "bankrupt", "mortgaged"}
+
+
+@dataclass
+class SymState:
+    players: int
+    cash: list = field(default_factory=list)
+    position: list = field(default_factory=list)
+    progress: list = field(default_factory=list)
+    in_jail: list = field(default_factory=list)
+    jail_turns: list = field(default_factory=list)
+    bankrupt: list = field(default_factory=list)
+    passes: list = field(default_factory=list)       # per player, per on_pass square
+    owner: dict = field(default_factory=dict)         # per deed square
+    houses: dict = field(default_factory=dict)
+    hotels: dict = field(default_factory=dict)
+    mortgaged: dict = field(default_factory=dict)
+    bank_houses: object = 0
+    bank_hotels: object = 0
+    bank_ledger: object = 0
+    loc: list = field(default_factory=list)          # per deck, per card: -1 in the deck, else a seat
+    uneven: list = field(default_factory=list)       # per group
+    halt: object = False
+    kept: object = False                             # the card being obeyed said `keep`
+    ok: object = True
+    unsupported: object = False
+
+    def copy(self) -> "SymState":
+        return SymState(self.players, list(self.cash), list(self.position), list(self.progress),
+                        list(self.in_jail), list(self.jail_turns), list(self.bankrupt),
+                        [list(x) for x in self.passes], dict(self.owner), dict(self.houses),
+                        dict(self.hotels), dict(self.mortgaged), self.bank_houses, self.bank_hotels,
+                        self.bank_ledger, [list(x) for x in self.loc], list(self.uneven), self.halt,
+                        self.kept, self.ok, self.unsupported)
+
+    # ---- the named terms -------------------------------------------------------------
+
+    def slots(self):
+        """Every game term as (name, container, key), in a fixed order."""
+        for f in PLAYER_FIELDS:
+            for q in range(self.players):
+                yield f"{f}[{q}]", getattr(self, f), q
+        for q in range(self.players):
+            for k in range(len(self.passes[q])):
+                yield f"passes[{q}][{k}]", self.passes[q], k
+        for f in DEED_FIELDS:
+            for sq in getattr(self, f):
+                yield f"{f}[{sq}]", getattr(self, f), sq
+        for k, cards in enumerate(self.loc):
+            for i in range(len(cards)):
+                yield f"loc[{k}][{i}]", cards, i
+        for g in range(len(self.uneven)):
+            yield f"uneven[{g}]", self.uneven, g
+
+    SCALARS = ("bank_houses", "bank_hotels", "bank_ledger")
+
+    def values(self) -> dict:
+        out = {name: box[key] for name, box, key in self.slots()}
+        for f in self.SCALARS:
+            out[f] = getattr(self, f)
+        return out
+
+
+def merge(c, a: SymState, b: SymState) -> SymState:
+    """The state that is `a` where `c` holds and `b` elsewhere (field by field)."""
+    if not isinstance(c, z3.ExprRef):
+        return a if c else b
+    out = b.copy()
+    for (name, box_a, key), (_, box_o, _) in zip(a.slots(), out.slots()):
+        va = box_a[key]
+        if not same(va, box_o[key]):
+            box_o[key] = ite(c, va, box_o[key])
+    for f in SymState.SCALARS + ("halt", "kept", "ok", "unsupported"):
+        setattr(out, f, ite(c, getattr(a, f), getattr(b, f)))
+    return out
+
+
+def fresh(ed, players: int, prefix: str = "") -> SymState:
+    """Every field a fresh Z3 constant (the state an inductive step starts from)."""
+    def I(name):
+        return z3.Int(prefix + name)
+
+    def B(name):
+        return z3.Bool(prefix + name)
+    s = SymState(players)
+    P = range(players)
+    s.cash = [I(f"cash[{q}]") for q in P]
+    s.position = [I(f"position[{q}]") for q in P]
+    s.progress = [I(f"progress[{q}]") for q in P]
+    s.in_jail = [B(f"in_jail[{q}]") for q in P]
+    s.jail_turns = [I(f"jail_turns[{q}]") for q in P]
+    s.bankrupt = [B(f"bankrupt[{q}]") for q in P]
+    s.passes = [[I(f"passes[{q}][{k}]") for k in range(len(ed.on_pass_squares))] for q in P]
+    for sq in ed.deeds:
+        s.owner[sq] = I(f"owner[{sq}]")
+        s.houses[sq] = I(f"houses[{sq}]")
+        s.hotels[sq] = I(f"hotels[{sq}]")
+        s.mortgaged[sq] = B(f"mortgaged[{sq}]")
+    s.bank_houses, s.bank_hotels, s.bank_ledger = I("bank_houses"), I("bank_hotels"), I("bank_ledger")
+    s.loc = [[I(f"loc[{k}][{i}]") for i in range(len(cards))] for k, cards in enumerate(ed.cards)]
+    s.uneven = [B(f"uneven[{g}]") for g in range(len(ed.groups))]
+    return s
+
+
+def domain(ed, s: SymState):
+    """What the representation itself guarantees (types, not invariants): a holder is the
+    bank or a seat, a card is in its deck or with a seat, a position is a square."""
+    P = s.players
+    cs = []
+    for sq in ed.deeds:
+        cs.append(z3.And(s.owner[sq] >= BANK, s.owner[sq] < P))
+    for cards in s.loc:
+        for x in cards:
+            cs.append(z3.And(x >= -1, x < P))
+    for q in range(P):
+        cs.append(z3.And(s.position[q] >= 0, s.position[q] < ed.n))
+    return and_(*[c for c in cs if isinstance(c, z3.ExprRef)])
+
+
+def initial(ed, players: int) -> SymState:
+    """The state `Game.setup` leaves (before the roll-off, which moves nothing)."""
+    s = SymState(players)
+    n = ed.n
+    start = ed.start_square
+    s.cash = [ed.start_money] * players
+    s.position = [start] * players
+    s.progress = [start] * players
+    s.in_jail = [False] * players
+    s.jail_turns = [0] * players
+    s.bankrupt = [False] * players
+    s.passes = [[(start - sq) // n for sq in ed.on_pass_squares] for _ in range(players)]
+    for sq in ed.deeds:
+        s.owner[sq], s.houses[sq], s.hotels[sq], s.mortgaged[sq] = BANK, 0, 0, False
+    s.bank_houses, s.bank_hotels = ed.stock_houses, ed.stock_hotels
+    s.bank_ledger = -ed.start_money * players
+    s.loc = [[-1] * len(cards) for cards in ed.cards]
+    s.uneven = [False] * len(ed.groups)
+    return s
+
+
+def from_game(game) -> SymState:
+    """The abstraction of a running interpreter game (concrete values)."""
+    st, ed = game.st, game.ed
+    s = SymState(len(st.players))
+    for p in st.players:
+        s.cash.append(p.cash)
+        s.position.append(p.position)
+        s.progress.append(p.progress)
+        s.in_jail.append(p.in_jail)
+        s.jail_turns.append(p.jail_turns)
+        s.bankrupt.append(p.bankrupt)
+        s.passes.append(list(p.passes))
+    for sq in ed.deeds:
+        s.owner[sq], s.houses[sq], s.hotels[sq], s.mortgaged[sq] = \
+            st.owner[sq], st.houses[sq], st.hotels[sq], bool(st.mortgaged[sq])
+    s.bank_houses, s.bank_hotels, s.bank_ledger = st.bank_houses, st.bank_hotels, st.bank_ledger
+    s.loc = [[None] * len(cards) for cards in ed.cards]
+    for k, deck in enumerate(st.decks):
+        for i in deck:
+            if s.loc[k][i] is not None:
+                raise ValueError(f"card {i} of deck {k} is in two places")
+            s.loc[k][i] = -1
+    for p in st.players:
+        for k, i in p.cards:
+            if s.loc[k][i] is not None:
+                raise ValueError(f"card {i} of deck {k} is in two places")
+            s.loc[k][i] = p.seat
+    for k, cards in enumerate(s.loc):
+        for i, x in enumerate(cards):
+            if x is None:
+                raise ValueError(f"card {i} of deck {k} is nowhere")
+    s.uneven = [g in st.uneven for g in range(len(ed.groups))]
+    return s

@@ -1,0 +1,198 @@
+"""Smart constructors over values that are either concrete (int, bool, Fraction, str) or
+Z3 terms. Every operation folds when its inputs are concrete, so the symbolic semantics
+run on a concrete state computes plain Python values along the same code path (the
+differential test relies on it), and on a symbolic state builds one Z3 term.
+"""
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import z3
+
+
+def is_sym(x) -> bool:
+    return isinstance(x, z3.ExprRef)
+
+
+def lift(x):
+    """A value as a Z3 term."""
+    if isinstance(x, z3.ExprRef):
+        return x
+    if isinstance(x, bool):
+        return z3.BoolVal(x)
+    if isinstance(x, int):
+        return z3.IntVal(x)
+    if isinstance(x, Fraction):
+        return z3.RealVal(x)
+    raise TypeError(f"no symbolic value for {x!r}")
+
+
+def same(a, b) -> bool:
+    """Structurally the same value (cheap: identity first)."""
+    if a is b:
+        return True
+    sa, sb = is_sym(a), is_sym(b)
+    if sa and sb:
+        return a.eq(b)
+    if sa or sb:
+        return False
+    return type(a) is type(b) and a == b
+
+
+def ite(c, a, b):
+    if not is_sym(c):
+        return a if c else b
+    if same(a, b):
+        return a
+    if a is True and b is False:
+        return c
+    if a is False and b is True:
+        return z3.Not(c)
+    return z3.If(c, lift(a), lift(b))
+
+
+def and_(*xs):
+    out = []
+    for x in xs:
+        if is_sym(x):
+            out.append(x)
+        elif not x:
+            return False
+    if not out:
+        return True
+    return out[0] if len(out) == 1 else z3.And(*out)
+
+
+def or_(*xs):
+    out = []
+    for x in xs:
+        if is_sym(x):
+            out.append(x)
+        elif x:
+            return True
+    if not out:
+        return False
+    return out[0] if len(out) == 1 else z3.Or(*out)
+
+
+def not_(x):
+    return z3.Not(x) if is_sym(x) else not x
+
+
+def implies(a, b):
+    return or_(not_(a), b)
+
+
+def add(a, b):
+    if is_sym(a) or is_sym(b):
+        if not is_sym(a) and a == 0:
+            return b
+        if not is_sym(b) and b == 0:
+            return a
+        return lift(a) + lift(b)
+    return a + b
+
+
+def sub(a, b):
+    if is_sym(a) or is_sym(b):
+        if not is_sym(b) and b == 0:
+            return a
+        return lift(a) - lift(b)
+    return a - b
+
+
+def mul(a, b):
+    if is_sym(a) or is_sym(b):
+        for x, y in ((a, b), (b, a)):
+            if not is_sym(x):
+                if x == 0:
+                    return 0
+                if x == 1:
+                    return y
+        return lift(a) * lift(b)
+    return a * b
+
+
+def neg(a):
+    return -a if is_sym(a) else -a
+
+
+def div(a, b):
+    """Exact division (the interpreter's `_divide`): an int when it divides evenly."""
+    if is_sym(a) or is_sym(b):
+        return z3.ToReal(lift(a)) / lift(b) if not _is_real(a) else lift(a) / lift(b)
+    if type(a) is int and type(b) is int and b and not a % b:
+        return a // b
+    return Fraction(a) / b
+
+
+def _is_real(x) -> bool:
+    return is_sym(x) and x.sort() == z3.RealSort()
+
+
+def cmp(op: str, a, b):
+    if is_sym(a) or is_sym(b):
+        x, y = lift(a), lift(b)
+        return {"==": lambda: x == y, "!=": lambda: x != y, "<": lambda: x < y, "<=": lambda: x <= y,
+                ">": lambda: x > y, ">=": lambda: x >= y}[op]()
+    return {"==": lambda: a == b, "!=": lambda: a != b, "<": lambda: a < b, "<=": lambda: a <= b,
+            ">": lambda: a > b, ">=": lambda: a >= b}[op]()
+
+
+def eq(a, b):
+    return cmp("==", a, b)
+
+
+def lt(a, b):
+    return cmp("<", a, b)
+
+
+def le(a, b):
+    return cmp("<=", a, b)
+
+
+def mod(a, n: int):
+    return a % n if not is_sym(a) else lift(a) % n
+
+
+def idiv(a, n: int):
+    """Floor division by a positive constant (Python's // and Z3's div agree for n > 0)."""
+    return a // n if not is_sym(a) else lift(a) / n
+
+
+def round_money(x, up: bool):
+    """A ratio rounded to a whole amount, by `money.rounding` (`_round` in the interpreter)."""
+    if not is_sym(x):
+        if isinstance(x, int):
+            return x
+        return math.ceil(x) if up else math.floor(x)
+    if x.sort() == z3.IntSort():
+        return x
+    return -z3.ToInt(-x) if up else z3.ToInt(x)
+
+
+def pick(index, table: list, default=None):
+    """`table[index]` for a symbolic index: an if-chain over the table's positions."""
+    if not is_sym(index):
+        return table[index]
+    out = table[-1] if default is None else default
+    for i in range(len(table) - 2 if default is None else len(table) - 1, -1, -1):
+        out = ite(eq(index, i), table[i], out)
+    return out
+
+
+def concrete(x):
+    """A folded value as a plain Python value (for the differential test and traces)."""
+    if not is_sym(x):
+        return x
+    s = z3.simplify(x)
+    if z3.is_true(s):
+        return True
+    if z3.is_false(s):
+        return False
+    if z3.is_int_value(s):
+        return s.as_long()
+    if z3.is_rational_value(s):
+        return Fraction(s.numerator_as_long(), s.denominator_as_long())
+    raise ValueError(f"not a concrete value: {x}")

@@ -1,0 +1,68 @@
+"""The verifier's verdicts: exactly one of proved, holds up to a bound, violated (with a
+concrete trace) or unknown (with the reason). Unknown never counts as a pass."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Proved:
+    reason: str = ""            # how: "inductive", or the invariants it was strengthened with
+    passed = True
+
+    def to_json(self) -> dict:
+        out = {"verdict": "proved"}
+        if self.reason:
+            out["reason"] = self.reason
+        return out
+
+
+@dataclass
+class Bounded:
+    bound: int
+    players: int
+    reason: str = ""            # why not unbounded
+    passed = True
+
+    def to_json(self) -> dict:
+        return {"verdict": "bounded", "bound": self.bound, "players": self.players, "reason": self.reason}
+
+
+@dataclass
+class Violated:
+    trace: list                 # steps: {"action", "args", "choices", "changed"}
+    reason: str = ""
+    passed = False
+
+    def to_json(self) -> dict:
+        return {"verdict": "violated", "trace": self.trace, "reason": self.reason}
+
+
+@dataclass
+class Unknown:
+    reason: str
+    model: dict = field(default_factory=dict)   # a counterexample to induction, when there is one
+    passed = False
+
+    def to_json(self) -> dict:
+        out = {"verdict": "unknown", "reason": self.reason}
+        if self.model:
+            out["model"] = self.model
+        return out
+
+
+@dataclass
+class Witness:
+    """A reachability witness: a state reached from the start by `trace` in which the
+    action's guard (or the invariant's premise) holds; `found` False with a reason when
+    none was found within the bound."""
+    target: str
+    found: bool
+    trace: list = field(default_factory=list)
+    reason: str = ""
+
+    def to_json(self) -> dict:
+        return {"target": self.target, "found": self.found, "trace": self.trace, "reason": self.reason}
+
+
+Verdict = Proved | Bounded | Violated | Unknown

@@ -109,6 +109,8 @@ class Lowering:
         return self.aggregate(node, scope)
 
     def name(self, node: s.Name, scope: Scope) -> tuple[dict, Type]:
+        if node.text == "bank" and scope.get("bank") == lang.PARTY:
+            return {"k": "bank"}, lang.PARTY
         if node.text in scope:
             return {"k": "var", "name": node.text}, self.names.params.get(node.text, scope[node.text])
         if node.text in self.names.squares:
@@ -128,7 +130,8 @@ class Lowering:
 
     def attr(self, node: s.Attr, scope: Scope) -> tuple[dict, Type]:
         of = node.of
-        if isinstance(of, s.Name) and of.text not in scope and of.text in self.names.settings:
+        # `bank.houses` is a setting: the section `bank` is not the party `bank`
+        if isinstance(of, s.Name) and of.text in self.names.settings and scope.get(of.text, lang.PARTY) == lang.PARTY:
             keys = self.names.settings[of.text]
             if node.name.text not in keys:
                 return self.error("E207", f"unknown setting `{of.text}.{node.name.text}`", node.name.span,
@@ -137,12 +140,12 @@ class Lowering:
         if isinstance(of, s.Name) and of.text not in scope:
             return self.unknown_name(of, scope)
         ir, t = self.expr(of, scope)
-        attrs = {"player": lang.PLAYER_ATTRS, "deed": lang.DEED_ATTRS}.get(t.name)
+        attrs = lang.ATTRS.get(t.name)
         if t.name == "any":
             attrs = lang.PLAYER_ATTRS | lang.DEED_ATTRS
         if attrs is None:
             return self.error("E301", f"`{t}` has no attribute `{node.name.text}`", node.name.span,
-                              "only a player and a deed have attributes")
+                              "only a player, the bank, a deed, a group and a deck have attributes")
         if node.name.text not in attrs:
             owner = "" if t.name == "any" else f" of a {t}"
             return self.error("E214", f"unknown attribute `{node.name.text}`{owner}", node.name.span,
@@ -328,6 +331,8 @@ def _join(a: Type, b: Type) -> Type | None:
         return b
     if b.name == "any" or a == b:
         return a
+    if {a.name, b.name} == {"party", "player"}:
+        return lang.PARTY
     if lang.is_number(a) and lang.is_number(b):
         return RATIO
     return None

@@ -25,6 +25,7 @@ class Edition:
     contested: dict[str, s.Contested] = field(default_factory=dict)
     decisions: dict[str, s.Decide] = field(default_factory=dict)
     formulas: dict[str, s.Formula] = field(default_factory=dict)
+    invariants: dict[str, tuple[str, s.Invariant]] = field(default_factory=dict)   # name -> (edition id, item)
     groups: dict[str, s.Group] = field(default_factory=dict)
     squares: dict[str, s.Square] = field(default_factory=dict)
     decks: dict[str, s.Deck] = field(default_factory=dict)
@@ -87,7 +88,7 @@ def _merge(parent: Edition | None, file: s.File) -> Edition:
     header = file.header
     edition = Edition(header, (parent.lineage if parent else ()) + (header.id.text,))
     if parent is not None:
-        for name in ("settings", "contested", "decisions", "formulas", "groups", "squares", "decks"):
+        for name in ("settings", "contested", "decisions", "formulas", "invariants", "groups", "squares", "decks"):
             getattr(edition, name).update(getattr(parent, name))
     errors: list[Diagnostic] = []
     seen: dict[tuple[str, str], s.Name] = {}
@@ -129,6 +130,15 @@ def _merge(parent: Edition | None, file: s.File) -> Edition:
         elif isinstance(item, s.Formula):
             if once("formula", item.name, "formula"):
                 edition.formulas[item.name.text] = item
+        elif isinstance(item, s.Invariant):
+            if once("invariant", item.name, "invariant"):
+                if item.name.text in edition.invariants:
+                    owner = edition.invariants[item.name.text][0]
+                    errors.append(Diagnostic.at("E211", f"duplicate invariant `{item.name.text}`", item.name.span,
+                                                f"edition `{owner}` already declares it (a child inherits its "
+                                                "parent's invariants); give yours another name"))
+                else:
+                    edition.invariants[item.name.text] = (header.id.text, item)
         elif isinstance(item, s.Group):
             if once("group", item.id, "group") and inherited(parent.groups if parent else {}, item.id, "group"):
                 edition.groups[item.id.text] = _merge_group(edition.groups.get(item.id.text), item)

@@ -28,9 +28,14 @@ INT = Type("int")
 RATIO = Type("ratio")
 BOOL = Type("bool")
 PLAYER = Type("player")
+PARTY = Type("party")    # a player or the bank (who holds a deed); a player is a party
 DEED = Type("deed")
+GROUP = Type("group")
+DECK = Type("deck")
 PLAYERS = Type("set", PLAYER)
 DEEDS = Type("set", DEED)
+GROUPS = Type("set", GROUP)
+DECKS = Type("set", DECK)
 NUMBERS = Type("list", INT)
 ANY = Type("any")  # a formula parameter before its use says what it is
 
@@ -120,7 +125,12 @@ LOT_KEYS: dict[str, Key] = {"house_cost": Key("int", required=False), "hotel_cos
 
 # ---- names an expression may use, by where it stands ------------------------------------
 
-EVERYWHERE = {"players": PLAYERS}
+# The game state as a whole: what invariants read (and any expression may).
+STATE_NAMES = {
+    "deeds": DEEDS, "groups": GROUPS, "decks": DECKS, "board_size": INT,
+    "houses_in_bank": INT, "hotels_in_bank": INT, "bank_ledger": INT, "bank": PARTY,
+}
+EVERYWHERE = {"players": PLAYERS} | STATE_NAMES
 EFFECT_NAMES = EVERYWHERE | {"me": PLAYER, "others": PLAYERS, "dice": INT}
 RENT_NAMES = EVERYWHERE | {
     "owner": PLAYER, "printed": NUMBERS, "level": INT, "owned": INT, "complete": BOOL,
@@ -133,18 +143,28 @@ NAME_PLACES = {
     **{name: "in effects" for name in EFFECT_NAMES},
     **{name: "in rent formulas" for name in RENT_NAMES},
     "rent": "in `with rent = ...`", "roll": "in `with rent = ...`",
-    "dice": "in effects and rent formulas", "players": "everywhere",
+    "dice": "in effects and rent formulas", **{name: "everywhere" for name in EVERYWHERE},
 }
 
-PLAYER_ATTRS = {"cash": INT, "deeds": DEEDS, "bankrupt": BOOL, "in_jail": BOOL, "position": INT}
+PLAYER_ATTRS = {
+    "cash": INT, "deeds": DEEDS, "bankrupt": BOOL, "in_jail": BOOL, "position": INT,
+    "jail_turns": INT, "cards": INT,
+}
 DEED_ATTRS = {
     "price": INT, "mortgage": INT, "mortgaged": BOOL, "houses": INT, "hotels": INT,
-    "house_cost": INT, "hotel_cost": INT,
+    "house_cost": INT, "hotel_cost": INT, "owner": PARTY, "level": INT, "even_level": INT, "group": GROUP,
 }
+GROUP_ATTRS = {"deeds": DEEDS, "uneven": BOOL}
+DECK_ATTRS = {"size": INT, "cards": INT}
+# The attributes of a value, by its type's name (a party has a player's: the bank's are those
+# of a player holding nothing).
+ATTRS = {"player": PLAYER_ATTRS, "party": PLAYER_ATTRS, "deed": DEED_ATTRS, "group": GROUP_ATTRS,
+         "deck": DECK_ATTRS}
 
 BUILTINS: dict[str, tuple[tuple[Type, ...], Type]] = {
     "houses": ((PLAYER,), INT),
     "hotels": ((PLAYER,), INT),
+    "held": ((PLAYER, DECK), INT),
 }
 
 # Aggregates: what the body must be, and what the aggregate gives (None: the body's type).

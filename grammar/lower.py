@@ -5,14 +5,19 @@ per run, not one error per run.
 """
 from __future__ import annotations
 
+from functools import cache
+from pathlib import Path
+
 from grammar import language as lang
 from grammar import syntax as s
 from grammar.diagnostics import Diagnostic, Span, SpecError, did_you_mean
 from grammar.effects import Lowering, Names, Signature
-from grammar.extend import Edition
+from grammar.extend import Edition, read
+from grammar.parse import parse
 from grammar.language import ANY, Key, Type
 
 IR_VERSION = 1
+PRELUDE = Path(__file__).with_name("prelude.rules")   # the built-in invariants every edition gets
 
 # The type a setting has when an expression reads it, by the kind of its key.
 KIND_TYPES = {
@@ -78,6 +83,7 @@ class _Lower:
     def run(self) -> dict:
         decisions = self.decisions()
         formulas = self.formulas()
+        invariants = self.invariants()
         settings, notes, rent, about = self.settings(decisions)
         groups = self.groups()
         squares = self.squares(groups, settings)
@@ -96,6 +102,7 @@ class _Lower:
             "decisions": decisions,
             "notes": notes,
             "formulas": formulas,
+            "invariants": invariants,
             "rent": rent,
             "groups": groups,
             "squares": squares,
@@ -161,6 +168,24 @@ class _Lower:
             self.names.params = {}
             out[name] = {"params": params, "body": body}
         return {name: out[name] for name in formulas if name in out}
+
+    # ---- invariants ------------------------------------------------------------------
+
+    def invariants(self) -> list[dict]:
+        """The prelude's invariants, then the edition's (root edition first), each a yes/no
+        expression over the whole game state."""
+        declared = [("prelude", item) for item in _prelude()]
+        builtin = {item.name.text for _, item in declared}
+        for origin, item in self.edition.invariants.values():
+            if item.name.text in builtin:
+                self.error("E211", f"duplicate invariant `{item.name.text}`", item.name.span,
+                           "a built-in invariant has that name (grammar/prelude.rules); give yours another name")
+            else:
+                declared.append((origin, item))
+        return [{"name": item.name.text, "text": item.text.value,
+                 "body": self.effects.expect(f"invariant `{item.name.text}`", item.body, lang.EVERYWHERE, "bool"),
+                 "origin": origin, "at": [item.span.line, item.span.column]}
+                for origin, item in declared]
 
     # ---- settings --------------------------------------------------------------------
 
@@ -385,6 +410,14 @@ class _Lower:
                 self.error("E303", f"{square.kind} `{square.id.text}` has {len(deed['rent'])} rents, "
                            f"it needs {wanted}", given["rent"].value.span, f"one rent per case: {why}")
         return deed
+
+
+@cache
+def _prelude() -> tuple[s.Invariant, ...]:
+    """The built-in invariants, read once per process."""
+    items = parse(read(PRELUDE)).items
+    assert all(isinstance(item, s.Invariant) for item in items), "the prelude holds invariants only"
+    return items
 
 
 def _listing(words) -> str:

@@ -198,6 +198,10 @@ class _Build(Transformer):
         params = tuple(self._name(p) for p in params if p is not None)
         return s.Formula(self._span(meta), self._name(name), params, body)
 
+    def invariant(self, meta, children):
+        name, text, body = children
+        return s.Invariant(self._span(meta), self._name(name), self._text(text), body)
+
     def group(self, meta, children):
         id_, name, *settings = children
         return s.Group(self._span(meta), self._name(id_), self._text(name), tuple(settings))

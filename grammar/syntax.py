@@ -283,6 +283,16 @@ class Formula:
 
 
 @dataclass(frozen=True)
+class Invariant:
+    """`invariant NAME "what it says" = EXPR`: a yes/no formula every reachable state keeps."""
+
+    span: Span
+    name: Name
+    text: Text
+    body: Expr
+
+
+@dataclass(frozen=True)
 class Group:
     span: Span
     id: Name
@@ -330,7 +340,7 @@ class Deck:
     cards: tuple[Card, ...]
 
 
-Item = Union[Section, Contested, Decide, Formula, Group, Board, Deck]
+Item = Union[Section, Contested, Decide, Formula, Invariant, Group, Board, Deck]
 
 
 @dataclass(frozen=True)

@@ -74,6 +74,7 @@ class Compiler:
         self.formula_stack: list[str] = []
         self.names: dict = {"_divide": _divide, "_count": _count}   # what generated code reads
         self.loops = 0                                              # aggregate loop names made
+        self.kinds: dict[str, str] = {}                             # loop name -> kind of its values
 
     # ---- expressions ---------------------------------------------------------------
 
@@ -145,6 +146,9 @@ class Compiler:
         "others": "[q for q in g.seats if q != c.me and not g.pl[q].bankrupt]",
     }
 
+    STATE_NAMES = {"houses_in_bank": "g.st.bank_houses", "hotels_in_bank": "g.st.bank_hotels",
+                   "bank_ledger": "g.st.bank_ledger"}
+
     def x_var(self, node, env):
         name = node["name"]
         if name in env:
@@ -154,21 +158,64 @@ class Compiler:
             return bound                           # an aggregate's name or a formula parameter
         if name in self.NAMES:
             return False, self.NAMES[name]
+        if name in self.STATE_NAMES:
+            return False, self.STATE_NAMES[name]
+        ed = self.ed
+        sets = {"deeds": ed.deeds, "groups": list(range(len(ed.groups))), "decks": list(range(len(ed.decks))),
+                "board_size": ed.n}
+        if name in sets:
+            return True, sets[name]
         raise CompileError(f"unknown name `{name}`")
 
+    # The kind of value a name or attribute gives, where the same attribute name means
+    # different things (`p.deeds`, `g.deeds`; `p.cards`, `k.cards`): the IR is untyped, so
+    # the kind is read off the expression's shape (what a loop ranges over, `d.owner`, ...).
+    SET_KINDS = {"players": "player", "others": "player", "deeds": "deed", "groups": "group", "decks": "deck"}
+
+    def kind(self, node: dict, env: dict) -> str | None:
+        k = node.get("k")
+        if k in ("group", "deck"):
+            return k
+        if k == "bank":
+            return "party"
+        if k == "attr":
+            return {"owner": "party", "group": "group"}.get(node["name"])
+        if k == "var" and node["name"] in env and env[node["name"]] is not None:
+            return self.kinds.get(env[node["name"]][1])
+        return None
+
+    def element_kind(self, node: dict) -> str | None:
+        if node.get("k") == "var":
+            return self.SET_KINDS.get(node["name"])
+        if node.get("k") == "attr" and node["name"] == "deeds":
+            return "deed"
+        return None
+
     PLAYER_ATTRS = {"cash": "g.pl[{}].cash", "bankrupt": "g.pl[{}].bankrupt", "in_jail": "g.pl[{}].in_jail",
-                    "position": "g.pl[{}].position", "deeds": "g.deeds_of({})"}
-    STATE_ATTRS = {"mortgaged": "g.st.mortgaged[{}]", "houses": "g.st.houses[{}]", "hotels": "g.st.hotels[{}]"}
+                    "position": "g.pl[{}].position", "deeds": "g.deeds_of({})",
+                    "jail_turns": "g.pl[{}].jail_turns", "cards": "len(g.pl[{}].cards)"}
+    STATE_ATTRS = {"mortgaged": "g.st.mortgaged[{}]", "houses": "g.st.houses[{}]", "hotels": "g.st.hotels[{}]",
+                   "owner": "g.st.owner[{}]", "level": "g.level({})", "even_level": "g.even_level({})"}
+    GROUP_ATTRS = {"uneven": "({} in g.st.uneven)"}
+    DECK_ATTRS = {"size": "g.deck_size({})"}
 
     def x_attr(self, node, env):
         of = self.source(self.expr(node["of"], env))
         name = node["name"]
         ed = self.ed
-        pattern = self.PLAYER_ATTRS.get(name) or self.STATE_ATTRS.get(name)
+        kind = self.kind(node["of"], env)
+        if kind == "group":
+            pattern, tables = self.GROUP_ATTRS.get(name), {"deeds": ed.group_squares}
+        elif kind == "deck":
+            pattern, tables = self.DECK_ATTRS.get(name), {"cards": [len(cards) for cards in ed.cards]}
+        else:
+            pattern = self.PLAYER_ATTRS.get(name) or self.STATE_ATTRS.get(name)
+            if kind == "party" and name in self.PLAYER_ATTRS:      # the bank reads as a player holding nothing
+                pattern = pattern.replace("g.pl[{}]", "g.party({})")
+            tables = {"price": ed.price, "mortgage": ed.mortgage_value, "house_cost": ed.house_cost,
+                      "hotel_cost": ed.hotel_cost, "group": ed.group_of}
         if pattern is not None:
             return False, pattern.format(of)
-        tables = {"price": ed.price, "mortgage": ed.mortgage_value, "house_cost": ed.house_cost,
-                  "hotel_cost": ed.hotel_cost}
         if name in tables:
             return False, f"{self.source((True, tables[name]))}[{of}]"
         raise CompileError(f"unknown attribute `{name}`")
@@ -239,6 +286,9 @@ class Compiler:
         local = f"v{self.loops}"
         inner = dict(env)
         inner[var] = (False, local)
+        element = self.element_kind(node["over"])
+        if element is not None:
+            self.kinds[local] = element
         body = self.source(self.expr(node["body"], inner))
         # every value is worked out before the aggregate reads them (a `roll` in the body
         # is made whatever the values are)
@@ -251,6 +301,10 @@ class Compiler:
             if len(args) != 1:
                 raise CompileError(f"`{name}` takes one player")
             return False, f"g.buildings_of({self.source(args[0])}, {name!r})"
+        if name == "held":
+            if len(args) != 2:
+                raise CompileError("`held` takes a player and a deck")
+            return False, f"g.held({self.source(args[0])}, {self.source(args[1])})"
         formulas = self.ed.ir.get("formulas", {})
         if name not in formulas:
             raise CompileError(f"unknown function `{name}`")

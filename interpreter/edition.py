@@ -137,6 +137,8 @@ class Edition:
         self.cards = [[comp.block(card.get("effect") or [], {}) for card in d.get("cards", [])] for d in self.decks]
         self.card_texts = [[card.get("text", "") for card in d.get("cards", [])] for d in self.decks]
         self.card_reason = [["card:" + d["id"]] * len(d.get("cards", [])) for d in self.decks]
+        # every invariant (the prelude's and the edition's) as (name, text, f(game, ctx) -> bool)
+        self.invariants = [(inv["name"], inv["text"], comp.fn(inv["body"], {})) for inv in ir.get("invariants", [])]
         end = s.get("end", {})
         self.end_over = comp.fn(end["over"], {}) if end.get("over") else None
         # an end condition that reads nothing but who is bankrupt changes only with a bankruptcy
@@ -204,7 +206,8 @@ def _reads_only(node, attrs: set) -> bool:
     if kind == "attr" and node.get("name") not in attrs:
         return False
     if kind == "var" and node.get("name") in ("me", "dice", "roll", "others", "owner", "rent", "level",
-                                               "owned", "complete", "mortgaged_in_group", "printed"):
+                                               "owned", "complete", "mortgaged_in_group", "printed",
+                                               "houses_in_bank", "hotels_in_bank", "bank_ledger"):
         return False
     if kind == "call":
         return False

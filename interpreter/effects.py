@@ -146,6 +146,14 @@ class EffectsMixin:
             cards.append(card)
         c.kept, c.card, c.reason = saved
 
+    def deck_size(self, deck: int) -> int:
+        """`k.size`: the cards of a deck no player holds (in it, or being read now)."""
+        return len(self.st.decks[deck]) + sum(1 for d, _ in self.st.in_play if d == deck)
+
+    def held(self, p: int, deck: int) -> int:
+        """`held(p, k)`: the kept cards of deck `deck` that seat `p` holds."""
+        return sum(1 for d, _ in self.pl[p].cards if d == deck)
+
     def return_card(self, p: int, held: list) -> None:
         """A kept card used or given up goes back to the bottom of its deck."""
         self.pl[p].cards.remove(held)

@@ -6,7 +6,9 @@ from __future__ import annotations
 import bisect
 
 from . import actions as A
-from .state import BANK
+from .state import BANK, Player
+
+NOBODY = Player(seat=BANK, strategy="bank")   # what a party's player attributes read for the bank
 
 
 class AuctionInfo:
@@ -85,6 +87,10 @@ class RulesMixin:
         for q, counts in enumerate(self.gcount):
             if counts[g]:
                 versions[q] += 1
+
+    def party(self, q: int) -> Player:
+        """A party's player record: the bank reads as a player holding nothing, never bankrupt."""
+        return self.pl[q] if q >= 0 else NOBODY
 
     def deeds_of(self, p: int) -> list[int]:
         owner = self.st.owner
@@ -206,6 +212,10 @@ class RulesMixin:
 
     def even_level(self, sq: int) -> int:
         return self.ed.hotel_even_level if self.st.hotels[sq] else self.st.houses[sq]
+
+    def level(self, sq: int) -> int:
+        """The `level` of a lot: its houses, or `max_houses + 1` with a hotel."""
+        return self.ed.hotel_level if self.st.hotels[sq] else self.st.houses[sq]
 
     def group_ready(self, p: int, g: int) -> bool:
         """A group `p` may build on: complete and unmortgaged (as the settings require)."""

@@ -265,7 +265,7 @@ def _trace(ed, acts, model, states, sels, games, inv):
                       "changed": {n: after[n] for n in after if not T.same(before[n], after[n])}})
     if T.concrete(holds(ed, inv, s)) is not False:
         return Unknown("a violation in the model that the concrete semantics does not reach")
-    ok, why = confirm(ed, steps, states[0].players, inv)
+    ok, why = confirm(ed, steps, states[0].players, inv, acts)
     if not ok:
         return Unknown(f"a violation the interpreter does not confirm: {why}")
     return Violated(steps, f"`{inv['name']}` is false after step {len(steps)}")

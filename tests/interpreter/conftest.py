@@ -120,7 +120,7 @@ def own(g, seat, *square_ids):
 
 def place(g, seat, square_id):
     p = g.pl[seat]
-    i = sq(g.ed, square_id) if isinstance(square_id, str) else square_id
+    i = (sq(g.ed, square_id) if isinstance(square_id, str) else square_id) % g.ed.n   # `chest - 3` may be < 0
     p.progress += (i - p.position) % g.ed.n
     p.position = i
 

@@ -158,6 +158,7 @@ def catalogue(ir: dict, players: int, ed=None) -> list[Action]:
         _mover(g, me)
         _at(g, me, sq)
         g.assume(T.and_(T.eq(g.s.owner[sq], BANK), T.le(ed.price[sq], g.s.cash[me])))
+        g.s.owner[sq] = BANK
         g.property_rule(Ctx(me, _dice(g)), me, sq)
     out.append(Action("buy", "property", {"me": seats, "sq": deeds}, buy, force={"buy": True}))
 
@@ -165,6 +166,7 @@ def catalogue(ir: dict, players: int, ed=None) -> list[Action]:
         _mover(g, me)
         _at(g, me, sq)
         g.assume(T.eq(g.s.owner[sq], BANK))
+        g.s.owner[sq] = BANK
         g.property_rule(Ctx(me, _dice(g)), me, sq)
     out.append(Action("auction", "property", {"me": seats, "sq": deeds}, auction, force={"buy": False}))
 

@@ -21,7 +21,7 @@ from .state import merge
 
 class SymGame(CompileMixin, EffectsMixin, RulesMixin):
     MAX_DRAWS = 2           # cards obeyed inside one another (a card that moves you onto a draw)
-    MAX_BANKRUPTCIES = 2    # bankruptcies inside one another (a creditor who cannot pay the interest)
+    MAX_BANKRUPTCIES = 1    # a second bankruptcy inside one (a creditor who cannot pay the interest) is unsupported
 
     def __init__(self, ed, state, provider=None, force=None, cur: int = BANK, tag: str = ""):
         self.ed = ed
@@ -117,6 +117,8 @@ class SymGame(CompileMixin, EffectsMixin, RulesMixin):
         """A decision, die or card: forced by the action, given by the caller (concrete),
         or a fresh constant constrained to its domain (symbolic)."""
         if kind in self.force:
+            if self.provider is not None:
+                self.record.append((kind, self.force[kind], seat))
             return self.force[kind]
         key = self.key(kind)
         if self.provider is not None:

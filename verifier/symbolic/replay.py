@@ -1,0 +1,194 @@
+"""Run a catalogue action in the interpreter, with the same parameters and decisions the
+symbolic step used (a scripted strategy answers every question from the recorded
+choices; the decks are stacked so the recorded cards come up). The differential test
+and the confirmation of bounded-model-checking traces both go through here."""
+from __future__ import annotations
+
+from collections import defaultdict
+
+from interpreter import actions as A
+from interpreter.compile import Ctx
+from interpreter.rules import AuctionInfo
+from interpreter.state import BANK
+
+
+class Script:
+    """A strategy answering from recorded choices, per kind, in order."""
+
+    def __init__(self, record, extra=None):
+        self.q = defaultdict(list)
+        for kind, value, seat in record:
+            self.q[kind].append(value)
+        self.extra = extra or {}
+        self.auction = None
+
+    def take(self, kind, default=None):
+        return self.q[kind].pop(0) if self.q[kind] else default
+
+    def raise_fast(self, game, p, owed, creditor, refused):
+        return None                      # raising money is its own action
+
+    def choose(self, game, p, actions):
+        kinds = {type(a) for a in actions}
+        if A.Buy in kinds:
+            buy = self.take("buy", False)
+            return next(a for a in actions if type(a) is (A.Buy if buy else A.Decline))
+        if A.Pass in kinds:
+            info = game.pending
+            if not isinstance(info, AuctionInfo) or self.auction is None or self.auction[0] is not info:
+                w = self.take("auction_winner", -1)
+                price = self.take("auction_price") if w >= 0 else None
+                self.auction = (info, w, price)
+            _, w, price = self.auction
+            if p == w and info.leader < 0:
+                return next((a for a in actions if type(a) is A.Bid and a.amount == price), A.PASS)
+            return A.PASS
+        if A.KeepMortgage in kinds:
+            lift = self.take("lift", False)
+            return next((a for a in actions if type(a) is (A.Unmortgage if lift else A.KeepMortgage)), actions[0])
+        if A.Choose in kinds:
+            return actions[self.take("option", 0)]
+        if A.Accept in kinds:
+            return A.ACCEPT
+        if A.Roll in kinds:
+            want = self.extra.get("jail")
+            return next((a for a in actions if type(a) is want), A.ROLL)
+        raise AssertionError(f"the script has no answer for {actions!r}")
+
+
+def _faces(total: int, faces: int, double: bool):
+    if double:
+        return (total // 2, total // 2)
+    for a in range(1, faces + 1):
+        b = total - a
+        if 1 <= b <= faces and a != b:
+            return (a, b)
+    return None
+
+
+def run(game, act, args: dict, record: list) -> bool:
+    """Apply `act` with `args` to the interpreter game; False when the interpreter cannot
+    take the same path (the caller skips the pair)."""
+    ed, st = game.ed, game.st
+    script = Script(record)
+    game.strats = [script] * len(st.players)
+    game.fasts = [None] * len(st.players)
+    game.raise_fasts = [script.raise_fast] * len(st.players)
+    game.log_on = False
+    dice = [v for kind, v, _ in record if kind in ("dice", "roll")]
+    rolls = [v for kind, v, _ in record if kind == "roll"]
+    me = args.get("me")
+    game.cur = me if me is not None else -1
+    game.halt = False
+    family, name = act.family, act.name
+
+    def no_land(c, p, sq):
+        return None
+
+    def stack(deck, cards):
+        order = st.decks[deck]
+        for i in reversed(cards):
+            order.remove(i)
+            order.insert(0, i)
+    # cards drawn, in order per deck
+    drawn = defaultdict(list)
+    for kind, v, _ in record:
+        if kind.startswith("card:"):
+            drawn[ed.deck_index[kind[5:]]].append(v)
+    for k, cards in drawn.items():
+        if len(set(cards)) != len(cards):
+            return False
+        if any(i not in st.decks[k] for i in cards):
+            return False
+        stack(k, cards)
+    queue = [(_faces(t, ed.faces, False) or _faces(t, ed.faces, True)) for t in rolls]
+    game.dice_source = lambda g: queue.pop(0)
+
+    if name == "roll":
+        game.land = no_land
+        game.move_steps(Ctx(me, dice[0]), me, dice[0])
+    elif name == "jail:doubles":
+        game.go_to_jail(me, "doubles")
+    elif name in ("jail:pay_fine", "jail:use_card", "jail:double", "jail:fail"):
+        game.land = no_land
+        if name == "jail:use_card":
+            k, i = act.extra["cards"][args["card"]]
+            cards = game.pl[me].cards
+            cards.remove([k, i])
+            cards.insert(0, [k, i])
+            script.extra["jail"] = A.UseCard
+        elif name == "jail:pay_fine":
+            script.extra["jail"] = A.PayFine
+        else:
+            faces = _faces(dice[0], ed.faces, name == "jail:double")
+            if faces is None:
+                return False
+            game.dice_source = lambda g: faces
+        game.jail_turn(me)
+    elif family == "property":
+        game.property_rule(Ctx(me, dice[0]), me, args["sq"])
+    elif name == "build_house":
+        game.request_house(me, args["sq"])
+    elif name == "build_hotel":
+        game.build_hotel(me, args["sq"])
+    elif name in ("sell_building", "downgrade", "mortgage", "unmortgage"):
+        getattr(game, name)(me, args["sq"])
+    elif name == "trade_deed":
+        sq = args["sq"]
+        cash = next(v for kind, v, _ in record if kind == "trade_cash")
+        if not game.propose_trade(me, A.ProposeTrade(st.owner[sq], (), (sq,), cash)):
+            return False
+    elif name == "trade_card":
+        k, i = act.extra["cards"][args["card"]]
+        holder = next((p.seat for p in st.players if [k, i] in p.cards), None)
+        cash = next(v for kind, v, _ in record if kind == "trade_cash")
+        if holder is None or not game.propose_trade(me, A.ProposeTrade(holder, (), (), cash, (), ((k, i),))):
+            return False
+    elif name == "give_deed":
+        sq, creditor = args["sq"], args["creditor"]
+        game.set_owner(sq, creditor)
+        if st.mortgaged[sq]:
+            game.received_mortgaged(creditor, sq)
+    elif name.startswith("square:"):
+        sq = ed.square_index[name[7:]]
+        ed.on_land[sq](game, Ctx(me, dice[0], "square:" + name[7:]))
+    elif name.startswith("pass:"):
+        sq = ed.square_index[name[5:]]
+        ed.on_pass[sq](game, Ctx(me, dice[0], "square:" + name[5:]))
+    elif family == "card":
+        _, deck, i = name.split(":")
+        k = ed.deck_index[deck]
+        stack(k, [int(i)] + [c for c in drawn.get(k, []) if c != int(i)])
+        game.draw(Ctx(me, dice[0]), k)
+    else:
+        return False
+    return True
+
+
+def legal(game, act, args: dict):
+    """The interpreter's own legality test for the action, where it has one (else None)."""
+    me, sq, name = args.get("me"), args.get("sq"), act.name
+    checks = {"build_hotel": "can_build_hotel", "sell_building": "can_sell", "downgrade": "can_downgrade",
+              "mortgage": "can_mortgage", "unmortgage": "can_unmortgage"}
+    if game.pl[me].bankrupt:
+        return False
+    if name in checks:
+        return getattr(game, checks[name])(me, sq)
+    return None
+
+
+def confirm(ed, steps, players, inv, acts):
+    """Replay a trace of catalogue actions in the interpreter from its start state; True
+    when the interpreter reaches the same violation."""
+    import interpreter
+    from verifier.prove import holds
+    from .state import from_game
+    from . import terms as T
+    by_name = {a.name: a for a in acts}
+    game = interpreter.new_game(ed, ["random"] * players, seed=0, log=False)
+    for step in steps:
+        if not run(game, by_name[step["action"]], step["args"], [tuple(c) for c in step["choices"]]):
+            return False, f"the interpreter cannot take step {step['step']} ({step['action']})"
+    if T.concrete(holds(ed, inv, from_game(game))) is False:
+        return True, "the interpreter reaches the violation"
+    return False, "the interpreter's state after the trace satisfies the invariant"

@@ -1,0 +1,213 @@
+"""Spec mutation: derive mutants of an edition's IR (an amount or a limit changed, a guard
+flipped or dropped, a transfer redirected or dropped, a step of a card effect skipped),
+drop those Z3 proves equivalent to the original, and score a check against the rest.
+
+    mutants(ir) -> [Mutant]
+    mutation_score(ir, check=None) -> MutationReport    # check(ir) -> True when caught
+"""
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Callable
+
+import z3
+
+from .symbolic import terms as T
+from .symbolic.compile import Ctx, Unsupported
+
+
+@dataclass
+class Mutant:
+    description: str
+    ir: dict
+    touches: list = field(default_factory=list)   # action names whose IR changed ([] : settings)
+    equivalent: str = ""                           # why it was dropped, when it was
+
+
+@dataclass
+class MutationReport:
+    score: float
+    killed: list
+    survived: list
+    dropped: list
+
+    def to_json(self) -> dict:
+        return {"score": self.score, "killed": len(self.killed), "survived": len(self.survived),
+                "survivors": [m.description for m in self.survived],
+                "dropped": [{"mutant": m.description, "reason": m.equivalent} for m in self.dropped]}
+
+
+SETTING_LIMITS = [("bank", "houses"), ("bank", "hotels"), ("building", "houses_per_hotel"),
+                  ("building", "max_houses"), ("building", "hotels_per_lot"), ("jail", "max_turns"),
+                  ("jail", "fine"), ("money", "salary")]
+SETTING_FLAGS = [("building", "even"), ("building", "needs_complete_group"), ("building", "blocked_by_mortgage"),
+                 ("auction", "bid_within_cash")]
+
+
+def mutants(ir: dict) -> list[Mutant]:
+    out: list[Mutant] = []
+    settings = ir.get("settings", {})
+    for section, key in SETTING_LIMITS:
+        v = settings.get(section, {}).get(key)
+        if isinstance(v, int) and not isinstance(v, bool):
+            for new in (v - 1, v + 1):
+                m = copy.deepcopy(ir)
+                m["settings"][section][key] = new
+                out.append(Mutant(f"setting {section}.{key} = {new} (was {v})", m))
+    for section, key in SETTING_FLAGS:
+        v = settings.get(section, {}).get(key)
+        if isinstance(v, bool):
+            m = copy.deepcopy(ir)
+            m["settings"][section][key] = not v
+            out.append(Mutant(f"setting {section}.{key} = {not v} (was {v})", m))
+    # statements of squares and cards
+    blocks = []
+    for i, sq in enumerate(ir["squares"]):
+        for part, action in (("on_land", "square:"), ("on_pass", "pass:")):
+            if sq.get(part):
+                blocks.append((("squares", i, part), f"{part} of `{sq['id']}`", [action + sq["id"]]))
+    for k, d in enumerate(ir.get("decks", [])):
+        for i, card in enumerate(d.get("cards", [])):
+            if card.get("effect"):
+                blocks.append((("decks", k, "cards", i, "effect"), f"card {i} of `{d['id']}`",
+                               [f"card:{d['id']}:{i}"] + [f"square:{sq['id']}" for sq in ir["squares"] if _draws(sq, d["id"])]))
+    for path, where, touches in blocks:
+        stmts = _get(ir, path)
+        for j, stmt in enumerate(stmts):
+            if len(stmts) > 1:
+                m = copy.deepcopy(ir)
+                del _get(m, path)[j]
+                out.append(Mutant(f"{where}: skip step {j + 1} (`{stmt.get('do')}`)", m, touches))
+            if stmt.get("do") == "transfer":
+                m = copy.deepcopy(ir)
+                del _get(m, path)[j]
+                if len(stmts) == 1:
+                    out.append(Mutant(f"{where}: drop the transfer", m, touches))
+                m = copy.deepcopy(ir)
+                s = _get(m, path)[j]
+                s["from"], s["to"] = s["to"], s["from"]
+                out.append(Mutant(f"{where}: transfer redirected (payer and payee swapped)", m, touches))
+                amount = stmt["amount"]
+                if amount.get("k") == "int":
+                    for new in (amount["v"] + 1, 0):
+                        m = copy.deepcopy(ir)
+                        _get(m, path)[j]["amount"] = {"k": "int", "v": new}
+                        out.append(Mutant(f"{where}: amount {amount['v']} -> {new}", m, touches))
+            if stmt.get("do") == "if":
+                m = copy.deepcopy(ir)
+                s = _get(m, path)[j]
+                s["cond"] = {"k": "not", "e": s["cond"]}
+                out.append(Mutant(f"{where}: guard flipped", m, touches))
+                m = copy.deepcopy(ir)
+                s = _get(m, path)[j]
+                s["cond"] = {"k": "bool", "v": True}
+                out.append(Mutant(f"{where}: guard dropped", m, touches))
+    # rent formulas: flip comparisons
+    for kind, node in ir.get("rent", {}).items():
+        for k, sub in enumerate(_comparisons(node)):
+            m = copy.deepcopy(ir)
+            target = _comparisons(m["rent"][kind])[k]
+            target["op"] = _FLIP[target["op"]]
+            out.append(Mutant(f"rent.{kind}: comparison {k + 1} `{sub['op']}` -> `{_FLIP[sub['op']]}`", m,
+                              [f"rent:{kind}"]))
+    for m in out:
+        m.equivalent = _equivalent(ir, m)
+    return out
+
+
+_FLIP = {"<": ">=", ">=": "<", ">": "<=", "<=": ">", "==": "!=", "!=": "=="}
+
+
+def _comparisons(node, acc=None):
+    acc = [] if acc is None else acc
+    if isinstance(node, dict):
+        if node.get("k") == "bin" and node.get("op") in _FLIP:
+            acc.append(node)
+        for v in node.values():
+            _comparisons(v, acc)
+    elif isinstance(node, list):
+        for v in node:
+            _comparisons(v, acc)
+    return acc
+
+
+def _draws(sq, deck):
+    return any(s.get("do") == "draw" and s.get("deck") == deck for s in sq.get("on_land") or [])
+
+
+def _get(ir, path):
+    node = ir
+    for p in path:
+        node = node[p]
+    return node
+
+
+def _equivalent(ir: dict, m: Mutant) -> str:
+    """Z3: the mutated rent formula equals the original on every state -> dropped."""
+    if not m.description.startswith("rent."):
+        return ""
+    from .prove import edition
+    from .symbolic.engine import SymGame
+    from .symbolic.state import fresh
+    kind = m.description.split(":")[0][5:]
+    ed = edition(ir)
+    s = fresh(ed, 2)
+    level, owned, mig, dice = z3.Ints("level owned mig dice")
+    complete = z3.Bool("complete")
+    out = []
+    for tree in (ir, m.ir):
+        g = SymGame(ed, s.copy())
+        c = Ctx(0, dice)
+        c.level, c.owned, c.complete, c.mig = level, owned, complete, mig
+        sq = next(x for x in ed.deeds if g.squares[x]["kind"] == kind)
+        c.printed = ed.printed[sq]
+        try:
+            out.append(T.lift(g.expr(tree["rent"][kind], c)))
+        except (Unsupported, IndexError):
+            return ""
+    solver = z3.Solver()
+    solver.set("rlimit", 5_000_000)
+    solver.add(out[0] != out[1], level >= 0, level <= ed.hotel_level, owned >= 1, owned <= 4, mig >= 0, dice >= 2)
+    if solver.check() == z3.unsat:
+        return "Z3: the mutated formula equals the original on every rent context"
+    return ""
+
+
+def default_check(ir: dict, touches: list | None = None, players: int = 2, baseline: set | None = None) -> bool:
+    """Caught when the start state breaks a built-in invariant, or some invariant is no
+    longer proved for an action the mutant changed (every action for a settings mutant)
+    where the original edition's was (`baseline`: the cells not proved originally)."""
+    from .prove import prove_initial, prove_preserves
+    from .symbolic.actions import catalogue
+    from .symbolic.prelude import invariants
+    baseline = baseline or set()
+    acts = catalogue(ir, players)
+    if touches:
+        acts = [a for a in acts if a.name in touches]
+    for inv in invariants(ir):
+        if not prove_initial(ir, inv, players).passed:
+            return True
+        for a in acts:
+            if (inv["name"], a.name) not in baseline and not prove_preserves(ir, inv, a, players).passed:
+                return True
+    return False
+
+
+def mutation_score(ir: dict, check: Callable | None = None, players: int = 2) -> MutationReport:
+    ms = mutants(ir)
+    dropped = [m for m in ms if m.equivalent]
+    live = [m for m in ms if not m.equivalent]
+    baseline = None
+    if check is None:
+        from .prove import prove_preserves
+        from .symbolic.actions import catalogue
+        from .symbolic.prelude import invariants
+        baseline = {(inv["name"], a.name) for inv in invariants(ir) for a in catalogue(ir, players)
+                    if not prove_preserves(ir, inv, a, players).passed}
+    killed, survived = [], []
+    for m in live:
+        caught = check(m.ir) if check is not None else default_check(m.ir, m.touches, players, baseline)
+        (killed if caught else survived).append(m)
+    score = len(killed) / len(live) if live else 1.0
+    return MutationReport(score, killed, survived, dropped)

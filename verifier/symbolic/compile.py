@@ -90,6 +90,10 @@ class CompileMixin:
     def x_setting(self, node, c):
         return self.ed.setting(node["path"])
 
+    def x_pot(self, node, c):
+        # pots (a Free Parking jackpot) are a party the symbolic state does not hold yet
+        raise Unsupported("pots are not modelled by the symbolic semantics yet")
+
     def x_square(self, node, c):
         return Ref("deed", self.ed.square_index[node["id"]])
 
@@ -134,6 +138,10 @@ class CompileMixin:
             return [(Ref("group", g), True) for g in range(len(ed.groups))]
         if name == "decks":
             return [(Ref("deck", k), True) for k in range(len(ed.decks))]
+        if name == "pots":
+            if ed.ir.get("pots"):
+                raise Unsupported("pots are not modelled by the symbolic semantics yet")
+            return []
         if name == "board_size":
             return ed.n
         if name == "houses_in_bank":
@@ -379,6 +387,20 @@ class CompileMixin:
         options = node["options"]
         pick = self.choice("option", list(range(len(options))), seat=c.me)
         self.split_value(pick, list(range(len(options))), lambda i: self.block(options[i].get("body", []), c))
+
+    # statements of the variants (pots, dealt deeds, ...) the symbolic state does not hold yet:
+    # explicit arms, so an edition using them gets "unsupported", never a silent pass
+    def s_add(self, node, c):
+        raise Unsupported("the statement `add` is not modelled by the symbolic semantics yet")
+
+    def s_deal(self, node, c):
+        raise Unsupported("the statement `deal` is not modelled by the symbolic semantics yet")
+
+    def s_choose_in(self, node, c):
+        raise Unsupported("the statement `choose_in` is not modelled by the symbolic semantics yet")
+
+    def s_end_game(self, node, c):
+        raise Unsupported("the statement `end_game` is not modelled by the symbolic semantics yet")
 
     def s_if(self, node, c):
         cond = self.expr(node["cond"], c)

@@ -58,9 +58,8 @@ def test_a_broken_transfer_is_not_proved(ir):
                                        "from": {"k": "bank"}, "to": {"k": "bank"}})
     # a self-payment is a no-op in both meanings, so this still conserves money
     assert isinstance(prove.prove_preserves(bad, "money_conservation", f"card:{deck['id']}:{i}", 2), Proved)
-    bad["settings"]["bank"]["houses"] = ir["settings"]["bank"]["houses"] + 1
-    v = prove.bounded(bad, "house_stock", 2, 0)
-    assert isinstance(v, Violated)
+    bad["settings"]["money"]["start"] = -1
+    assert isinstance(prove.bounded(bad, "no_negative_cash", 2, 0), Violated)
 
 
 def test_not_inductive_is_unknown_not_violated(ir):

@@ -16,9 +16,10 @@ from interpreter.strategies.human import Human
 
 from . import simulate as simulation
 from .editions import UsageError, concrete_editions, load, resolve
-from .logfile import read_log
+from .logfile import read_json, read_log
 from .narrate import narrate, standings_table
 from spec import bundled
+from verifier import trace
 
 
 class Command(click.Group):
@@ -170,8 +171,14 @@ def play(spec, players, chosen, seed, max_turns, log_path, as_json, check_invari
 @click.argument("log_path", metavar="LOG", type=click.Path(path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print the replayed result as JSON.")
 def replay(log_path: Path, as_json: bool) -> None:
-    """Replay a game LOG written by `play --log` and confirm it ends in the same state."""
-    log = read_log(log_path)
+    """Replay a game LOG written by `play --log` and confirm it ends in the same state, or a
+    trace file written by `verify` and confirm its violation (exit status 1)."""
+    doc = read_json(log_path)
+    if trace.is_trace(doc):
+        from .verify import replay_trace
+
+        sys.exit(replay_trace(log_path, doc, as_json))
+    log = read_log(log_path, doc)
     loaded = load(log["header"]["spec"])
     result = interpreter.replay(loaded.edition, log)
     summary = result.summary()
@@ -227,6 +234,22 @@ def docs(specs: tuple[str, ...], out: str, serve_it: bool) -> None:
     index = build_site(out, specs, serve_it)
     if not serve_it:
         click.echo(f"built {index.parent}/: open {index}")
+
+
+@main.command()
+@click.argument("specs", nargs=-1)
+@click.option("--json", "as_json", is_flag=True, help="Print the verdicts as JSON.")
+@click.option("--depth", default=2, show_default=True, type=click.IntRange(min=0), help="Bounded model checking depth (actions from the start).")
+@click.option("--examples", type=click.IntRange(min=1), help="Games Hypothesis explores per edition (default 150; BOARDRULES_EXPLORE_EXAMPLES).")
+@click.option("--players", default=2, show_default=True, type=click.IntRange(min=1), help="Players in the proofs.")
+@click.option("--mutate", is_flag=True, help="Also score the checks against mutants of each spec.")
+@click.option("--traces", "trace_dir", default="traces", show_default=True, type=click.Path(file_okay=False, path_type=Path), help="Folder for violation trace files.")
+@click.option("--no-prove", "no_prove", is_flag=True, help="Explore only (no Z3 proofs).")
+def verify(specs, as_json, depth, examples, players, mutate, trace_dir, no_prove) -> None:
+    """Verify each SPEC (default: every bundled edition): invariants x actions, proved by Z3 and explored by Hypothesis; exit 1 when anything is violated."""
+    from .verify import run
+
+    sys.exit(run(specs, as_json, depth, examples, players, mutate, trace_dir, not no_prove))
 
 
 if __name__ == "__main__":

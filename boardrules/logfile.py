@@ -16,8 +16,8 @@ def _error(code: str, message: str, path: Path, line: int, column: int, hint: st
     return SpecError([Diagnostic(code=code, message=message, file=str(path), line=line, column=column, hint=hint)])
 
 
-def read_log(path: Path) -> dict:
-    """Parse a log file written by `play --log`; raise a located error if it is not one."""
+def read_json(path: Path) -> object:
+    """The JSON in a game log or a trace file; a located error if it cannot be read."""
     if not path.is_file():
         raise UsageError(f"no game log `{path}`", "write one with `boardrules play SPEC --log FILE`")
     try:
@@ -25,10 +25,17 @@ def read_log(path: Path) -> dict:
     except UnicodeDecodeError as error:
         raise _error("E901", "game log is not UTF-8 text", path, 1, error.start + 1, "is this the file `play --log` wrote?")
     try:
-        log = json.loads(text)
+        return json.loads(text)
     except json.JSONDecodeError as error:
         raise _error("E902", f"game log is not valid JSON: {error.msg.lower()}", path, error.lineno, error.colno,
                      "the file was cut short or edited by hand; write it again with `boardrules play SPEC --log FILE`")
+
+
+def read_log(path: Path, log: object = None) -> dict:
+    """Parse a log file written by `play --log` (or check `log`, already read from it);
+    raise a located error if it is not one."""
+    if log is None:
+        log = read_json(path)
     if not isinstance(log, dict):
         raise _error("E903", "game log must be a JSON object", path, 1, 1, "expected keys: " + ", ".join(REQUIRED))
     for key, kind in REQUIRED.items():

@@ -1,0 +1,214 @@
+"""Exploration: Hypothesis plays the real interpreter adversarially and checks every
+invariant of the edition's IR after every event.
+
+Hypothesis chooses everything the rules leave open: the number of players, the order of
+every deck, every die, and every seat's choice among the legal actions the engine offers
+(`Adversary.choose`). Swarm testing switches off some kinds of action per game (a game
+where nobody mortgages builds high; one where nobody buys runs into auctions), and
+`hypothesis.target` steers towards rare states: a housing shortage, bankruptcies, every way
+out of jail, every card. `Counters` records what was exercised; `MINIMUMS` is what CI asks
+of it, so a starved corner shows as a failing count rather than a silent pass.
+
+A violation shrinks (Hypothesis) and is written as a trace file (verifier/trace.py) that
+`boardrules replay` reproduces in the interpreter.
+"""
+from __future__ import annotations
+
+import os
+from collections import Counter
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from hypothesis import HealthCheck, Phase, Verbosity, given, settings, target
+from hypothesis import strategies as st
+from hypothesis.internal.conjecture import engine
+
+import interpreter
+from interpreter import actions as A
+
+from . import trace as traces
+from .invariants import InvariantViolation, event_checker
+
+# Long runs: BOARDRULES_EXPLORE_EXAMPLES overrides the number of games per edition.
+DEFAULT_EXAMPLES = int(os.environ.get("BOARDRULES_EXPLORE_EXAMPLES", "150"))
+DEFAULT_ROUNDS = 60          # rounds per explored game (every player one turn)
+MAX_SEATS = 4                # more seats add little but length to a game
+# Shrinking replays the failing game hundreds of times: bounded in seconds (Hypothesis's own
+# bound is five minutes), a shorter trace is not worth more of a CI run.
+SHRINK_SECONDS = int(os.environ.get("BOARDRULES_SHRINK_SECONDS", "10"))
+
+# Action kinds Hypothesis may switch off for a whole game (swarm testing). When every legal
+# action is switched off the seat chooses among all of them, so a game always goes on: with
+# `Done` and `Decline` off, players buy everything and build until the bank runs dry.
+SWARM = ("Buy", "Decline", "Bid", "Pass", "Build", "BuildHotel", "SellBuilding", "Downgrade", "Mortgage",
+         "Unmortgage", "ProposeTrade", "Accept", "Reject", "PayFine", "UseCard", "GiveDeed", "Done")
+
+# The phase of the game a choice belongs to, by the kinds of action offered.
+PHASES = (("Buy", "buy_or_decline"), ("Bid", "auction"), ("Pass", "auction"), ("Accept", "trade_reply"),
+          ("Choose", "card_choice"), ("KeepMortgage", "mortgaged_deed"), ("GiveDeed", "raise_money"),
+          ("Done", "manage"), ("Roll", "jail"))
+
+# What CI asks of an exploration of a complete edition: every kind of choice made, every
+# phase reached, every way out of jail, both kinds of bankruptcy, a housing shortage and
+# every card drawn (`card:*`: each card of each deck). Names only: no edition facts.
+MINIMUMS = {
+    **{f"phase:{phase}": 1 for _, phase in PHASES if phase not in ("card_choice",)},
+    **{f"action:{kind}": 1 for kind in ("Buy", "Decline", "Bid", "Pass", "Build", "BuildHotel", "SellBuilding",
+                                          "Mortgage", "Unmortgage", "PayFine", "UseCard", "Roll", "Done",
+                                          "ProposeTrade", "Accept", "Reject")},
+    **{f"jail_exit:{how}": 1 for how in ("card", "fine", "double", "forced")},
+    "bankrupt:bank": 1, "bankrupt:player": 1, "shortage:houses": 1,
+    "card:*": 1,
+}
+
+
+@dataclass
+class Counters:
+    """How often each rule (event type), choice, phase, card and rare state was exercised."""
+
+    games: int = 0
+    events: int = 0
+    counts: Counter = field(default_factory=Counter)
+
+    def event(self, ed, game, event: dict) -> None:
+        self.events += 1
+        kind = event.get("type")
+        self.counts[f"rule:{kind}"] += 1
+        if kind == "draw":
+            self.counts[f"card:{ed.decks[event['deck']]['id']}#{event['card']}"] += 1
+        elif kind == "leave_jail":
+            self.counts[f"jail_exit:{event['how']}"] += 1
+        elif kind == "bankrupt":
+            self.counts["bankrupt:bank" if event["creditor"] < 0 else "bankrupt:player"] += 1
+        if game.st.bank_houses == 0 and game.st.owner:
+            self.counts["shortage:houses"] += 1
+
+    def choice(self, actions: list, chosen) -> None:
+        kinds = {type(a).__name__ for a in actions}
+        phase = next((name for kind, name in PHASES if kind in kinds), "other")
+        self.counts[f"phase:{phase}"] += 1
+        self.counts[f"action:{type(chosen).__name__}"] += 1
+
+    def shortfalls(self, ed) -> dict[str, tuple[int, int]]:
+        """Every counter under its minimum, as name -> (count, minimum)."""
+        out = {}
+        for name, least in MINIMUMS.items():
+            if name == "card:*":
+                for d, deck in enumerate(ed.decks):
+                    for card in range(len(ed.cards[d])):
+                        key = f"card:{deck['id']}#{card}"
+                        if self.counts[key] < least:
+                            out[key] = (self.counts[key], least)
+            elif self.counts[name] < least:
+                out[name] = (self.counts[name], least)
+        return out
+
+    def to_json(self) -> dict:
+        return {"games": self.games, "events": self.events, "counts": dict(sorted(self.counts.items()))}
+
+
+@dataclass
+class Exploration:
+    """What exploring one edition found: the counters, and one trace per violated invariant."""
+
+    counters: Counters
+    violations: list[traces.Trace]
+    examples: int
+    rounds: int
+    shortfalls: dict[str, tuple[int, int]]      # counters under their minimum: (count, minimum)
+
+
+class Adversary:
+    """A seat's strategy whose every choice Hypothesis makes (among the legal actions of the
+    kinds this game allows; all of them when it allows none)."""
+
+    name = "explorer"
+
+    def __init__(self, draw, off: frozenset, record: list, counters: Counters):
+        self.draw, self.off, self.record, self.counters = draw, off, record, counters
+
+    def choose(self, game, seat, actions):
+        allowed = [a for a in actions if type(a).__name__ not in self.off] or list(actions)
+        chosen = allowed[self.draw(st.integers(0, len(allowed) - 1))]
+        self.record.append({"seat": seat, "action": A.to_json(chosen)})
+        self.counters.choice(actions, chosen)
+        return chosen
+
+
+def _game(ed, data, counters: Counters, skip: frozenset, rounds: int, sink: list) -> None:
+    """Play one game with every open decision drawn from `data`; what was drawn goes to
+    `sink` first (so a game that breaks an invariant leaves its inputs behind)."""
+    limits = ed.settings["game"]["players"]
+    players = data.draw(st.integers(limits["min"], max(limits["min"], min(limits["max"], MAX_SEATS))), label="players")
+    off = frozenset(data.draw(st.sets(st.sampled_from(SWARM)), label="actions switched off"))
+    decks = [data.draw(st.permutations(range(len(cards))), label=f"deck {deck['id']}")
+             for deck, cards in zip(ed.decks, ed.cards)]
+    inputs = traces.Inputs(players=players, seed=0, rounds=rounds, decks=[list(d) for d in decks], dice=[], choices=[])
+    sink.append(inputs)
+    faces = st.integers(1, ed.faces)
+
+    def dice(game):
+        throw = [data.draw(faces) for _ in range(ed.dice)]
+        inputs.dice.append(throw)
+        return throw
+
+    check = event_checker(skip)
+
+    peak = [0]
+
+    def hook(game, event):
+        counters.event(ed, game, event)
+        peak[0] = max(peak[0], ed.stock_houses - game.st.bank_houses)
+        check(game, event)
+
+    seats = [Adversary(data.draw, off, inputs.choices, counters) for _ in range(players)]
+    game = traces.start(ed, inputs, dice, seats, hook)
+    counters.games += 1
+    try:
+        game.run()
+    finally:
+        st_ = game.st
+        target(float(peak[0]), label="most houses out of the bank")
+        target(float(sum(p.bankrupt for p in st_.players)), label="bankruptcies")
+        target(float(sum(len(p.cards) for p in st_.players)), label="kept cards")
+
+
+@contextmanager
+def _shrink_budget(seconds: int):
+    """Hypothesis bounds shrinking by a module constant (no setting exists): lowered here."""
+    saved = engine.MAX_SHRINKING_SECONDS
+    engine.MAX_SHRINKING_SECONDS = seconds
+    try:
+        yield
+    finally:
+        engine.MAX_SHRINKING_SECONDS = saved
+
+
+def explore(ir: dict, examples: int = DEFAULT_EXAMPLES, rounds: int = DEFAULT_ROUNDS, spec: str | None = None,
+            trace_dir: Path | None = None, searches: int | None = None) -> Exploration:
+    """Explore one edition: `examples` games per search, a new search after each violation
+    (with the invariants already violated no longer checked) until one finds nothing, or
+    `searches` searches were made."""
+    ed = interpreter.load(ir)
+    counters = Counters()
+    found: list[traces.Trace] = []
+    names = {name for name, _, _ in ed.invariants}
+    for _ in range(len(names) if searches is None else searches):
+        skip = frozenset(t.violation["invariant"] for t in found)
+        last: list[traces.Inputs] = []
+
+        @settings(max_examples=examples, deadline=None, derandomize=True, database=None,
+                  suppress_health_check=list(HealthCheck), report_multiple_bugs=False, verbosity=Verbosity.quiet,
+                  phases=(Phase.generate, Phase.target, Phase.shrink))
+        @given(st.data())
+        def search(data):
+            _game(ed, data, counters, skip, rounds, last)
+
+        try:
+            with _shrink_budget(SHRINK_SECONDS):
+                search()
+            break
+        except InvariantViolation as violation:
+            found.append(traces.from_run(ir, ed, spec, last[-1], violation, skip, trace_dir))
+    return Exploration(counters, found, examples, rounds, counters.shortfalls(ed))

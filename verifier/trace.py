@@ -1,0 +1,187 @@
+"""Trace files: a violation as a game anyone can replay (docs/verifier.md, "Trace files").
+
+A trace holds what the interpreter needs to play the game again (players, seed, round cap,
+every deck's order, every throw of the dice, every choice) and, for people, the numbered
+steps up to the violation: each event with only the state fields it changed. `replay`
+plays the inputs in the interpreter with every invariant checked and confirms that the
+same invariant breaks at the same step.
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import interpreter
+from interpreter.replay import Replayer, ReplayError, recorded_choices
+
+from .invariants import InvariantViolation, event_checker
+
+FORMAT = "boardrules-trace"
+VERSION = 1
+
+
+@dataclass
+class Inputs:
+    """Everything the interpreter leaves open, as it was chosen."""
+
+    players: int
+    seed: int
+    rounds: int
+    decks: list[list[int]]          # per deck of the IR: card indices, top first
+    dice: list[list[int]]           # every throw, in order (the roll-off included)
+    choices: list[dict] = field(default_factory=list)   # {"seat", "action"} in order
+
+
+@dataclass
+class Trace:
+    edition: str
+    spec: str
+    ir_hash: str
+    inputs: Inputs
+    steps: list[dict]
+    violation: dict                 # invariant, text, origin, step
+    skip: list[str] = field(default_factory=list)   # invariants not checked (found broken before)
+    path: Path | None = None
+
+    def to_json(self) -> dict:
+        return {"format": FORMAT, "version": VERSION, "edition": self.edition, "spec": self.spec,
+                "ir_hash": self.ir_hash, **asdict(self.inputs), "skip": self.skip, "violation": self.violation, "steps": self.steps}
+
+
+def start(ed, inputs: Inputs, dice, seats: list, hook):
+    """A game set up from `inputs` (the decks laid in their order), not yet played."""
+    game = interpreter.Game(ed, seats, ["explorer"] * inputs.players, inputs.seed, inputs.rounds, True, hook, dice)
+    if [sorted(d) for d in inputs.decks] != [list(range(len(cards))) for cards in ed.cards]:
+        raise ReplayError("the trace's deck orders are not orders of the edition's decks")
+    game.st.decks = [list(d) for d in inputs.decks]
+    return game
+
+
+def _flat(value, path: str, out: dict) -> dict:
+    if isinstance(value, dict):
+        for key, item in value.items():
+            _flat(item, f"{path}.{key}" if path else key, out)
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            _flat(item, f"{path}[{i}]", out)
+    else:
+        out[path] = value
+    return out
+
+
+def _state(game) -> dict:
+    data = game.st.to_json()
+    for noise in ("rng", "landings"):
+        data.pop(noise, None)
+    return _flat(data, "", {})
+
+
+def play(ed, inputs: Inputs, skip: frozenset = frozenset(), steps: list | None = None):
+    """Play `inputs` in the interpreter with every invariant checked; with `steps`, also
+    record each event and the state fields it changed. Returns the violation or None."""
+    throws = iter(inputs.dice)
+
+    def dice(game):
+        throw = next(throws, None)
+        if throw is None:
+            raise ReplayError("the trace has no more dice throws (cut short?)")
+        return tuple(throw)
+
+    check = event_checker(skip)
+    before: dict = {}
+
+    def hook(game, event):
+        if steps is not None:
+            now = _state(game)
+            changed = {k: [before.get(k), v] for k, v in now.items() if before.get(k) != v}
+            changed.update({k: [v, None] for k, v in before.items() if k not in now})
+            steps.append({"step": len(steps) + 1, "event": event, "changed": changed})
+            before.clear()
+            before.update(now)
+        check(game, event)
+
+    try:
+        replayer = Replayer(recorded_choices([{"type": "choice", **c} for c in inputs.choices]))
+        game = start(ed, inputs, dice, [replayer] * inputs.players, hook)
+        game.run()
+    except InvariantViolation as violation:
+        return violation
+    except ReplayError:
+        raise
+    except (interpreter.StrategyError, KeyError, IndexError, TypeError, ValueError) as error:
+        raise ReplayError(f"the trace does not replay: {error}") from None
+    return None
+
+
+def from_run(ir: dict, ed, spec: str | None, inputs: Inputs, violation: InvariantViolation, skip: frozenset,
+             trace_dir: Path | None) -> Trace:
+    """The trace of an explored game that broke an invariant (written to `trace_dir`)."""
+    steps: list[dict] = []
+    again = play(ed, inputs, skip, steps)
+    assert again is not None and again.invariant == violation.invariant, "an explored game replays the same"
+    inv = next(x for x in ir["invariants"] if x["name"] == again.invariant)
+    trace = Trace(ed.id, spec or ed.id, ed.hash, inputs, steps,
+                  {"invariant": again.invariant, "text": inv["text"], "origin": inv["origin"], "step": len(steps)},
+                  sorted(skip))
+    if trace_dir is not None:
+        trace.path = write(trace, Path(trace_dir))
+    return trace
+
+
+def write(trace: Trace, directory: Path) -> Path:
+    return write_doc(trace.to_json(), directory, f"{trace.edition}-{trace.violation['invariant']}")
+
+
+def write_doc(doc: dict, directory: Path, name: str) -> Path:
+    """Write a trace document as `<directory>/<name>.trace.json`."""
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / (re.sub(r"[^a-z0-9_-]+", "-", name) + ".trace.json")
+    path.write_text(json.dumps(doc, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    return path
+
+
+# ---- reading and replaying ----------------------------------------------------------------
+
+# The keys a trace needs and their JSON types (the rest is for people).
+REQUIRED = {"format": str, "edition": str, "spec": str, "players": int, "seed": int, "rounds": int,
+            "decks": list, "dice": list, "choices": list, "violation": dict}
+
+
+def is_trace(doc) -> bool:
+    return isinstance(doc, dict) and doc.get("format") == FORMAT
+
+
+# A trace of Z3 catalogue actions (`"kind": "actions"`) holds steps instead of game inputs.
+REQUIRED_ACTIONS = {"format": str, "edition": str, "spec": str, "players": int, "steps": list, "violation": dict}
+
+
+def problem(doc: dict) -> str | None:
+    """What is wrong with a trace document's shape, or None."""
+    for key, kind in (REQUIRED_ACTIONS if doc.get("kind") == "actions" else REQUIRED).items():
+        if type(doc.get(key)) is not kind:
+            return f"trace has no `{key}` {kind.__name__}"
+    if doc.get("version") != VERSION:
+        return f"trace format version {doc.get('version')!r}; this boardrules reads version {VERSION}"
+    if not isinstance(doc["violation"].get("invariant"), str) or type(doc["violation"].get("step")) is not int:
+        return "trace `violation` needs the `invariant` name and its `step`"
+    return None
+
+
+def replay(ed, doc: dict) -> InvariantViolation:
+    """Replay a trace document; the same invariant must break at the same step, else
+    `ReplayError` says what happened instead."""
+    if doc.get("ir_hash") not in (None, ed.hash):
+        raise ReplayError(f"the trace was written for another version of edition `{doc['edition']}` (IR hash differs)")
+    inputs = Inputs(doc["players"], doc["seed"], doc["rounds"], doc["decks"], doc["dice"], doc["choices"])
+    steps: list[dict] = []
+    violation = play(ed, inputs, frozenset(doc.get("skip", [])), steps)
+    want = doc["violation"]
+    if violation is None:
+        raise ReplayError(f"the game replays to its end with every invariant kept; the trace says "
+                          f"`{want['invariant']}` breaks at step {want['step']}")
+    if violation.invariant != want["invariant"] or len(steps) != want["step"]:
+        raise ReplayError(f"the replay breaks `{violation.invariant}` at step {len(steps)}; the trace says "
+                          f"`{want['invariant']}` at step {want['step']}")
+    return violation

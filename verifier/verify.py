@@ -1,0 +1,192 @@
+"""`boardrules verify`: per edition, a verdict for every invariant x action, from Z3
+(verifier.prove: the start state, each action's preservation, bounded checking where
+induction fails) and from exploration (verifier.explore: Hypothesis plays the interpreter);
+rendered as a terminal table or as JSON (docs/verifier.md, "Reading the table").
+
+An exploration violation overrides the proof cells of its invariant: a concrete game that
+breaks it outranks any symbolic verdict. Unknown never counts as a pass.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import trace as traces
+from .explore import Exploration, explore
+from .verdicts import Bounded, Proved, Unknown, Violated
+
+START = "start"          # the column of the initial state
+EXPLORED = "explored"    # the column of exploration
+
+
+@dataclass
+class Report:
+    """One edition's verdicts."""
+
+    edition: str
+    spec: str
+    players: int
+    depth: int
+    invariants: list[dict]                      # name, text, origin
+    actions: list[str]                          # the columns, START first
+    cells: dict[tuple[str, str], object] = field(default_factory=dict)   # (invariant, action) -> verdict
+    exploration: Exploration | None = None
+    seconds: float = 0.0
+
+    @property
+    def violated(self) -> bool:
+        return any(isinstance(v, Violated) for v in self.cells.values())
+
+    def tally(self) -> dict[str, int]:
+        out = {"proved": 0, "bounded": 0, "violated": 0, "unknown": 0}
+        for v in self.cells.values():
+            out[_word(v)] += 1
+        return out
+
+
+def _word(verdict) -> str:
+    return {Proved: "proved", Bounded: "bounded", Violated: "violated", Unknown: "unknown"}[type(verdict)]
+
+
+def verify(ir: dict, spec: str, players: int = 2, depth: int = 2, examples: int | None = None,
+           trace_dir: Path = Path("traces"), prove: bool = True) -> Report:
+    """Every verdict for one edition; violation traces are written to `trace_dir`."""
+    began = time.perf_counter()
+    invs = [{"name": x["name"], "text": x["text"], "origin": x["origin"]} for x in ir["invariants"]]
+    report = Report(ir["edition"]["id"], spec, players, depth, invs, [START])
+    if prove:
+        _prove(ir, report, trace_dir)
+    kwargs = {} if examples is None else {"examples": examples}
+    report.exploration = explore(ir, spec=spec, trace_dir=trace_dir, **kwargs)
+    report.actions.append(EXPLORED)
+    broken = {t.violation["invariant"]: t for t in report.exploration.violations}
+    for name, found in broken.items():      # a game that passes is a test, not a verdict: no cell
+        report.cells[(name, EXPLORED)] = Violated(found.steps, f"a game breaks it at step {found.violation['step']}")
+        report.cells[(name, EXPLORED)].path = found.path
+    report.seconds = time.perf_counter() - began
+    return report
+
+
+def _prove(ir: dict, report: Report, trace_dir: Path) -> None:
+    """The Z3 cells: start, then each catalogue action; where an action is not shown to
+    preserve an invariant, bounded model checking from the start state decides between
+    `bounded` (no violation within the depth) and `violated` (with a trace)."""
+    from . import prove
+    from .symbolic.actions import catalogue
+
+    acts = catalogue(ir, report.players)
+    report.actions += [a.name for a in acts]
+    for inv in report.invariants:
+        name = inv["name"]
+        report.cells[(name, START)] = _traced(prove.prove_initial(ir, name, report.players), report, name, trace_dir)
+        for act in acts:
+            report.cells[(name, act.name)] = prove.prove_preserves(ir, name, act, report.players)
+        open_cells = [a.name for a in acts if isinstance(report.cells[(name, a.name)], Unknown)]
+        if not open_cells:
+            continue
+        checked = _traced(prove.bounded(ir, name, report.players, report.depth), report, name, trace_dir)
+        for action in open_cells:
+            why = report.cells[(name, action)].reason
+            if isinstance(checked, Bounded):
+                report.cells[(name, action)] = Bounded(checked.bound, checked.players, f"{why}; {checked.reason}")
+            elif isinstance(checked, Violated):
+                report.cells[(name, action)] = checked
+
+
+def _traced(verdict, report: Report, invariant: str, trace_dir: Path):
+    """A symbolic violation written as a trace file of catalogue actions (its `path`)."""
+    if isinstance(verdict, Violated):
+        doc = {"format": traces.FORMAT, "version": traces.VERSION, "kind": "actions", "edition": report.edition,
+               "spec": report.spec, "players": report.players,
+               "violation": {"invariant": invariant, "step": len(verdict.trace), "reason": verdict.reason},
+               "steps": verdict.trace}
+        verdict.path = traces.write_doc(doc, Path(trace_dir), f"{report.edition}-{invariant}-z3")
+    return verdict
+
+
+# ---- output ------------------------------------------------------------------------------
+
+SHORT = {"proved": "ok", "bounded": "b", "violated": "VIOLATED", "unknown": "?"}
+
+
+def render(report: Report) -> str:
+    """The terminal table: one row per invariant, one cell per column; then the details of
+    every cell that is not a plain proof, the counters and the summary line."""
+    cols = report.actions
+    width = max(len(inv["name"]) for inv in report.invariants)
+    lines = [f"{report.edition} ({report.spec}): {len(report.invariants)} invariants x {len(cols)} columns, "
+             f"{report.players} players, bounded depth {report.depth}"]
+    index = {c: i + 1 for i, c in enumerate(cols)}
+    lines.append("columns: " + ", ".join(f"{index[c]}={c}" for c in cols))
+    lines.append(" " * width + "  " + " ".join(f"{index[c]:>2}" for c in cols))
+    for inv in report.invariants:
+        marks = []
+        for c in cols:
+            v = report.cells.get((inv["name"], c))
+            marks.append(" -" if v is None else {"proved": " .", "bounded": " b", "violated": " X",
+                                                 "unknown": " ?"}[_word(v)])
+        lines.append(f"{inv['name']:<{width}}  " + " ".join(marks) + f"   {inv['text']}")
+    lines.append("(. proved, b bounded, X violated, ? unknown, - no verdict)")
+    for inv in report.invariants:
+        for c in cols:
+            v = report.cells.get((inv["name"], c))
+            if v is None or isinstance(v, Proved):
+                continue
+            lines.append("  " + _detail(inv["name"], c, v))
+    if report.exploration is not None:
+        ex = report.exploration
+        lines.append(f"explored {ex.counters.games} games of up to {ex.rounds} rounds ({ex.counters.events} events, "
+                     f"{len(ex.violations)} violations; testing, not proof): " + _counts(ex))
+        if ex.shortfalls:
+            lines.append("under their minimum: " + ", ".join(f"{k} {n}/{least}" for k, (n, least) in ex.shortfalls.items()))
+    t = report.tally()
+    verdict = "VIOLATED" if report.violated else ("not everything proved" if t["unknown"] else "ok")
+    lines.append(f"{verdict}: {t['proved']} proved, {t['bounded']} bounded, {t['violated']} violated, "
+                 f"{t['unknown']} unknown (unknown is not a pass) in {report.seconds:.1f} s")
+    return "\n".join(lines)
+
+
+def _detail(invariant: str, column: str, v) -> str:
+    word = _word(v)
+    if isinstance(v, Bounded):
+        return f"{invariant} x {column}: bounded (k={v.bound}, {v.players} players): {v.reason}"
+    if isinstance(v, Violated):
+        where = getattr(v, "path", None)
+        return f"{invariant} x {column}: VIOLATED: {v.reason}" + (f"; trace {where} (boardrules replay {where})"
+                                                                   if where else "")
+    return f"{invariant} x {column}: {word}: {v.reason}"
+
+
+def _counts(ex: Exploration) -> str:
+    counts = ex.counters.counts
+    keys = [k for k in counts if not k.startswith(("card:", "rule:"))]
+    cards = sum(1 for k in counts if k.startswith("card:"))
+    return ", ".join(f"{k} {counts[k]}" for k in sorted(keys)) + f"; {cards} distinct cards drawn"
+
+
+def to_json(report: Report) -> dict:
+    cells = []
+    for inv in report.invariants:
+        for c in report.actions:
+            v = report.cells.get((inv["name"], c))
+            if v is None:
+                continue
+            cell = {"invariant": inv["name"], "action": c, "verdict": _word(v)}
+            if isinstance(v, Bounded):
+                cell |= {"bound": v.bound, "players": v.players, "reason": v.reason}
+            elif isinstance(v, Unknown):
+                cell["reason"] = v.reason
+            elif isinstance(v, Violated):
+                cell |= {"trace": str(getattr(v, "path", "") or ""), "reason": v.reason}
+            elif v.reason:
+                cell["reason"] = v.reason
+            cells.append(cell)
+    ex = report.exploration
+    return {"edition": report.edition, "spec": report.spec, "players": report.players, "depth": report.depth,
+            "invariants": report.invariants, "cells": cells, "summary": report.tally(),
+            "exploration": ex.counters.to_json() | {"examples": ex.examples, "rounds": ex.rounds,
+                                                    "under_minimum": {k: {"count": n, "minimum": least}
+                                                                      for k, (n, least) in ex.shortfalls.items()}}
+            if ex else None,
+            "seconds": round(report.seconds, 2)}

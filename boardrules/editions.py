@@ -6,7 +6,7 @@ from pathlib import Path
 
 import grammar
 import interpreter
-from spec import bundled
+from spec import bundled, bundled_variants
 
 
 class UsageError(Exception):
@@ -38,6 +38,17 @@ def resolve(spec: str) -> Path:
     )
 
 
+def resolve_variant(variant: str) -> Path:
+    """A variant id (`short`) names a bundled overlay in `spec/variants/`; anything else is a path."""
+    known = bundled_variants()
+    if variant in known:
+        return known[variant]
+    path = Path(variant)
+    if path.suffix == ".rules" and path.is_file():
+        return path
+    raise UsageError(f"no variant `{variant}`", "bundled variants: " + ", ".join(sorted(known)))
+
+
 def concrete_editions() -> list[str]:
     """The bundled editions that can be played (abstract bases are left out)."""
     return [eid for eid, path in bundled().items() if not grammar.compile_file(path)["edition"].get("abstract")]
@@ -50,15 +61,18 @@ class Loaded:
     path: Path
     ir: dict
     edition: "interpreter.Edition"
+    variants: tuple[Path, ...] = ()
 
 
-def load(spec: str) -> Loaded:
-    """Compile a spec and prepare it for play; a spec that cannot be played is a usage error."""
+def load(spec: str, variants: tuple[str, ...] = ()) -> Loaded:
+    """Compile a spec (with the variants laid over it, in order) and prepare it for play;
+    a spec that cannot be played is a usage error."""
     path = resolve(spec)
-    ir = grammar.compile_file(path)
+    overlays = tuple(resolve_variant(v) for v in variants)
+    ir = grammar.compile_file(path, overlays)
     if ir["edition"].get("abstract"):
         raise UsageError(
             f"edition `{ir['edition']['id']}` is abstract and cannot be played",
             "play one of the editions that extend it: " + ", ".join(sorted(concrete_editions())),
         )
-    return Loaded(path, ir, interpreter.load(ir))
+    return Loaded(path, ir, interpreter.load(ir), overlays)

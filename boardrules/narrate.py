@@ -81,6 +81,8 @@ def simulation_report(report: dict) -> str:
         f"turns per game: mean {turns['mean']}, median {turns['median']}, max {turns['max']}",
         f"stopped by the turn cap: {report['turn_cap_share']:.1%}",
         "ended by: " + ", ".join(f"{why} {n}" for why, n in report["ended_by"].items()),
+        "turns by ending: " + ", ".join(f"{why} {e['share']:.1%} of games, mean {e['mean']} turns, median {e['median']}"
+                                        for why, e in report.get("turns_by_ending", {}).items()),
         "wins by seat: " + ", ".join(f"{seat}: {n}" for seat, n in report["wins_by_seat"].items()),
         "wins by strategy: " + ", ".join(f"{name}: {n}" for name, n in report["wins_by_strategy"].items()),
         "landing frequency:",

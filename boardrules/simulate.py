@@ -28,6 +28,7 @@ class Tally:
     squares: list[str]
     games: int = 0
     turns: list[int] = field(default_factory=list)
+    turns_by_ending: dict[str, list[int]] = field(default_factory=dict)
     capped: int = 0
     ended_by: Counter = field(default_factory=Counter)
     wins_by_seat: Counter = field(default_factory=Counter)
@@ -38,6 +39,7 @@ class Tally:
         self.games += 1
         self.turns.append(summary["turns"])
         self.ended_by[summary["ended_by"]] += 1
+        self.turns_by_ending.setdefault(summary["ended_by"], []).append(summary["turns"])
         if summary["ended_by"] == "turn_cap":
             self.capped += 1
         winner = summary["winner"]
@@ -60,6 +62,12 @@ class Tally:
                 "max": max(self.turns, default=0),
             },
             "ended_by": dict(sorted(self.ended_by.items())),
+            # how long the games that ended each way took (an `end game` race against bankruptcy)
+            "turns_by_ending": {
+                why: {"games": len(turns), "share": round(len(turns) / self.games, 4),
+                      "mean": round(statistics.fmean(turns), 2), "median": statistics.median(turns)}
+                for why, turns in sorted(self.turns_by_ending.items())
+            },
             "turn_cap_share": round(self.capped / self.games, 4) if self.games else 0,
             "wins_by_seat": {str(seat): n for seat, n in sorted(self.wins_by_seat.items())},
             "wins_by_strategy": dict(sorted(self.wins_by_strategy.items())),
@@ -74,9 +82,9 @@ class Tally:
 _worker_edition: interpreter.Edition | None = None
 
 
-def _start_worker(path: str) -> None:
+def _start_worker(path: str, variants: tuple[str, ...]) -> None:
     global _worker_edition
-    _worker_edition = interpreter.load(grammar.compile_file(path))
+    _worker_edition = interpreter.load(grammar.compile_file(path, variants))
 
 
 def _play_batch(args: tuple) -> list[dict]:
@@ -91,6 +99,7 @@ def _play_one(edition, players: list[str], seed: int, max_turns: int | None, deb
 
 def run(
     path: Path,
+    variants: tuple[Path, ...],
     edition,
     players: list[str],
     games: int,
@@ -109,7 +118,7 @@ def run(
                 yield _play_one(edition, players, game, max_turns, debug)
             progress(len(batch))
         return
-    with ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=(str(path),)) as pool:
+    with ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=(str(path), tuple(str(v) for v in variants))) as pool:
         for summaries in pool.map(_play_batch, [(players, batch, max_turns, debug) for batch in batches]):
             yield from summaries
             progress(len(summaries))

@@ -4,32 +4,38 @@ from __future__ import annotations
 import json
 from functools import cache
 from pathlib import Path
+from typing import Sequence
 
 from jsonschema import Draft202012Validator
 
 from grammar.diagnostics import Diagnostic, Source, SpecError
-from grammar.extend import extend, read
+from grammar.extend import extend, overlay, read
 from grammar.lower import lower
 from grammar.parse import parse
 
 SCHEMA = Path(__file__).with_name("ir.schema.json")
 
 
-def compile_file(path: str | Path) -> dict:
-    """The IR of the edition in `path` (its parent is looked up beside it, then in `spec/`)."""
+def compile_file(path: str | Path, variants: Sequence[str | Path] = ()) -> dict:
+    """The IR of the edition in `path` (its parent is looked up beside it, then in `spec/`),
+    with the variant files `variants` laid over it in order."""
     path = Path(path)
-    return _guarded(str(path), lambda: _compile(read(path), path.parent, (path.resolve(),)))
+    return _guarded(str(path), lambda: _compile(read(path), path.parent, (path.resolve(),), variants))
 
 
-def compile_text(text: str, filename: str = "<spec>") -> dict:
+def compile_text(text: str, filename: str = "<spec>", variants: Sequence[str | Path] = ()) -> dict:
     """The IR of a spec given as text; `filename` is shown in errors and locates the parent."""
     directory = None if filename.startswith("<") else Path(filename).parent
     chain = () if directory is None else (Path(filename).resolve(),)
-    return _guarded(filename, lambda: _compile(Source(filename, text), directory, chain))
+    return _guarded(filename, lambda: _compile(Source(filename, text), directory, chain, variants))
 
 
-def _compile(source: Source, directory: Path | None, chain: tuple[Path, ...]) -> dict:
-    ir = lower(extend(parse(source), directory, chain))
+def _compile(source: Source, directory: Path | None, chain: tuple[Path, ...],
+             variants: Sequence[str | Path] = ()) -> dict:
+    edition = extend(parse(source), directory, chain)
+    if variants:
+        edition = overlay(edition, [parse(read(Path(v))) for v in variants])
+    ir = lower(edition)
     problem = next(iter(_validator().iter_errors(ir)), None)
     if problem is not None:
         path = "/".join(str(p) for p in problem.absolute_path)

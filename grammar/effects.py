@@ -40,6 +40,8 @@ class Names:
     formulas: dict[str, Signature]
     report: Callable[[Diagnostic], None]
     params: dict[str, Type] = field(default_factory=dict)  # of the formula being checked
+    states: dict[str, Type] = field(default_factory=dict)  # per-player state: name -> type
+    pots: set[str] = field(default_factory=set)
 
 
 class Lowering:
@@ -119,6 +121,8 @@ class Lowering:
             return {"k": "group", "id": node.text}, Type("group")
         if node.text in self.names.decks:
             return {"k": "deck", "id": node.text}, Type("deck")
+        if node.text in self.names.pots:
+            return {"k": "pot", "id": node.text}, lang.POT
         return self.unknown_name(node, scope)
 
     def unknown_name(self, node: s.Name, scope: Scope) -> tuple[dict, Type]:
@@ -137,9 +141,11 @@ class Lowering:
                 return self.error("E207", f"unknown setting `{of.text}.{node.name.text}`", node.name.span,
                                   did_you_mean(node.name.text, keys))
             return {"k": "setting", "path": f"{of.text}.{node.name.text}"}, keys[node.name.text]
-        if isinstance(of, s.Name) and of.text not in scope:
+        if isinstance(of, s.Name) and of.text not in scope and of.text not in self.names.pots:
             return self.unknown_name(of, scope)
         ir, t = self.expr(of, scope)
+        if t.name in ("player", "party", "any") and node.name.text in self.names.states:
+            return {"k": "attr", "of": ir, "name": node.name.text}, self.names.states[node.name.text]
         attrs = lang.ATTRS.get(t.name)
         if t.name == "any":
             attrs = lang.PLAYER_ATTRS | lang.DEED_ATTRS
@@ -170,6 +176,14 @@ class Lowering:
             return {"k": "bin", "op": op, "l": left, "r": right}, BOOL
         left, lt = self.expr(node.left, scope)
         right, rt = self.expr(node.right, scope)
+        if op == "in":
+            if rt.name not in ("set", "any"):
+                return self.error("E301", f"`in` needs a set on its right, found `{rt}`", node.right.span,
+                                  "a set is `players`, `squares`, `p.deeds` or a player's declared state")
+            if rt.element is not None and not _fits(lt, rt.element):
+                return self.error("E301", f"a `{lt}` is never in a set of {rt.element}", node.left.span,
+                                  "compare like with like: a square with a set of squares")
+            return {"k": "bin", "op": op, "l": left, "r": right}, BOOL
         for side, t in ((node.left, lt), (node.right, rt)):
             if not lang.is_number(t):
                 return self.error("E301", f"`{op}` needs numbers, found `{t}`", side.span, HINTS["number"])
@@ -297,6 +311,18 @@ class Lowering:
                 self.error("E404", "`keep` outside a card", node.span,
                            "only a card can be kept; on a square, remove `keep`")
             return {"do": "keep"}
+        if isinstance(node, s.ChooseIn):
+            return self.choose_in(node, scope, in_card)
+        if isinstance(node, s.Add):
+            return self.add(node, scope)
+        if isinstance(node, s.EndGame):
+            return {"do": "end_game"}
+        if isinstance(node, s.Deal):
+            if "me" in scope:
+                self.error("E405", "`deal` outside `setup`", node.span,
+                           "deeds are dealt once, before play: put `deal` in a `setup { ... }` block")
+            each = None if node.each is None else self.expect("the count of `deal`", node.each, scope, "int")
+            return {"do": "deal", "each": each, "paying": node.paying}
         if isinstance(node, s.Choose):
             return {"do": "choose", "options": [
                 {"label": option.label.value, "body": self.block(option.body, scope, in_card)}
@@ -306,9 +332,35 @@ class Lowering:
                 "then": self.block(node.then, scope, in_card),
                 "else": self.block(node.otherwise, scope, in_card)}
 
+    def choose_in(self, node: s.ChooseIn, scope: Scope, in_card: bool) -> dict:
+        over, t = self.expr(node.over, scope)
+        if t.name not in ("set", "any"):
+            self.error("E301", f"`choose` ranges over a set, found `{t}`", node.over.span,
+                       "a set is `players`, `squares`, `p.deeds` or a player's declared state")
+        element = t.element or ANY
+        inner = scope | {node.var.text: element}
+        where = None if node.where is None else self.expect("a `where` condition", node.where, inner, "bool")
+        return {"do": "choose_in", "var": node.var.text, "over": over, "where": where, "skip": node.skip,
+                "element": element.name, "body": self.block(node.body, inner, in_card)}
+
+    def add(self, node: s.Add, scope: Scope) -> dict:
+        player = self.party(node.player, scope)
+        state = self.names.states.get(node.state.text)
+        item, t = self.expr(node.item, scope)
+        if state is None:
+            self.error("E215", f"unknown state `{node.state.text}`", node.state.span,
+                       did_you_mean(node.state.text, self.names.states) or
+                       f"declare it: `state player.{node.state.text} : set of square`")
+        elif not _fits(t, state.element):
+            self.error("E301", f"`{node.state.text}` holds {state.element}s, not `{t}`", node.item.span,
+                       "add an element of the state's declared type")
+        return {"do": "add", "item": item, "to": player, "state": node.state.text}
+
     def party(self, node: s.Name, scope: Scope) -> dict:
         if node.text == "bank":
             return {"k": "bank"}
+        if node.text in self.names.pots and node.text not in scope:
+            return {"k": "pot", "id": node.text}
         if scope.get(node.text, ANY).name in ("player", "any") and node.text in scope:
             return {"k": "var", "name": node.text}
         hint = "a party is `bank`, `me`, `owner` (in rent) or a loop variable over players"
@@ -323,6 +375,11 @@ class Lowering:
 def _listing(words) -> str:
     words = [f"`{w}`" for w in words]
     return ", ".join(words[:-1]) + " or " + words[-1] if len(words) > 1 else words[0]
+
+
+def _fits(item: Type, element: Type) -> bool:
+    """Whether a value of type `item` can be an element of a set of `element` (a deed is its square)."""
+    return _join(item, element) is not None or {item.name, element.name} == {"deed", "square"}
 
 
 def _join(a: Type, b: Type) -> Type | None:

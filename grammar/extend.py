@@ -29,6 +29,11 @@ class Edition:
     groups: dict[str, s.Group] = field(default_factory=dict)
     squares: dict[str, s.Square] = field(default_factory=dict)
     decks: dict[str, s.Deck] = field(default_factory=dict)
+    states: dict[str, s.State] = field(default_factory=dict)
+    hooks: list[s.Hook] = field(default_factory=list)       # in the order written, parents' first
+    setup: s.Setup | None = None
+    pots: dict[str, s.Pot] = field(default_factory=dict)
+    variants: tuple[str, ...] = ()                           # overlays laid on, in order
 
 
 # Parents already read in this process, by path and modification time.
@@ -57,9 +62,72 @@ def read(path: Path) -> Source:
 def extend(file: s.File, directory: Path | None, chain: tuple[Path, ...] = ()) -> Edition:
     """Merge a parsed file onto the edition it extends (looked up in `directory`, then `spec/`)."""
     parent = None
+    if file.header.variant:
+        raise SpecError([Diagnostic.at("E217", f"`{file.header.id.text}` is a variant, not an edition",
+                                       file.header.span,
+                                       f"lay it on an edition: `boardrules check EDITION --variant {file.header.id.text}`")])
     if file.header.parent is not None:
         parent = _parent(file.header.parent, directory, chain)
     return _merge(parent, file)
+
+
+def overlay(edition: Edition, variants: list[s.File]) -> Edition:
+    """Lay variant files (`variant ID for FAMILY`) over a complete edition, in order.
+
+    A variant merges like a child edition; it fits only an edition of its family, and two
+    variants may not both give the same setting, decision, formula, square, pot or setup
+    (which one would win is the players' agreement, not the compiler's guess).
+    """
+    claimed: dict[str, str] = {}
+    errors: list[Diagnostic] = []
+    for file in variants:
+        header = file.header
+        if not header.variant:
+            errors.append(Diagnostic.at("E217", f"`{header.id.text}` is an edition, not a variant", header.span,
+                                        "a variant file starts with `variant ID for FAMILY`"))
+            continue
+        if header.parent.text not in edition.lineage:
+            errors.append(Diagnostic.at(
+                "E217", f"variant `{header.id.text}` is for `{header.parent.text}` editions; "
+                f"`{edition.header.id.text}` is not one", header.parent.span,
+                f"`{edition.header.id.text}` extends " + " <- ".join(reversed(edition.lineage[:-1]))
+                if len(edition.lineage) > 1 else "apply it to an edition of its family"))
+            continue
+        for key, name in _claims(file):
+            if key in claimed:
+                errors.append(Diagnostic.at(
+                    "E218", f"variants `{claimed[key]}` and `{header.id.text}` both give {key}", name.span,
+                    "these variants do not combine: play one of them"))
+            claimed[key] = header.id.text
+        if errors:
+            continue
+        merged = _merge(edition, file)
+        edition = replace(merged, header=edition.header, lineage=edition.lineage,
+                          variants=edition.variants + (header.id.text,))
+    if errors:
+        raise SpecError(errors)
+    return edition
+
+
+def _claims(file: s.File) -> list[tuple[str, s.Name]]:
+    """What a variant gives that another variant may not give too (hooks add up, so none)."""
+    out: list[tuple[str, s.Name]] = []
+    for item in file.items:
+        if isinstance(item, s.Section):
+            out += [(f"`{item.name.text}.{st.key.text}`", st.key) for st in item.settings]
+        elif isinstance(item, s.Decide):
+            out.append((f"`decide {item.section.text}.{item.key.text}`", item.key))
+        elif isinstance(item, s.Formula):
+            out.append((f"formula `{item.name.text}`", item.name))
+        elif isinstance(item, s.Setup):
+            out.append(("a `setup` block", s.Name(item.span, "setup")))
+        elif isinstance(item, s.Board):
+            out += [(f"square `{sq.id.text}`", sq.id) for sq in item.squares]
+        elif isinstance(item, (s.Pot, s.Group, s.Deck)):
+            out.append((f"`{item.id.text}`", item.id))
+        elif isinstance(item, s.State):
+            out.append((f"state `{item.name.text}`", item.name))
+    return out
 
 
 def _parent(name: s.Name, directory: Path | None, chain: tuple[Path, ...]) -> Edition:
@@ -90,6 +158,10 @@ def _merge(parent: Edition | None, file: s.File) -> Edition:
     if parent is not None:
         for name in ("settings", "contested", "decisions", "formulas", "invariants", "groups", "squares", "decks"):
             getattr(edition, name).update(getattr(parent, name))
+        edition.states.update(parent.states)
+        edition.pots.update(parent.pots)
+        edition.hooks.extend(parent.hooks)
+    setup = parent.setup if parent is not None else None
     errors: list[Diagnostic] = []
     seen: dict[tuple[str, str], s.Name] = {}
 
@@ -139,6 +211,19 @@ def _merge(parent: Edition | None, file: s.File) -> Edition:
                                                 "parent's invariants); give yours another name"))
                 else:
                     edition.invariants[item.name.text] = (header.id.text, item)
+        elif isinstance(item, s.State):
+            if once("state", item.name, "state"):
+                edition.states[item.name.text] = item
+        elif isinstance(item, s.Hook):
+            edition.hooks.append(item)
+        elif isinstance(item, s.Setup):
+            if once("setup", s.Name(item.span, "setup"), "setup block"):
+                setup = item
+        elif isinstance(item, s.Pot):
+            if once("pot", item.id, "pot"):
+                old = edition.pots.get(item.id.text)
+                edition.pots[item.id.text] = item if old is None else replace(
+                    old, name=item.name or old.name, settings=_settings(old.settings, item.settings))
         elif isinstance(item, s.Group):
             if once("group", item.id, "group") and inherited(parent.groups if parent else {}, item.id, "group"):
                 edition.groups[item.id.text] = _merge_group(edition.groups.get(item.id.text), item)
@@ -157,7 +242,7 @@ def _merge(parent: Edition | None, file: s.File) -> Edition:
                     old, name=item.name or old.name, cards=item.cards or old.cards)
     if errors:
         raise SpecError(errors)
-    return edition
+    return replace(edition, setup=setup, variants=parent.variants if parent is not None else ())
 
 
 def _settings(old: tuple[s.Setting, ...], new: tuple[s.Setting, ...]) -> tuple[s.Setting, ...]:

@@ -37,6 +37,9 @@ DEEDS = Type("set", DEED)
 GROUPS = Type("set", GROUP)
 DECKS = Type("set", DECK)
 NUMBERS = Type("list", INT)
+SQUARE = Type("square")
+SQUARES = Type("set", SQUARE)
+POT = Type("pot")
 ANY = Type("any")  # a formula parameter before its use says what it is
 
 # `5%` is 5/PERCENT: a percent is a hundredth. A language constant, not an edition's amount:
@@ -130,7 +133,8 @@ STATE_NAMES = {
     "deeds": DEEDS, "groups": GROUPS, "decks": DECKS, "board_size": INT,
     "houses_in_bank": INT, "hotels_in_bank": INT, "bank_ledger": INT, "bank": PARTY,
 }
-EVERYWHERE = {"players": PLAYERS} | STATE_NAMES
+EVERYWHERE = {"players": PLAYERS, "squares": SQUARES, "rounds": INT, "over": BOOL,
+              "pots": Type("set", POT)} | STATE_NAMES
 EFFECT_NAMES = EVERYWHERE | {"me": PLAYER, "others": PLAYERS, "dice": INT}
 RENT_NAMES = EVERYWHERE | {
     "owner": PLAYER, "printed": NUMBERS, "level": INT, "owned": INT, "complete": BOOL,
@@ -158,7 +162,9 @@ GROUP_ATTRS = {"deeds": DEEDS, "uneven": BOOL}
 DECK_ATTRS = {"size": INT, "cards": INT}
 # The attributes of a value, by its type's name (a party has a player's: the bank's are those
 # of a player holding nothing).
-ATTRS = {"player": PLAYER_ATTRS, "party": PLAYER_ATTRS, "deed": DEED_ATTRS, "group": GROUP_ATTRS,
+SQUARE_ATTRS = {"kind": Type("enum", options=("square",) + DEED_KINDS)}
+POT_ATTRS = {"cash": INT}
+ATTRS = {"square": SQUARE_ATTRS, "pot": POT_ATTRS, "player": PLAYER_ATTRS, "party": PLAYER_ATTRS, "deed": DEED_ATTRS, "group": GROUP_ATTRS,
          "deck": DECK_ATTRS}
 
 BUILTINS: dict[str, tuple[tuple[Type, ...], Type]] = {
@@ -172,3 +178,19 @@ AGGREGATES: dict[str, tuple[str, Type | None]] = {
     "sum": ("number", None), "max": ("number", None), "min": ("number", None),
     "count": ("bool", INT), "any": ("bool", BOOL), "all": ("bool", BOOL),
 }
+
+
+# ---- per-player state, hooks, pots ----------------------------------------------------
+
+# `state OWNER.NAME : CONTAINER of ELEMENT`: the forms the engine keeps.
+STATE_OWNERS = ("player",)
+STATE_CONTAINERS = ("set",)
+STATE_ELEMENTS = {"square": SQUARE}
+
+# `when EVENT(VAR)`: what VAR is (`add` binds an element of the state named by `to`).
+EVENTS: dict[str, Type] = {"land": SQUARE, "acquire": DEED, "add": ANY}
+# `when acquire(d) by HOW`: the ways a deed changes hands.
+ACQUIRE_WAYS = ("buy", "auction", "trade", "deal", "bankruptcy", "debt")
+
+# A pot's settings: `takes` lists the bank's receipts it collects instead of the bank.
+POT_KEYS: dict[str, Key] = {"takes": Key("names", options=("fines", "squares", "cards"))}

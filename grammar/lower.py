@@ -69,6 +69,9 @@ class _Lower:
                 types[contested.section.text][contested.key.text] = lang.enum(tuple(o.text for o in contested.options))
         self.names = Names({sid: i for i, sid in enumerate(edition.squares)}, groups, set(edition.decks),
                            types, {}, self.diagnostics.append)
+        self.names.pots = set(edition.pots)
+        self.names.states = {name: Type("set", lang.STATE_ELEMENTS.get(st.element.text, ANY))
+                             for name, st in edition.states.items()}
         self.effects = Lowering(self.names)
 
     def error(self, code: str, message: str, span: Span | None, hint: str | None = None) -> None:
@@ -97,7 +100,8 @@ class _Lower:
             "ir_version": IR_VERSION,
             "edition": {"id": header.id.text, "lineage": list(self.edition.lineage),
                         "title": about.get("title"), "language": about.get("language"),
-                        "source": about.get("source"), "abstract": not self.concrete},
+                        "source": about.get("source"), "abstract": not self.concrete}
+                       | ({"variants": list(self.edition.variants)} if self.edition.variants else {}),
             "settings": settings,
             "decisions": decisions,
             "notes": notes,
@@ -107,6 +111,10 @@ class _Lower:
             "groups": groups,
             "squares": squares,
             "decks": decks,
+            "state": self.states(),
+            "pots": self.pots(),
+            "hooks": self.hooks(),
+            "setup": self.effects.block(self.edition.setup.body, lang.EVERYWHERE, False) if self.edition.setup else [],
         }
 
     # ---- contested rules -------------------------------------------------------------
@@ -187,6 +195,69 @@ class _Lower:
                  "origin": origin, "at": [item.span.line, item.span.column]}
                 for origin, item in declared]
 
+    # ---- state, pots and hooks -------------------------------------------------------
+
+    def states(self) -> list[dict]:
+        out = []
+        for name, st in self.edition.states.items():
+            for part, allowed in ((st.owner, lang.STATE_OWNERS), (st.container, lang.STATE_CONTAINERS),
+                                  (st.element, tuple(lang.STATE_ELEMENTS))):
+                if part.text not in allowed:
+                    self.error("E216", f"state `{name}` cannot be of `{part.text}`", part.span,
+                               "the state the engine keeps is `state player.NAME : set of square`")
+                    break
+            out.append({"owner": st.owner.text, "name": name, "type": f"{st.container.text} of {st.element.text}"})
+        return out
+
+    def pots(self) -> list[dict]:
+        out = []
+        for pid, pot in self.edition.pots.items():
+            entry: dict = {"id": pid, "name": pot.name.value if pot.name else None, "takes": []}
+            for setting in pot.settings:
+                key = setting.key.text
+                if key not in lang.POT_KEYS:
+                    self.error("E207", f"unknown pot setting `{key}`", setting.key.span, did_you_mean(key, lang.POT_KEYS))
+                    continue
+                value = self.value(lang.POT_KEYS[key], setting, f"{pid}.{key}")
+                if value is not None:
+                    entry[key] = value
+            out.append(entry)
+        return out
+
+    def hooks(self) -> list[dict]:
+        out = []
+        for hook in self.edition.hooks:
+            event, var = hook.event.text, hook.var.text
+            if event not in lang.EVENTS:
+                self.error("E215", f"unknown event `{event}`", hook.event.span,
+                           did_you_mean(event, lang.EVENTS) or "events are " + _listing(lang.EVENTS))
+                continue
+            bound = lang.EVENTS[event]
+            for way in hook.by:
+                if event != "acquire":
+                    self.error("E215", f"`by` is for `acquire` hooks, not `{event}`", way.span,
+                               "remove `by ...`: only a deed changing hands has a way")
+                elif way.text not in lang.ACQUIRE_WAYS:
+                    self.error("E210", f"`{way.text}` is not a way to acquire a deed", way.span,
+                               did_you_mean(way.text, lang.ACQUIRE_WAYS) or "the ways are " + _listing(lang.ACQUIRE_WAYS))
+            state = None
+            if event == "add":
+                if hook.to is None or hook.to.text not in self.names.states:
+                    where = hook.to or hook.event
+                    self.error("E215", "`when add(...)` names a declared state with `to`", where.span,
+                               did_you_mean(where.text, self.names.states) or "write `when add(x) to STATE { ... }`")
+                else:
+                    state = hook.to.text
+                    bound = self.names.states[state].element
+            elif hook.to is not None:
+                self.error("E215", f"`to` is for `add` hooks, not `{event}`", hook.to.span, "remove `to ...`")
+            scope = lang.EFFECT_NAMES | {var: bound}
+            cond = None if hook.cond is None else self.effects.expect("a hook's condition", hook.cond, scope, "bool")
+            out.append({"event": event, "var": var, "by": [w.text for w in hook.by], "state": state,
+                        "if": cond, "body": self.effects.block(hook.body, scope, False),
+                        "at": [hook.span.line, hook.span.column]})
+        return out
+
     # ---- settings --------------------------------------------------------------------
 
     def settings(self, decisions: list[dict]) -> tuple[dict, dict, dict, dict]:
@@ -262,6 +333,12 @@ class _Lower:
             return [{"count": n.count, "value": n.value} for n in v.notes]
         elif kind == "numbers" and isinstance(v, s.Numbers):
             return list(v.values)
+        elif kind == "names" and isinstance(v, s.Names):
+            bad = [n for n in v.names if n.text not in key.options]
+            for n in bad:
+                self.error("E210", f"`{n.text}` is not an option of `{path}`", n.span,
+                           did_you_mean(n.text, key.options) or "the options are " + _listing(key.options))
+            return None if bad else [n.text for n in v.names]
         elif kind == "square" and isinstance(v, s.Name):
             if v.text not in self.names.squares:
                 self.error("E203", f"unknown square `{v.text}`", v.span, did_you_mean(v.text, self.names.squares))

@@ -25,11 +25,12 @@ TERMINAL_WORDS = {
     "STRING": "a quoted text",
     "KIND": "a square kind (`square`, `lot`, `station`, `utility`)",
     "$END": "the end of the file",
+    "OR_SKIP": "`or skip`", "END_GAME": "`end game`", "ALL": "`all`", "PAYING": "`paying`",
 }
 # When all of these may come next, "an expression" says it in two words.
 EXPRESSION_START = {"INT", "NAME", "(", "-", "not", "if", "yes", "no", "PERCENT"}
 # Where an expression may go on, "an operator" stands for all of these.
-OPERATORS = {"+", "-", "*", "/", "==", "!=", "<", "<=", ">", ">=", "and", "or", ".", "["}
+OPERATORS = {"+", "-", "*", "/", "==", "!=", "<", "<=", ">", ">=", "and", "or", ".", "[", "in"}
 
 
 class _Comments:
@@ -175,6 +176,31 @@ class _Build(Transformer):
         parent = self._name(ids[1]) if len(ids) > 1 else None
         return s.Header(self._span(meta), abstract, self._name(ids[0]), parent)
 
+    def variant_header(self, meta, children):
+        id_, family = children
+        return s.Header(self._span(meta), False, self._name(id_), self._name(family), variant=True)
+
+    def state(self, meta, children):
+        owner, name, container, element = (self._name(c) for c in children)
+        return s.State(self._span(meta), owner, name, container, element)
+
+    def hook(self, meta, children):
+        event, var, by, to, cond, body = children
+        return s.Hook(self._span(meta), self._name(event), self._name(var), by or (), to, cond, body)
+
+    def hook_by(self, meta, children):
+        return tuple(self._name(c) for c in children)
+
+    def hook_to(self, meta, children):
+        return self._name(children[0])
+
+    def setup(self, meta, children):
+        return s.Setup(self._span(meta), children[0])
+
+    def pot(self, meta, children):
+        id_, name, *settings = children
+        return s.Pot(self._span(meta), self._name(id_), self._text(name), tuple(settings))
+
     def section(self, meta, children):
         name, *settings = children
         return s.Section(self._span(meta), self._name(name), tuple(settings))
@@ -257,6 +283,9 @@ class _Build(Transformer):
     def numbers(self, meta, children):
         return s.Numbers(self._span(meta), tuple(_int(c) for c in children if c is not None))
 
+    def names(self, meta, children):
+        return s.Names(self._span(meta), tuple(self._name(c) for c in children))
+
     # -- effects
 
     def block(self, meta, children):
@@ -296,6 +325,23 @@ class _Build(Transformer):
     def choose(self, meta, children):
         return s.Choose(self._span(meta), tuple(children))
 
+    def choose_in(self, meta, children):
+        var, over, where, skip, body = children
+        return s.ChooseIn(self._span(meta), self._name(var), over, where, skip is not None, body)
+
+    def add_to(self, meta, children):
+        item, player, state = children
+        return s.Add(self._span(meta), item, self._name(player), self._name(state))
+
+    def end_game(self, meta, children):
+        return s.EndGame(self._span(meta))
+
+    def deal(self, meta, children):
+        each, paying = children[0], children[-1]
+        if isinstance(each, Token) and each.type == "ALL":
+            each = None
+        return s.Deal(self._span(meta), each, paying is not None)
+
     def option(self, meta, children):
         label, body = children
         return s.Option(self._span(meta), self._text(label), body)
@@ -311,7 +357,7 @@ class _Build(Transformer):
     def if_expr(self, meta, children):
         return s.Conditional(self._span(meta), *children)
 
-    or_, and_ = _binary("or"), _binary("and")
+    or_, and_, member = _binary("or"), _binary("and"), _binary("in")
     eq, ne, lt, le, gt, ge = _binary("=="), _binary("!="), _binary("<"), _binary("<="), _binary(">"), _binary(">=")
     add, sub, mul, div = _binary("+"), _binary("-"), _binary("*"), _binary("/")
 

@@ -145,7 +145,15 @@ class Numbers:
     values: tuple[int, ...]
 
 
-Value = Union[Expr, Text, Range, Notes, Numbers]
+@dataclass(frozen=True)
+class Names:
+    """`[fines, cards]`: a list of option names (a pot's `takes`)."""
+
+    span: Span
+    names: tuple[Name, ...]
+
+
+Value = Union[Expr, Text, Range, Notes, Numbers, Names]
 
 
 # ---- effects ---------------------------------------------------------------------------
@@ -232,7 +240,44 @@ class When:
     otherwise: tuple[Stmt, ...]
 
 
-Stmt = Union[Pay, Collect, ForEach, MoveTo, MoveBy, Advance, GoToJail, Draw, Keep, Choose, When]
+@dataclass(frozen=True)
+class ChooseIn:
+    """`choose NAME in SET [where COND] [or skip] { ... }`: `me` picks one element."""
+
+    span: Span
+    var: Name
+    over: Expr
+    where: Expr | None
+    skip: bool
+    body: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True)
+class Add:
+    """`add X to PLAYER.STATE`: put an element into a player's declared set."""
+
+    span: Span
+    item: Expr
+    player: Name
+    state: Name
+
+
+@dataclass(frozen=True)
+class EndGame:
+    span: Span
+
+
+@dataclass(frozen=True)
+class Deal:
+    """`deal N each [paying]` or `deal all [paying]`: the bank's deeds, shuffled, round the table."""
+
+    span: Span
+    each: Expr | None
+    paying: bool
+
+
+Stmt = Union[Pay, Collect, ForEach, MoveTo, MoveBy, Advance, GoToJail, Draw, Keep, Choose, When,
+             ChooseIn, Add, EndGame, Deal]
 
 
 # ---- items -----------------------------------------------------------------------------
@@ -340,17 +385,61 @@ class Deck:
     cards: tuple[Card, ...]
 
 
-Item = Union[Section, Contested, Decide, Formula, Invariant, Group, Board, Deck]
+@dataclass(frozen=True)
+class State:
+    """`state player.NAME : set of square`: a value every player carries, changed by `add` only."""
+
+    span: Span
+    owner: Name
+    name: Name
+    container: Name
+    element: Name
+
+
+@dataclass(frozen=True)
+class Hook:
+    """`when EVENT(VAR) [by HOW, ...] [to STATE] [if COND] { ... }`: statements run on an event."""
+
+    span: Span
+    event: Name
+    var: Name
+    by: tuple[Name, ...]
+    to: Name | None
+    cond: Expr | None
+    body: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True)
+class Setup:
+    """`setup { ... }`: statements run once, after the start money and the roll-off."""
+
+    span: Span
+    body: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True)
+class Pot:
+    """`pot ID ["Name"] { takes = [...] }`: an account that holds money, a party to transfers."""
+
+    span: Span
+    id: Name
+    name: Text | None
+    settings: tuple[Setting, ...]
+
+
+Item = Union[Section, Contested, Decide, Formula, Invariant, Group, Board, Deck, State, Hook, Setup, Pot]
 
 
 @dataclass(frozen=True)
 class Header:
-    """`[abstract] edition ID [extends ID]`."""
+    """`[abstract] edition ID [extends ID]`, or `variant ID for FAMILY` (an overlay: `parent`
+    names the edition family it applies to)."""
 
     span: Span
     abstract: bool
     id: Name
     parent: Name | None
+    variant: bool = False
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from .state import BANK
+from .state import BANK, POT0
 
 
 class CompileError(Exception):
@@ -143,6 +143,10 @@ class Compiler:
         "rent": "c.rent",
         "roll": "g.ctx_roll(c)",
         "players": "g.seats",
+        "squares": "g.ed.all_squares",
+        "pots": "g.ed.pot_parties",
+        "rounds": "g.st.rounds",
+        "over": "(g.st.over or g.ending)",
         "others": "[q for q in g.seats if q != c.me and not g.pl[q].bankrupt]",
     }
 
@@ -170,7 +174,7 @@ class Compiler:
     # The kind of value a name or attribute gives, where the same attribute name means
     # different things (`p.deeds`, `g.deeds`; `p.cards`, `k.cards`): the IR is untyped, so
     # the kind is read off the expression's shape (what a loop ranges over, `d.owner`, ...).
-    SET_KINDS = {"players": "player", "others": "player", "deeds": "deed", "groups": "group", "decks": "deck"}
+    SET_KINDS = {"pots": "pot", "players": "player", "others": "player", "deeds": "deed", "groups": "group", "decks": "deck"}
 
     def kind(self, node: dict, env: dict) -> str | None:
         k = node.get("k")
@@ -199,10 +203,19 @@ class Compiler:
     GROUP_ATTRS = {"uneven": "({} in g.st.uneven)"}
     DECK_ATTRS = {"size": "g.deck_size({})"}
 
+    def x_pot(self, node, env):
+        return True, self.ed.pot_party[node["id"]]
+
     def x_attr(self, node, env):
         of = self.source(self.expr(node["of"], env))
         name = node["name"]
         ed = self.ed
+        if node["of"].get("k") == "pot" or self.kind(node["of"], env) == "pot":
+            return False, f"g.st.pots[{POT0} - {of}]"
+        if name in ed.state_index:                         # a player's declared state
+            return False, f"g.pl[{of}].marks[{ed.state_index[name]}]"
+        if name == "kind":                                 # only a square has a kind
+            return False, f"{self.source((True, ed.kind_names))}[{of}]"
         kind = self.kind(node["of"], env)
         if kind == "group":
             pattern, tables = self.GROUP_ATTRS.get(name), {"deeds": ed.group_squares}
@@ -249,6 +262,7 @@ class Compiler:
         "<=": lambda a, b: a <= b,
         ">": lambda a, b: a > b,
         ">=": lambda a, b: a >= b,
+        "in": lambda a, b: a in b,
     }
 
     def x_bin(self, node, env):
@@ -413,6 +427,29 @@ class Compiler:
             body = self.block(option.get("body", []), env)
             options.append((option.get("label", ""), body, self.cost(option.get("body", []), env)))
         return lambda g, c: g.choose_option(c, options)
+
+    def s_choose_in(self, node, env):
+        var = node["var"]
+        over = self.fn(node["over"], env)
+        inner = dict(env)
+        inner[var] = None
+        where = self.fn(node["where"], inner) if node.get("where") is not None else None
+        body = self.block(node.get("body", []), inner)
+        element, skip = node.get("element"), bool(node.get("skip"))
+        return lambda g, c: g.choose_in(c, var, over, where, body, element, skip)
+
+    def s_add(self, node, env):
+        item, player = self.fn(node["item"], env), self.fn(node["to"], env)
+        state = self.ed.state_index[node["state"]]
+        return lambda g, c: g.mark(player(g, c), state, item(g, c))
+
+    def s_end_game(self, node, env):
+        return lambda g, c: g.end_game()
+
+    def s_deal(self, node, env):
+        each = self.fn(node["each"], env) if node.get("each") is not None else None
+        paying = bool(node.get("paying"))
+        return lambda g, c: g.deal(None if each is None else each(g, c), paying)
 
     def s_if(self, node, env):
         cond = self.expr(node["cond"], env)

@@ -8,6 +8,7 @@ from fractions import Fraction
 
 from . import actions as A
 from .compile import Compiler, CompileError
+from .state import POT0
 
 KIND_NONE, KIND_LOT, KIND_STATION, KIND_UTILITY = 0, 1, 2, 3
 KINDS = {"square": KIND_NONE, "lot": KIND_LOT, "station": KIND_STATION, "utility": KIND_UTILITY}
@@ -36,6 +37,19 @@ class Edition:
         self.deck_index = {d["id"]: i for i, d in enumerate(self.decks)}
 
         self.kind = [KINDS[sq["kind"]] for sq in squares]
+        self.kind_names = [sq["kind"] for sq in squares]
+        self.all_squares = list(range(n))
+        # per-player state (`state player.NAME`), by its place in `Player.marks`
+        self.states = [st["name"] for st in ir.get("state", [])]
+        self.state_index = {name: k for k, name in enumerate(self.states)}
+        # pots: party numbers below the bank's, and the bank receipts each takes instead
+        self.pots = ir.get("pots", [])
+        self.pot_party = {pot["id"]: POT0 - k for k, pot in enumerate(self.pots)}
+        self.pot_parties = list(self.pot_party.values())
+        reasons = {"fines": ["jail_fine"], "squares": ["square:" + sq["id"] for sq in squares],
+                   "cards": ["card:" + d["id"] for d in ir.get("decks", [])]}
+        self.redirect = {reason: self.pot_party[pot["id"]]
+                         for pot in self.pots for take in pot.get("takes", []) for reason in reasons[take]}
         self.is_deed = [sq.get("deed") is not None for sq in squares]
         self.deeds = [i for i in range(n) if self.is_deed[i]]
         self.group_of = [-1] * n
@@ -139,6 +153,21 @@ class Edition:
         self.card_reason = [["card:" + d["id"]] * len(d.get("cards", [])) for d in self.decks]
         # every invariant (the prelude's and the edition's) as (name, text, f(game, ctx) -> bool)
         self.invariants = [(inv["name"], inv["text"], comp.fn(inv["body"], {})) for inv in ir.get("invariants", [])]
+        self.setup_fn = comp.block(ir.get("setup") or [], {})
+        self.land_hooks, self.acquire_hooks = [], []
+        self.add_hooks: list[list] = [[] for _ in self.states]
+        for hook in ir.get("hooks", []):
+            env = {hook["var"]: None}
+            compiled = (hook["var"], comp.fn(hook["if"], env) if hook.get("if") else None,
+                        comp.block(hook.get("body") or [], env), frozenset(hook.get("by") or ()))
+            if hook["event"] == "land":
+                self.land_hooks.append(compiled)
+            elif hook["event"] == "acquire":
+                self.acquire_hooks.append(compiled)
+            elif hook["event"] == "add":
+                self.add_hooks[self.state_index[hook["state"]]].append(compiled)
+            else:
+                raise CompileError(f"unsupported event `{hook['event']}`")
         end = s.get("end", {})
         self.end_over = comp.fn(end["over"], {}) if end.get("over") else None
         # an end condition that reads nothing but who is bankrupt changes only with a bankruptcy
@@ -205,7 +234,7 @@ def _reads_only(node, attrs: set) -> bool:
     kind = node.get("k")
     if kind == "attr" and node.get("name") not in attrs:
         return False
-    if kind == "var" and node.get("name") in ("me", "dice", "roll", "others", "owner", "rent", "level",
+    if kind == "var" and node.get("name") in ("rounds", "over", "me", "dice", "roll", "others", "owner", "rent", "level",
                                                "owned", "complete", "mortgaged_in_group", "printed",
                                                "houses_in_bank", "hotels_in_bank", "bank_ledger"):
         return False

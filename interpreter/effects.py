@@ -6,7 +6,10 @@ Mixed into `engine.Game`.
 """
 from __future__ import annotations
 
+import bisect
+
 from . import actions as A
+from .compile import Ctx
 from .state import BANK
 
 
@@ -50,6 +53,10 @@ class EffectsMixin:
         """A token ends its move on `sq`: its `on_land`, then the property rule."""
         ed = self.ed
         self.st.landings[sq] += 1
+        if ed.land_hooks:
+            self.fire(ed.land_hooks, c, sq)
+            if self.halt or self.pl[p].position != sq or self.pl[p].bankrupt:
+                return
         f = ed.on_land[sq]
         if f is not None:
             saved = c.reason
@@ -171,6 +178,84 @@ class EffectsMixin:
         if body is not None:
             body(self, c)
 
+    def choose_in(self, c, var, over, where, body, element, skip) -> None:
+        """`choose x in SET [where C] [or skip]`: `me` picks one element (an empty set skips)."""
+        saved = c.vars.get(var)
+        items = []
+        for x in over(self, c):
+            c.vars[var] = x
+            if where is None or where(self, c):
+                items.append(x)
+        if items:
+            names = self.ed.square_names if element in ("square", "deed") else None
+            labels = [names[x] if names else f"seat {x}" for x in items] + (["skip"] if skip else [])
+            acts = [A.Choose(i, label) for i, label in enumerate(labels)]
+            self.pending = (c, [(label, None, _free) for label in labels])
+            a = self.ask(c.me, acts)
+            self.pending = None
+            if a.option < len(items) and body is not None:
+                c.vars[var] = items[a.option]
+                body(self, c)
+        c.vars[var] = saved
+
+    # ---- per-player state, hooks, the setup deal and the end ---------------------------
+
+    def fire(self, hooks, c, value, way: str | None = None) -> None:
+        """Run the hooks of one event with their variable bound to `value`, in spec order."""
+        for var, cond, body, ways in hooks:
+            if way is not None and ways and way not in ways:
+                continue
+            saved = c.vars.get(var)
+            c.vars[var] = value
+            if (cond is None or cond(self, c)) and body is not None:
+                body(self, c)
+            c.vars[var] = saved
+            if self.ending:               # `end game` ran: the rest of the action stops here
+                self.halt = True
+                return
+
+    def acquired(self, p: int, sq: int, way: str) -> None:
+        """Deed `sq` has come to player `p` (by `way`): the `acquire` hooks, with `me` = `p`."""
+        if self.ed.acquire_hooks and p >= 0 and not self.pl[p].bankrupt:
+            self.fire(self.ed.acquire_hooks, Ctx(p, reason="hook:acquire"), sq, way)
+
+    def mark(self, p: int, state: int, item) -> None:
+        """`add ITEM to P.STATE`: a new element joins the set (never leaves: there is no remove)."""
+        marks = self.pl[p].marks[state]
+        k = bisect.bisect_left(marks, item)
+        if k < len(marks) and marks[k] == item:
+            return
+        marks.insert(k, item)
+        hooks = self.ed.add_hooks[state]
+        if hooks:
+            self.fire(hooks, Ctx(p, reason="hook:add"), item)
+        if self.log_on:       # logged once its hooks have run (an `end game` is then already known)
+            self.ev({"type": "mark", "seat": p, "state": self.ed.states[state], "item": item})
+
+    def end_game(self) -> None:
+        """`end game`: the rest of its block still runs (a bonus), then the current action
+        stops and the game ends when control returns to the turn."""
+        self.ending = True
+
+    def deal(self, each: int | None, paying: bool) -> None:
+        """`deal N each` / `deal all`: the bank's deeds shuffled and dealt one at a time round the
+        table in turn order; with `paying`, each player pays the printed price at once."""
+        ed, st = self.ed, self.st
+        deeds = [sq for sq in ed.deeds if st.owner[sq] == BANK]
+        self.rng.shuffle(deeds)
+        seats = [q for q in st.order if not self.pl[q].bankrupt]
+        count = len(deeds) if each is None else min(len(deeds), each * len(seats))
+        for i in range(count):
+            q, sq = seats[i % len(seats)], deeds[i]
+            if self.pl[q].bankrupt:
+                continue
+            self.set_owner(sq, q)
+            if self.log_on:
+                self.ev({"type": "deal", "seat": q, "square": sq})
+            if paying:
+                self.pay(q, BANK, ed.price[sq], "deal")
+            self.acquired(q, sq, "deal")
+
     def ctx_roll(self, c) -> int:
         """The `roll` name: one fresh roll of all the dice, made once per use site context."""
         if c.roll is None:
@@ -178,3 +263,8 @@ class EffectsMixin:
             if self.log_on:
                 self.ev({"type": "roll", "seat": c.me, "dice": list(dice), "purpose": "card"})
         return c.roll
+
+
+def _free(game, c) -> int:
+    """What picking an element of a set costs in cash (a hint for strategies): nothing."""
+    return 0

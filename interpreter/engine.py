@@ -26,6 +26,7 @@ class Game(RulesMixin, EffectsMixin):
         self.checker = checker
         self.dice_source = dice
         self.halt = False
+        self.ending = False          # `end game` ran: the game ends when the current action returns
         self.bankruptcies = 0
         self.pending = None
         self.offers: dict[tuple[int, int], tuple] = {}   # auction offers by (base, raises within cash)
@@ -93,7 +94,9 @@ class Game(RulesMixin, EffectsMixin):
         st.landings = [0] * n
         st.bank_houses = ed.stock_houses
         st.bank_hotels = ed.stock_hotels
+        st.pots = [0] * len(ed.pots)
         for pl in self.pl:
+            pl.marks = [[] for _ in ed.states]
             pl.position = ed.start_square
             pl.progress = ed.start_square
             pl.passes = [(ed.start_square - s) // n for s in ed.on_pass_squares]
@@ -109,6 +112,8 @@ class Game(RulesMixin, EffectsMixin):
             self.transfer(BANK, pl.seat, ed.start_money, "start")
         st.order = self.roll_off()
         st.turn_index = 0
+        if ed.setup_fn is not None:
+            ed.setup_fn(self, Ctx(reason="setup"))
 
     def roll_off(self) -> list[int]:
         """All roll; the highest starts (ties roll again); then seat order clockwise."""
@@ -151,12 +156,17 @@ class Game(RulesMixin, EffectsMixin):
         if not st.over and end_over is not None and end_over(self, ctx):
             alive = sum(1 for q in pl if not q.bankrupt)
             self.finish("last_player" if alive <= 1 else "end_condition")
+        if not st.over and self.ending:
+            self.finish("end_game")
         while not st.over:
             p = order[st.turn_index]
             if not pl[p].bankrupt:
                 self.bankruptcies = 0
                 self.play_turn(p)
                 st.turns += 1
+                if self.ending:
+                    self.finish("end_game")
+                    break
                 if end_over is not None and (self.bankruptcies or not only_bankruptcy) and end_over(self, ctx):
                     alive = sum(1 for q in pl if not q.bankrupt)
                     self.finish("last_player" if alive <= 1 else "end_condition")
@@ -168,6 +178,9 @@ class Game(RulesMixin, EffectsMixin):
                 if cap is not None and st.rounds >= cap:
                     self.finish("turn_cap")
                     break
+                if end_over is not None and not only_bankruptcy and end_over(self, ctx):   # `rounds` has moved
+                    self.finish("end_condition")
+                    break
         st.rng = rng_state_to_json(self.rng.getstate())
 
     def play_turn(self, p: int) -> None:
@@ -178,7 +191,7 @@ class Game(RulesMixin, EffectsMixin):
         if self.log_on:
             self.ev({"type": "turn", "seat": p, "turn": self.st.turns})
         self.manage(p)
-        if pl.bankrupt:
+        if pl.bankrupt or self.ending:
             return
         doubles = 0
         if pl.in_jail:
@@ -189,7 +202,7 @@ class Game(RulesMixin, EffectsMixin):
                 if self.halt or pl.bankrupt or pl.in_jail:
                     return
                 self.manage(p)
-                if pl.bankrupt:
+                if pl.bankrupt or self.ending:
                     return
         limit = ed.doubles_to_jail
         while True:
@@ -203,10 +216,10 @@ class Game(RulesMixin, EffectsMixin):
                     return
             self.halt = False
             self.move_steps(Ctx(p, total), p, total)
-            if not double or self.halt or pl.bankrupt or pl.in_jail:
+            if not double or self.halt or self.ending or pl.bankrupt or pl.in_jail:
                 return
             self.manage(p)
-            if pl.bankrupt:
+            if pl.bankrupt or self.ending:
                 return
 
     def jail_turn(self, p: int):
@@ -286,7 +299,7 @@ class Game(RulesMixin, EffectsMixin):
                     raise self.strategy_error(p, a, ())
                 proposed = True
                 self.propose_trade(p, a)
-            if pl.bankrupt or self.st.over:
+            if pl.bankrupt or self.st.over or self.ending:
                 return
 
     def manage_legal(self, p: int, a, proposed: bool) -> bool:

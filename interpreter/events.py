@@ -20,10 +20,12 @@ invariants are checked), so a benchmark game allocates no event.
 | trade | seat, partner, accepted, offer |
 | deed_for_debt | seat, creditor, square, value |
 | bankrupt | seat, creditor |
+| deal | seat, square (a deed dealt by `deal`) |
+| mark | seat, state, item (an element added to a player's declared state) |
 | end | ended_by, winner, rounds, turns |
 """
 from __future__ import annotations
 
 TYPES = ("start", "roll_off", "turn", "roll", "move", "transfer", "choice", "buy", "auction",
          "house_auction", "draw", "keep", "jail", "leave_jail", "build", "build_hotel", "sell",
-         "downgrade", "mortgage", "unmortgage", "trade", "deed_for_debt", "bankrupt", "end")
+         "downgrade", "mortgage", "unmortgage", "trade", "deed_for_debt", "bankrupt", "deal", "mark", "end")

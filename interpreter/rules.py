@@ -6,7 +6,7 @@ from __future__ import annotations
 import bisect
 
 from . import actions as A
-from .state import BANK, Player
+from .state import BANK, POT0, Player
 
 NOBODY = Player(seat=BANK, strategy="bank")   # what a party's player attributes read for the bank
 
@@ -25,14 +25,19 @@ class RulesMixin:
 
     def transfer(self, payer: int, payee: int, amount: int, reason: str) -> None:
         # INVARIANT (money conservation): every amount leaves one party and reaches one.
+        # A pot (party POT0 - k) is an account like a player's: what it holds is in `st.pots`.
         if payer == BANK:
             self.st.bank_ledger -= amount
-        else:
+        elif payer >= 0:
             self.pl[payer].cash -= amount
+        else:
+            self.st.pots[POT0 - payer] -= amount
         if payee == BANK:
             self.st.bank_ledger += amount
-        else:
+        elif payee >= 0:
             self.pl[payee].cash += amount
+        else:
+            self.st.pots[POT0 - payee] += amount
         if self.log_on:
             self.ev({"type": "transfer", "payer": payer, "payee": payee, "amount": amount, "reason": reason})
 
@@ -42,13 +47,15 @@ class RulesMixin:
             if amount < 0:
                 self.pay(payee, payer, -amount, reason)
             return
+        if payee == BANK and self.ed.redirect:            # a pot takes these receipts instead
+            payee = self.ed.redirect.get(reason, BANK)
         if payer == payee:
             return
-        if payer == BANK:
-            self.transfer(BANK, payee, amount, reason)
+        if payer < 0:                                      # the bank or a pot pays in full
+            self.transfer(payer, payee, amount, reason)
             return
         pl = self.pl[payer]
-        if pl.bankrupt or (payee != BANK and self.pl[payee].bankrupt):
+        if pl.bankrupt or (payee >= 0 and self.pl[payee].bankrupt):
             return
         if pl.cash < amount:
             amount -= self.raise_money(payer, amount, payee)
@@ -124,6 +131,7 @@ class RulesMixin:
                     self.set_owner(sq, p)
                     if self.log_on:
                         self.ev({"type": "buy", "seat": p, "square": sq, "price": price})
+                    self.acquired(p, sq, "buy")
                     return
             if ed.auction_on_decline:
                 self.auction_deed(sq, p, lander=p)
@@ -207,6 +215,7 @@ class RulesMixin:
             self.pay(winner, BANK, price, "auction")
             if not self.pl[winner].bankrupt:
                 self.set_owner(sq, winner)
+                self.acquired(winner, sq, "auction")
 
     # ---- building ----------------------------------------------------------------------
 
@@ -504,6 +513,10 @@ class RulesMixin:
         for sq in t.get:
             if self.st.mortgaged[sq]:
                 self.received_mortgaged(p, sq)
+        for sq in t.give:
+            self.acquired(q, sq, "trade")
+        for sq in t.get:
+            self.acquired(p, sq, "trade")
         return True
 
     # ---- debts and bankruptcy ----------------------------------------------------------
@@ -590,6 +603,7 @@ class RulesMixin:
                                  "square": a.square, "value": a.value})
                     if self.st.mortgaged[a.square]:
                         self.received_mortgaged(creditor, a.square)
+                    self.acquired(creditor, a.square, "debt")
                 else:
                     refused.add(a.square)
             else:
@@ -618,6 +632,8 @@ class RulesMixin:
             for sq in deeds:
                 if st.mortgaged[sq] and st.owner[sq] == creditor and not self.pl[creditor].bankrupt:
                     self.received_mortgaged(creditor, sq)
+            for sq in deeds:
+                self.acquired(creditor, sq, "bankruptcy")
         else:
             for sq in deeds:
                 self.set_owner(sq, BANK)
@@ -628,6 +644,8 @@ class RulesMixin:
             if ed.bank_auctions_all:
                 first = self.cur if not self.pl[self.cur].bankrupt else p
                 for sq in deeds:
+                    if self.ending:
+                        break
                     if st.owner[sq] == BANK:
                         self.auction_deed(sq, first)
 

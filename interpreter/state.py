@@ -9,6 +9,7 @@ from dataclasses import dataclass, field, fields
 
 BANK = -1        # the bank as a party and as the holder of a deed
 NO_DEED = -2     # owner entry of a square without a deed
+POT0 = -3        # pot k of the edition is the party POT0 - k
 
 
 @dataclass(slots=True)
@@ -23,6 +24,7 @@ class Player:
     jail_turns: int = 0                                # failed tries at a double so far
     cards: list[list[int]] = field(default_factory=list)   # kept cards as [deck, card]
     bankrupt: bool = False
+    marks: list[list[int]] = field(default_factory=list)  # per declared `state player.*` set: its elements, sorted
 
     def to_json(self) -> dict:
         return {f.name: _plain(getattr(self, f.name)) for f in fields(self)}
@@ -50,6 +52,7 @@ class GameState:
     decks: list[list[int]] = field(default_factory=list)  # per deck: card indices, top first
     in_play: list[list[int]] = field(default_factory=list)  # cards being obeyed now, as [deck, card]
     bank_ledger: int = 0                                # collected minus issued by the bank
+    pots: list[int] = field(default_factory=list)       # per pot: the money it holds
     landings: list[int] = field(default_factory=list)   # per square
     uneven: list[int] = field(default_factory=list)     # groups left uneven by a hotel sale in a shortage
     over: bool = False

@@ -200,12 +200,25 @@ def _walk_ints(node, origin: str, out: dict[int, set[str]]):
             _walk_ints(value, origin, out)
 
 
-def _edition_facts() -> tuple[dict[str, set[str]], dict[int, set[str]]]:
-    """Every name, card text and integer amount any bundled spec states, with where from."""
-    texts: dict[str, set[str]] = {}
-    ints: dict[int, set[str]] = {}
+def _bundled_irs():
+    """Every bundled edition, and every bundled variant laid on each edition it fits."""
     for edition in spec.bundled():
         ir = compiled(edition)
+        yield edition, ir
+        if ir["edition"].get("abstract"):
+            continue
+        for variant, path in spec.bundled_variants().items():
+            try:
+                yield f"{edition} --variant {variant}", grammar.compile_file(spec.bundled()[edition], [path])
+            except grammar.SpecError:
+                continue        # a variant for another family
+
+
+def _edition_facts() -> tuple[dict[str, set[str]], dict[int, set[str]]]:
+    """Every name, card text and integer amount any bundled spec or variant states, with where from."""
+    texts: dict[str, set[str]] = {}
+    ints: dict[int, set[str]] = {}
+    for edition, ir in _bundled_irs():
         for sq in ir.get("squares", []):
             if sq.get("name"):
                 texts.setdefault(sq["name"], set()).add(f"{edition}: square {sq['id']}")
@@ -226,6 +239,12 @@ def _edition_facts() -> tuple[dict[str, set[str]], dict[int, set[str]]]:
             _walk_ints(values, f"{edition}: {section} settings", ints)
         _walk_ints(ir.get("formulas"), f"{edition}: formulas", ints)
         _walk_ints(ir.get("rent"), f"{edition}: rent formulas", ints)
+        _walk_ints(ir.get("hooks"), f"{edition}: hooks", ints)
+        _walk_ints(ir.get("setup"), f"{edition}: setup", ints)
+        _walk_ints([i for i in ir.get("invariants", []) if i.get("origin") != "prelude"], f"{edition}: invariants", ints)
+        for pot in ir.get("pots", []):
+            if pot.get("name"):
+                texts.setdefault(pot["name"], set()).add(f"{edition}: pot {pot['id']}")
     ints = {n: where for n, where in ints.items() if n >= MIN_INT}
     return texts, ints
 

@@ -16,7 +16,7 @@ import pytest
 
 import grammar
 from grammar import SpecError
-from spec import bundled
+from spec import bundled, bundled_variants
 
 ROOT = Path(__file__).resolve().parents[2]
 SNAPSHOTS = Path(__file__).with_name("snapshots")
@@ -33,6 +33,7 @@ class Case:
     code: str
     line: int
     column: int
+    variants: tuple[str, ...] = ()   # bundled variants laid over the text
 
 
 def without(line: str) -> str:
@@ -140,6 +141,21 @@ CASES = [
          US.replace('square  chance_1     "Chance"', "square  chance_1"), "E402", 75, 11),
     Case("empty_group", "a group has at least one square",
          'abstract edition tiny\ngroup brown { kind = lot }\nboard { square go }\n', "E403", 2, 7),
+    # ---- per-player state, hooks, variants
+    Case("unknown_event", "hooks name an event: land, acquire or add",
+         CHILD + "when lands(s) { }\n", "E215", 2, 6),
+    Case("add_to_undeclared_state", "`add` names a declared state",
+         CHILD + "when land(s) { add s to me.pasport }\n", "E215", 2, 28),
+    Case("state_of_unsupported_type", "the engine keeps `state player.NAME : set of square`",
+         CHILD + "state player.visits : list of square\n", "E216", 2, 23),
+    Case("variant_as_edition", "a variant is laid on an edition, not compiled alone",
+         "variant v for classic\n", "E217", 1, 1),
+    Case("variant_for_another_family", "a variant fits only editions of its family",
+         "edition x extends classic-us\n", "E217", 1, 15, ("jackpot", "x")),
+    Case("variants_clash", "two variants may not give the same setting or setup",
+         CHILD, "E218", 13, 1, ("short", "timed")),
+    Case("deal_outside_setup", "deeds are dealt once, in `setup`",
+         CHILD + "when land(s) { deal 2 each }\n", "E405", 2, 16),
     Case("keep_on_a_square", "only a card can be kept",
          CHILD + 'board { square free_parking { on_land { keep } } }\n', "E404", 2, 41),
 ]
@@ -158,16 +174,17 @@ def check_snapshot(name: str, rendered: str) -> None:
     assert rendered + "\n" == path.read_text(encoding="utf-8")
 
 
-def first_error(text: str, filename: str = "bad.rules") -> SpecError:
+def first_error(text: str, filename: str = "bad.rules", variants: tuple[str, ...] = ()) -> SpecError:
+    paths = [bundled_variants().get(v) or ROOT / "tests" / "grammar" / "variants" / f"{v}.rules" for v in variants]
     with pytest.raises(SpecError) as caught:
-        grammar.compile_text(text, filename)
+        grammar.compile_text(text, filename, paths)
     return caught.value
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_malformed_spec(case: Case):
     """DESIGN principle 8: a malformed spec gets its stable code, place, caret and hint."""
-    error = first_error(case.text)
+    error = first_error(case.text, variants=case.variants)
     first = error.diagnostics[0]
     assert first.code == case.code, (case.rule, error.render())
     if case.line:
@@ -179,7 +196,7 @@ def test_malformed_spec(case: Case):
 def test_every_error_is_one_line_lower_case_with_backticked_names():
     """STYLE (cedar): messages are lower-case, one line, names in backticks, fix on a hint line."""
     for case in CASES:
-        for diagnostic in first_error(case.text).diagnostics:
+        for diagnostic in first_error(case.text, variants=case.variants).diagnostics:
             assert diagnostic.message[0].islower() or diagnostic.message[0] == "`", diagnostic.message
             assert "\n" not in diagnostic.message
             assert re.match(r"^error\[E\d{3}\]: ", diagnostic.render())

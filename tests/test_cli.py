@@ -188,7 +188,8 @@ def test_human_input_ending_stops_with_exit_2():
     assert "input ended" in result.stderr
 
 
-from tests.grammar.test_errors import CASES  # noqa: E402  (the malformed-spec corpus)
+from tests.grammar.test_errors import CASES, ROOT  # noqa: E402  (the malformed-spec corpus)
+from spec import bundled_variants  # noqa: E402
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda case: case.name)
@@ -197,7 +198,9 @@ def test_every_malformed_spec_is_exit_2_through_the_command(case, tmp_path: Path
     prints its code with a location and a hint and exits 2, never a traceback."""
     spec = tmp_path / "broken.rules"
     spec.write_text(case.text, encoding="utf-8")
-    result = run("check", str(spec))
+    variants = [arg for v in case.variants for arg in ("--variant", v if v in bundled_variants()
+                                                          else str(ROOT / "tests" / "grammar" / "variants" / f"{v}.rules"))]
+    result = run("check", str(spec), *variants)
     assert_usage_error(result, f"error[{case.code}]", "hint")
-    if case.line:
+    if case.line and not case.variants:     # an error in a variant file points into that file
         assert f"{spec}:{case.line}:{case.column}" in result.stderr

@@ -5,6 +5,7 @@ Hypothesis chooses everything the rules leave open: the number of players, the o
 every deck, every die, and every seat's choice among the legal actions the engine offers
 (`Adversary.choose`). Swarm testing switches off some kinds of action per game (a game
 where nobody mortgages builds high; one where nobody buys runs into auctions), and
+others are taken whenever legal (a building race), and
 `hypothesis.target` steers towards rare states: a housing shortage, bankruptcies, every way
 out of jail, every card. `Counters` records what was exercised; `MINIMUMS` is what CI asks
 of it, so a starved corner shows as a failing count rather than a silent pass.
@@ -125,11 +126,12 @@ class Adversary:
 
     name = "explorer"
 
-    def __init__(self, draw, off: frozenset, record: list, counters: Counters):
-        self.draw, self.off, self.record, self.counters = draw, off, record, counters
+    def __init__(self, draw, off: frozenset, eager: frozenset, record: list, counters: Counters):
+        self.draw, self.off, self.eager, self.record, self.counters = draw, off, eager, record, counters
 
     def choose(self, game, seat, actions):
         allowed = [a for a in actions if type(a).__name__ not in self.off] or list(actions)
+        allowed = [a for a in allowed if type(a).__name__ in self.eager] or allowed
         chosen = allowed[self.draw(st.integers(0, len(allowed) - 1))]
         self.record.append({"seat": seat, "action": A.to_json(chosen)})
         self.counters.choice(actions, chosen)
@@ -142,6 +144,7 @@ def _game(ed, data, counters: Counters, skip: frozenset, rounds: int, sink: list
     limits = ed.settings["game"]["players"]
     players = data.draw(st.integers(limits["min"], max(limits["min"], min(limits["max"], MAX_SEATS))), label="players")
     off = frozenset(data.draw(st.sets(st.sampled_from(SWARM)), label="actions switched off"))
+    eager = frozenset(data.draw(st.sets(st.sampled_from(SWARM)), label="actions taken whenever legal"))
     decks = [data.draw(st.permutations(range(len(cards))), label=f"deck {deck['id']}")
              for deck, cards in zip(ed.decks, ed.cards)]
     inputs = traces.Inputs(players=players, seed=0, rounds=rounds, decks=[list(d) for d in decks], dice=[], choices=[])
@@ -162,7 +165,7 @@ def _game(ed, data, counters: Counters, skip: frozenset, rounds: int, sink: list
         peak[0] = max(peak[0], ed.stock_houses - game.st.bank_houses)
         check(game, event)
 
-    seats = [Adversary(data.draw, off, inputs.choices, counters) for _ in range(players)]
+    seats = [Adversary(data.draw, off, eager, inputs.choices, counters) for _ in range(players)]
     game = traces.start(ed, inputs, dice, seats, hook)
     counters.games += 1
     try:

@@ -50,15 +50,16 @@ def _word(verdict) -> str:
 
 
 def verify(ir: dict, spec: str, players: int = 2, depth: int = 2, examples: int | None = None,
-           trace_dir: Path = Path("traces"), prove: bool = True) -> Report:
-    """Every verdict for one edition; violation traces are written to `trace_dir`."""
+           trace_dir: Path = Path("traces"), prove: bool = True, searches: int | None = None) -> Report:
+    """Every verdict for one edition; violation traces are written to `trace_dir`. Exploration
+    searches again after each violation, at most `searches` times (default: until clean)."""
     began = time.perf_counter()
     invs = [{"name": x["name"], "text": x["text"], "origin": x["origin"]} for x in ir["invariants"]]
     report = Report(ir["edition"]["id"], spec, players, depth, invs, [START])
     if prove:
         _prove(ir, report, trace_dir)
     kwargs = {} if examples is None else {"examples": examples}
-    report.exploration = explore(ir, spec=spec, trace_dir=trace_dir, **kwargs)
+    report.exploration = explore(ir, spec=spec, trace_dir=trace_dir, searches=searches, **kwargs)
     report.actions.append(EXPLORED)
     broken = {t.violation["invariant"]: t for t in report.exploration.violations}
     for name, found in broken.items():      # a game that passes is a test, not a verdict: no cell

@@ -15,15 +15,11 @@ from interpreter import strategies
 from interpreter.strategies.human import Human
 
 from . import simulate as simulation
-from .editions import UsageError, concrete_editions, load, resolve, resolve_variant
+from .editions import UsageError, concrete_editions, load, resolve
 from .logfile import read_json, read_log
 from .narrate import narrate, standings_table
 from spec import bundled
 from verifier import trace
-
-
-VARIANT = click.option("--variant", "variants", multiple=True, metavar="VARIANT",
-                       help="Lay a variant over the edition (a bundled id such as `short`, or a .rules path); repeat to combine.")
 
 
 class Command(click.Group):
@@ -62,14 +58,12 @@ def editions() -> None:
 @main.command()
 @click.argument("specs", nargs=-1, required=True)
 @click.option("--ir", "show_ir", is_flag=True, help="Print the compiled IR as JSON.")
-@VARIANT
-def check(specs: tuple[str, ...], show_ir: bool, variants: tuple[str, ...]) -> None:
-    """Compile each SPEC (an edition id or a .rules path), with any variants, and report errors."""
+def check(specs: tuple[str, ...], show_ir: bool) -> None:
+    """Compile each SPEC (an edition id or a .rules path) and report errors."""
     failed = False
-    overlays = [resolve_variant(v) for v in variants]
     for spec in specs:
         try:
-            ir = grammar.compile_file(resolve(spec), overlays)
+            ir = grammar.compile_file(resolve(spec))
         except grammar.SpecError as error:
             click.echo(error.render(), err=True)
             failed = True
@@ -77,7 +71,7 @@ def check(specs: tuple[str, ...], show_ir: bool, variants: tuple[str, ...]) -> N
         if show_ir:
             click.echo(json.dumps(ir, ensure_ascii=False, indent=2))
         else:
-            click.echo(f"ok: {spec}" + "".join(f" --variant {v}" for v in variants))
+            click.echo(f"ok: {spec}")
     if failed:
         sys.exit(2)
 
@@ -151,10 +145,9 @@ class TellingHuman(Human):
 @click.option("--log", "log_path", type=click.Path(dir_okay=False, path_type=Path), help="Write the game log (JSON) here, for `replay`.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object with the result instead of the game's story.")
 @click.option("--check", "check_invariants", is_flag=True, help="Check the built-in invariants after every event.")
-@VARIANT
-def play(spec, players, chosen, seed, max_turns, log_path, as_json, check_invariants, variants) -> None:
+def play(spec, players, chosen, seed, max_turns, log_path, as_json, check_invariants) -> None:
     """Play one game of SPEC and tell it, or print its result as JSON."""
-    loaded = load(spec, variants)
+    loaded = load(spec)
     check_players(loaded, players)
     seats = seat_strategies(players, chosen)
     story = Story(loaded.ir)
@@ -165,7 +158,6 @@ def play(spec, players, chosen, seed, max_turns, log_path, as_json, check_invari
         log = result.log()
         # A bundled edition is found again by its id; any other spec by its full path.
         log["header"]["spec"] = spec if spec in bundled() else str(loaded.path.resolve())
-        log["header"]["variants"] = [str(p.resolve()) for p in loaded.variants]
         write_atomically(log_path, json.dumps(log, ensure_ascii=False))
     summary = result.summary()
     if as_json:
@@ -187,7 +179,7 @@ def replay(log_path: Path, as_json: bool) -> None:
 
         sys.exit(replay_trace(log_path, doc, as_json))
     log = read_log(log_path, doc)
-    loaded = load(log["header"]["spec"], tuple(log["header"].get("variants") or ()))
+    loaded = load(log["header"]["spec"])
     result = interpreter.replay(loaded.edition, log)
     summary = result.summary()
     if as_json:
@@ -207,21 +199,20 @@ def replay(log_path: Path, as_json: bool) -> None:
 @click.option("--jobs", default=1, show_default=True, type=click.IntRange(min=1), help="Worker processes.")
 @click.option("--debug", is_flag=True, help="Check the built-in invariants after every event (slower).")
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
-@VARIANT
-def simulate(spec, games, players, chosen, seed, max_turns, jobs, debug, as_json, variants) -> None:
+def simulate(spec, games, players, chosen, seed, max_turns, jobs, debug, as_json) -> None:
     """Play many games of SPEC and report turns, wins and landing frequencies."""
     from tqdm import tqdm
 
-    loaded = load(spec, variants)
+    loaded = load(spec)
     check_players(loaded, players)
     seats = seat_strategies(players, chosen)
     if "human" in seats:
         raise UsageError("`simulate` cannot seat a human player", "use `play` to play against the bots")
     tally = simulation.Tally([square["name"] for square in loaded.ir["squares"]])
     with tqdm(total=games, unit="game", file=sys.stderr, disable=None) as bar:
-        for summary in simulation.run(loaded.path, loaded.variants, loaded.edition, seats, games, seed, max_turns, debug, jobs, bar.update):
+        for summary in simulation.run(loaded.path, loaded.edition, seats, games, seed, max_turns, debug, jobs, bar.update):
             tally.add(summary)
-    report = {"edition": loaded.ir["edition"]["id"], "variants": list(variants), "players": players, "strategies": seats, "seed": seed, "debug": debug, **tally.report()}
+    report = {"edition": loaded.ir["edition"]["id"], "players": players, "strategies": seats, "seed": seed, "debug": debug, **tally.report()}
     if as_json:
         click.echo(json.dumps(report, ensure_ascii=False, sort_keys=True))
     else:
@@ -249,7 +240,7 @@ def docs(specs: tuple[str, ...], out: str, serve_it: bool) -> None:
 @click.argument("specs", nargs=-1)
 @click.option("--json", "as_json", is_flag=True, help="Print the verdicts as JSON.")
 @click.option("--depth", default=2, show_default=True, type=click.IntRange(min=0), help="Bounded model checking depth (actions from the start).")
-@click.option("--examples", type=click.IntRange(min=1), help="Games Hypothesis explores per edition (default 150; BOARDRULES_EXPLORE_EXAMPLES).")
+@click.option("--examples", type=click.IntRange(min=1), help="Games Hypothesis explores per edition (default 60; BOARDRULES_EXPLORE_EXAMPLES).")
 @click.option("--players", default=2, show_default=True, type=click.IntRange(min=1), help="Players in the proofs.")
 @click.option("--mutate", is_flag=True, help="Also score the checks against mutants of each spec.")
 @click.option("--traces", "trace_dir", default="traces", show_default=True, type=click.Path(file_okay=False, path_type=Path), help="Folder for violation trace files.")

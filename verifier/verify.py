@@ -55,7 +55,7 @@ def verify(ir: dict, spec: str, players: int = 2, depth: int = 2, examples: int 
     searches again after each violation, at most `searches` times (default: until clean)."""
     began = time.perf_counter()
     invs = [{"name": x["name"], "text": x["text"], "origin": x["origin"]} for x in ir["invariants"]]
-    report = Report(ir["edition"]["id"], spec, players, depth, invs, [START])
+    report = Report(ir["edition"]["id"], spec, players, depth, invs, [START] if prove else [])
     if prove:
         _prove(ir, report, trace_dir)
     kwargs = {} if examples is None else {"examples": examples}
@@ -100,8 +100,9 @@ def _traced(verdict, report: Report, invariant: str, trace_dir: Path):
     if isinstance(verdict, Violated):
         doc = {"format": traces.FORMAT, "version": traces.VERSION, "kind": "actions", "edition": report.edition,
                "spec": report.spec, "players": report.players,
-               "violation": {"invariant": invariant, "step": len(verdict.trace), "reason": verdict.reason},
-               "steps": verdict.trace}
+               "violation": {"invariant": invariant, "step": sum(s.get("action") != START for s in verdict.trace),
+                             "reason": verdict.reason},
+               "steps": [s for s in verdict.trace if s.get("action") != START]}   # the start state: no step
         verdict.path = traces.write_doc(doc, Path(trace_dir), f"{report.edition}-{invariant}-z3")
     return verdict
 
@@ -142,7 +143,12 @@ def render(report: Report) -> str:
         if ex.shortfalls:
             lines.append("under their minimum: " + ", ".join(f"{k} {n}/{least}" for k, (n, least) in ex.shortfalls.items()))
     t = report.tally()
-    verdict = "VIOLATED" if report.violated else ("not everything proved" if t["unknown"] else "ok")
+    if report.violated:
+        verdict = "VIOLATED"
+    elif START not in cols:
+        verdict = "no violation found, nothing proved (Z3 proofs skipped)"
+    else:
+        verdict = "not everything proved" if t["unknown"] else "ok"
     lines.append(f"{verdict}: {t['proved']} proved, {t['bounded']} bounded, {t['violated']} violated, "
                  f"{t['unknown']} unknown (unknown is not a pass) in {report.seconds:.1f} s")
     return "\n".join(lines)

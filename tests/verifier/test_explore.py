@@ -82,3 +82,28 @@ def test_a_damaged_trace_is_a_located_error(damage, tmp_path, monkeypatch):
     result = CliRunner().invoke(main, ["replay", str(path)])
     assert result.exit_code == 2, result.output
     assert "Traceback" not in result.output and "error" in result.output
+
+
+def test_verify_json_and_z3_cells(tmp_path, monkeypatch):
+    """Issue 3 item 7: `verify --json` gives per edition a list of cells (invariant, action,
+    verdict, bound/reason/trace as the verdict needs) and the exploration counters; a start
+    state that breaks house_stock is `violated` with a trace file that replays. (Two
+    catalogue actions only: the full catalogue is the symbolic half's timing.)"""
+    from verifier.symbolic import actions
+
+    full = actions.catalogue
+    monkeypatch.setattr(actions, "catalogue", lambda ir, players, ed=None: full(ir, players, ed)[:2])
+    monkeypatch.setattr(explore, "SHRINK_SECONDS", 1)
+    spec = "tests/verifier/broken/negative-house-stock.rules"
+    result = CliRunner().invoke(main, ["verify", spec, "--json", "--examples", "3", "--traces", str(tmp_path)])
+    assert result.exit_code == 1, result.output
+    edition = json.loads(result.output)["editions"][0]
+    cells = {(c["invariant"], c["action"]): c for c in edition["cells"]}
+    start = cells[("house_stock", "start")]
+    assert start["verdict"] == "violated" and start["trace"]
+    assert {c["verdict"] for c in cells.values()} <= {"proved", "bounded", "violated", "unknown"}
+    assert all("bound" in c for c in cells.values() if c["verdict"] == "bounded")
+    assert all(c.get("reason") for c in cells.values() if c["verdict"] == "unknown")
+    assert edition["exploration"]["counts"] and "under_minimum" in edition["exploration"]
+    replayed = CliRunner().invoke(main, ["replay", start["trace"]])
+    assert replayed.exit_code == 1 and "reproduced: invariant `house_stock`" in replayed.output, replayed.output

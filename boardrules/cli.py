@@ -15,11 +15,15 @@ from interpreter import strategies
 from interpreter.strategies.human import Human
 
 from . import simulate as simulation
-from .editions import UsageError, concrete_editions, load, resolve
+from .editions import UsageError, concrete_editions, load, resolve, resolve_variant
 from .logfile import read_json, read_log
 from .narrate import narrate, standings_table
 from spec import bundled
 from verifier import trace
+
+
+VARIANT = click.option("--variant", "variants", multiple=True, metavar="VARIANT",
+                       help="Lay a variant over the edition (a bundled id such as `short`, or a .rules path); repeat to combine.")
 
 
 class Command(click.Group):
@@ -58,12 +62,14 @@ def editions() -> None:
 @main.command()
 @click.argument("specs", nargs=-1, required=True)
 @click.option("--ir", "show_ir", is_flag=True, help="Print the compiled IR as JSON.")
-def check(specs: tuple[str, ...], show_ir: bool) -> None:
-    """Compile each SPEC (an edition id or a .rules path) and report errors."""
+@VARIANT
+def check(specs: tuple[str, ...], show_ir: bool, variants: tuple[str, ...]) -> None:
+    """Compile each SPEC (an edition id or a .rules path), with any variants, and report errors."""
     failed = False
+    overlays = [resolve_variant(v) for v in variants]
     for spec in specs:
         try:
-            ir = grammar.compile_file(resolve(spec))
+            ir = grammar.compile_file(resolve(spec), overlays)
         except grammar.SpecError as error:
             click.echo(error.render(), err=True)
             failed = True
@@ -71,7 +77,7 @@ def check(specs: tuple[str, ...], show_ir: bool) -> None:
         if show_ir:
             click.echo(json.dumps(ir, ensure_ascii=False, indent=2))
         else:
-            click.echo(f"ok: {spec}")
+            click.echo(f"ok: {spec}" + "".join(f" --variant {v}" for v in variants))
     if failed:
         sys.exit(2)
 
@@ -145,9 +151,10 @@ class TellingHuman(Human):
 @click.option("--log", "log_path", type=click.Path(dir_okay=False, path_type=Path), help="Write the game log (JSON) here, for `replay`.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object with the result instead of the game's story.")
 @click.option("--check", "check_invariants", is_flag=True, help="Check the built-in invariants after every event.")
-def play(spec, players, chosen, seed, max_turns, log_path, as_json, check_invariants) -> None:
+@VARIANT
+def play(spec, players, chosen, seed, max_turns, log_path, as_json, check_invariants, variants) -> None:
     """Play one game of SPEC and tell it, or print its result as JSON."""
-    loaded = load(spec)
+    loaded = load(spec, variants)
     check_players(loaded, players)
     seats = seat_strategies(players, chosen)
     story = Story(loaded.ir)
@@ -158,6 +165,7 @@ def play(spec, players, chosen, seed, max_turns, log_path, as_json, check_invari
         log = result.log()
         # A bundled edition is found again by its id; any other spec by its full path.
         log["header"]["spec"] = spec if spec in bundled() else str(loaded.path.resolve())
+        log["header"]["variants"] = [str(p.resolve()) for p in loaded.variants]
         write_atomically(log_path, json.dumps(log, ensure_ascii=False))
     summary = result.summary()
     if as_json:
@@ -179,7 +187,7 @@ def replay(log_path: Path, as_json: bool) -> None:
 
         sys.exit(replay_trace(log_path, doc, as_json))
     log = read_log(log_path, doc)
-    loaded = load(log["header"]["spec"])
+    loaded = load(log["header"]["spec"], tuple(log["header"].get("variants") or ()))
     result = interpreter.replay(loaded.edition, log)
     summary = result.summary()
     if as_json:
@@ -199,20 +207,21 @@ def replay(log_path: Path, as_json: bool) -> None:
 @click.option("--jobs", default=1, show_default=True, type=click.IntRange(min=1), help="Worker processes.")
 @click.option("--debug", is_flag=True, help="Check the built-in invariants after every event (slower).")
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
-def simulate(spec, games, players, chosen, seed, max_turns, jobs, debug, as_json) -> None:
+@VARIANT
+def simulate(spec, games, players, chosen, seed, max_turns, jobs, debug, as_json, variants) -> None:
     """Play many games of SPEC and report turns, wins and landing frequencies."""
     from tqdm import tqdm
 
-    loaded = load(spec)
+    loaded = load(spec, variants)
     check_players(loaded, players)
     seats = seat_strategies(players, chosen)
     if "human" in seats:
         raise UsageError("`simulate` cannot seat a human player", "use `play` to play against the bots")
     tally = simulation.Tally([square["name"] for square in loaded.ir["squares"]])
     with tqdm(total=games, unit="game", file=sys.stderr, disable=None) as bar:
-        for summary in simulation.run(loaded.path, loaded.edition, seats, games, seed, max_turns, debug, jobs, bar.update):
+        for summary in simulation.run(loaded.path, loaded.variants, loaded.edition, seats, games, seed, max_turns, debug, jobs, bar.update):
             tally.add(summary)
-    report = {"edition": loaded.ir["edition"]["id"], "players": players, "strategies": seats, "seed": seed, "debug": debug, **tally.report()}
+    report = {"edition": loaded.ir["edition"]["id"], "variants": list(variants), "players": players, "strategies": seats, "seed": seed, "debug": debug, **tally.report()}
     if as_json:
         click.echo(json.dumps(report, ensure_ascii=False, sort_keys=True))
     else:

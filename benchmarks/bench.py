@@ -1,6 +1,6 @@
 """Speed figures quoted in the README: spec compile time, games and player turns per second.
 
-Run: python benchmarks/bench.py [--games N] [--edition ID]
+Run: python benchmarks/bench.py [--games N] [--edition ID] [--verify explore|prove|no]
 One process, 4 heuristic players, no event log and no invariant checks: the
 configuration `simulate` uses.
 """
@@ -9,7 +9,9 @@ from __future__ import annotations
 import argparse
 import platform
 import statistics
+import tempfile
 import time
+from pathlib import Path
 
 import grammar
 import interpreter
@@ -42,11 +44,25 @@ def play_speed(edition_id: str, games: int) -> tuple[float, float, int]:
     return games / elapsed, turns / elapsed, turns
 
 
+def verify_time(prove: bool) -> float:
+    """Seconds for `boardrules verify` over every bundled edition (exploration at its default
+    budget; Z3 proofs only with `prove`): the figure the README quotes."""
+    from boardrules.editions import concrete_editions, load
+    from verifier.verify import verify
+
+    start = time.perf_counter()
+    for eid in concrete_editions():
+        verify(load(eid).ir, eid, trace_dir=Path(tempfile.mkdtemp()), prove=prove)
+    return time.perf_counter() - start
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--edition", default="classic-us")
     parser.add_argument("--repeats", type=int, default=20)
+    parser.add_argument("--verify", choices=("explore", "prove", "no"), default="explore",
+                        help="time `boardrules verify` over every bundled edition (explore: --no-prove)")
     args = parser.parse_args()
     print(f"machine: {platform.machine()}, {platform.python_implementation()} {platform.python_version()}, {platform.processor() or 'cpu n/a'}")
     for eid, ms in compile_times(args.repeats).items():
@@ -55,6 +71,10 @@ def main() -> None:
     print(f"play {args.edition}: {args.games} games, {turns} player turns, 4 heuristic players, one process")
     print(f"  {games_per_s:,.1f} games/s")
     print(f"  {turns_per_s:,.0f} player turns/s")
+    if args.verify != "no":
+        seconds = verify_time(args.verify == "prove")
+        how = "Z3 proofs and exploration" if args.verify == "prove" else "exploration only (--no-prove)"
+        print(f"verify every bundled edition, {how}: {seconds:.1f} s")
 
 
 if __name__ == "__main__":

@@ -72,7 +72,11 @@ class Key:
 
 
 SECTIONS: dict[str, dict[str, Key]] = {
-    "about": {"title": Key("text"), "language": Key("name"), "source": Key("text", required=False)},
+    # `house`, `lot`, `station`: the word a rulebook uses for that kind of thing (`house = hostel`),
+    # a key of the rulebook's glossary (rulebook/phrases/<lang>.yaml `names`), as the IR's `edition.words`.
+    "about": {"title": Key("text"), "language": Key("name"), "source": Key("text", required=False),
+              "house": Key("name", required=False), "lot": Key("name", required=False),
+              "station": Key("name", required=False)},
     "game": {
         "players": Key("range"), "dice": Key("int"), "die_faces": Key("int"),
         "doubles_to_jail": Key("int"), "start": Key("square"), "turn_cap": Key("int"),
@@ -109,6 +113,7 @@ SECTIONS: dict[str, dict[str, Key]] = {
 # `about` describes the edition (IR `edition`); settings of kind `rent` are the IR's top-level
 # `rent`. Every other section is a part of IR `settings`.
 EDITION_SECTION = "about"
+WORDS = ("house", "lot", "station")   # the `about` keys that name a kind of thing for the rulebook
 
 DEED_KINDS = ("lot", "station", "utility")
 

@@ -123,6 +123,8 @@ CASES = [
          "formula odd(p) = if p.in_jail then p.cash else p.bankrupt\n", "E301", 2, 18),
     Case("setting_wrong_kind", "a setting takes a value of its key's kind",
          CHILD + 'money { start = "1500" }\n', "E302", 2, 17),
+    Case("about_word_not_a_name", "`about.house` names a glossary word, not a text",
+         CHILD + 'about { house = "vandrarhem" }\n', "E302", 2, 17),
     Case("lot_rent_length", "a lot has `building.max_houses + 2` rents",
          CHILD + "board { lot brown_1 { rent = [2, 10, 30] } }\n", "E303", 2, 30),
     Case("station_rent_length", "a station has one rent per station of its group",

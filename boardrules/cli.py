@@ -234,13 +234,14 @@ def simulate(spec, games, players, chosen, seed, max_turns, jobs, debug, as_json
 @click.argument("specs", nargs=-1)
 @click.option("--out", default="site", show_default=True, help="Folder of the built site.")
 @click.option("--serve", "serve_it", is_flag=True, help="Serve the site on http://127.0.0.1:8000 and rebuild on changes.")
-def docs(specs: tuple[str, ...], out: str, serve_it: bool) -> None:
-    """Build the rulebooks site (every bundled edition, or each SPEC) with mkdocs, strict."""
+@VARIANT
+def docs(specs: tuple[str, ...], out: str, serve_it: bool, variants: tuple[str, ...]) -> None:
+    """Build the rulebooks site (every bundled edition, or each SPEC, with any variants) with mkdocs, strict."""
     from rulebook.build import build_site
 
     if serve_it:
         click.echo("serving the rulebooks on http://127.0.0.1:8000/ (Ctrl-C stops)")
-    index = build_site(out, specs, serve_it)
+    index = build_site(out, specs, serve_it, variants)
     if not serve_it:
         click.echo(f"built {index.parent}/: open {index}")
 

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
 
@@ -34,11 +34,13 @@ def paragraph(text: str, ident: str, choice: str | None = None) -> str:
 
 @dataclass
 class Booklet:
-    """What every page of one booklet reads: `ir` and `parent` are IRs, `words` the language."""
+    """What every page of one booklet reads: `ir` and `parent` are IRs, `words` the language,
+    `variants` the edition's IR with each variant that applies laid over (by variant id)."""
 
     ir: dict
     words: Phrases
     parent: dict | None = None
+    variants: dict[str, dict] = field(default_factory=dict)
 
     @property
     def settings(self) -> dict:
@@ -118,11 +120,22 @@ class Booklet:
                     self.words.text("deed/owned_rent", owned=self.words.text("deed/owned", n=n + 1),
                                     amount=self.money(r) if kind == "station" else self.words.text("times", n=r))
                     for n, r in enumerate(deeds[0]["deed"]["rent"])])
+        out |= {"house": self.kind_noun("house", "one"), "houses": self.kind_noun("house", "many")}
         out["edition"] = escape(self.ir["edition"].get("title") or self.ir["edition"]["id"])
         return out
 
+    def noun(self, ident: str, form: str) -> str:
+        """A glossary word (`names/<ident>/<form>`: one, many, a, the, your); the spec's own
+        name when the glossary lacks it, so a new state or word still reads."""
+        key = f"names/{ident}/{form}"
+        return self.words.text(key) if self.words.has(key) else escape(ident.replace("_", " "))
+
+    def kind_noun(self, kind: str, form: str) -> str:
+        """A kind of thing (`lot`, `house`) by the word the edition uses for it (`about.lot`)."""
+        return self.noun(self.ir["edition"].get("words", {}).get(kind, kind), form)
+
     def houses(self, n: int) -> str:
-        return self.words.text("deed/house_1") if n == 1 else self.words.text("deed/houses", n=n)
+        return self.say("deed/house_1") if n == 1 else self.say("deed/houses", n=n)
 
     def squares_doing(self, do: str) -> list[dict]:
         """The squares whose landing does `do` (draw a card, go to jail) as its first step."""

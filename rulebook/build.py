@@ -30,8 +30,10 @@ def writable(out: Path) -> None:
         raise UsageError(f"`{out}` holds files that are not a built site", "choose an empty or new folder with --out")
 
 
-def build_site(out_dir: str | Path, specs: tuple[str, ...] = (), serve_it: bool = False) -> Path:
-    """Build the site into `out_dir` (or serve it locally); returns the site's index."""
+def build_site(out_dir: str | Path, specs: tuple[str, ...] = (), serve_it: bool = False,
+               variants: tuple[str, ...] = ()) -> Path:
+    """Build the site into `out_dir` (or serve it locally), each edition with `variants` laid
+    over it; returns the site's index."""
     if not CONFIG.is_file():
         raise UsageError(f"no `{CONFIG}`", "the site is built from a source checkout of boardrules")
     out = Path(out_dir)
@@ -39,9 +41,9 @@ def build_site(out_dir: str | Path, specs: tuple[str, ...] = (), serve_it: bool 
     try:
         config = load_config(str(CONFIG), strict=True)
         options = config.plugins["rulebook"].config
-        editions(list(specs), options.languages)  # report a bad spec or language before mkdocs starts
-        if specs:
-            overrides["plugins"] = [{"rulebook": {"specs": list(specs), "languages": options.languages}},
+        editions(list(specs), options.languages, list(variants))  # report a bad spec, variant or language before mkdocs starts
+        if specs or variants:
+            overrides["plugins"] = [{"rulebook": {"specs": list(specs), "languages": options.languages, "variants": list(variants)}},
                                     *[name for name in config.plugins if name != "rulebook"]]
         if serve_it:
             serve(str(CONFIG), strict=True, **overrides)

@@ -27,6 +27,7 @@ HIGHLIGHT_URI = "rulebook/highlight.css"   # Pygments colours for the `codehilit
 class RulebookConfig(base.Config):
     specs = c.ListOfItems(c.Type(str), default=[])
     languages = c.Type(dict, default={})
+    variants = c.ListOfItems(c.Type(str), default=[])
 
 
 class Rulebook(BasePlugin[RulebookConfig]):
@@ -34,7 +35,7 @@ class Rulebook(BasePlugin[RulebookConfig]):
 
     def on_config(self, config):
         try:
-            self.editions: list[Edition] = editions(self.config.specs, self.config.languages)
+            self.editions: list[Edition] = editions(self.config.specs, self.config.languages, self.config.variants)
             self.pages = {"index.md": home(self.editions)}
             for edition in self.editions:
                 self.pages |= pages(edition)

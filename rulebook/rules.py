@@ -10,6 +10,8 @@ from typing import Callable
 
 from rulebook.booklet import Booklet, anchor, escape, paragraph
 from rulebook.effects import describe
+from rulebook.mechanics import end_over, special
+from rulebook.variants import variants_section
 
 
 @dataclass(frozen=True)
@@ -153,7 +155,9 @@ SECTIONS = (
     Section("mortgages", (Rule("mortgage"), Rule("mortgage.interest"), Rule("mortgage.transfer_interest"))),
     Section("bankruptcy", (Rule("debt.pay_with_deeds", by="debt.pay_with_deeds"), Rule("bankruptcy.to_player"),
                            Rule("bankruptcy.to_bank", by="bankruptcy.to_bank"))),
-    Section("end", (Rule("end.winner"), Rule("end.score", by="end.score"), Rule("game.turn_cap"))),
+    Section("special", (), special),
+    Section("end", (Rule("end.winner"), Rule("end.score", by="end.score"), Rule("game.turn_cap")), end_over),
+    Section("variants", (), variants_section),
     Section("assumptions", (), assumptions),
 )
 
@@ -176,8 +180,8 @@ def rule_text(book: Booklet, rule: Rule) -> str | None:
 def rules_page(book: Booklet) -> str:
     out = [f"# {book.say('pages/rules_title')}\n", book.say("intro") + "\n"]
     for section in SECTIONS:
-        out.append(f"## {book.say('sections/' + section.key)} {{#{section.key}}}\n")
-        out += [text for rule in section.rules if (text := rule_text(book, rule))]
-        if section.extra:
-            out.append(section.extra(book))
+        body = [text for rule in section.rules if (text := rule_text(book, rule))]
+        body += [extra] if section.extra and (extra := section.extra(book)) else []
+        if body:   # a section the edition has nothing for (no state, no hooks) is left out
+            out += [f"## {book.say('sections/' + section.key)} {{#{section.key}}}\n", *body]
     return "\n".join(out)

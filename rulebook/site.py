@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Callable
 
 import grammar
-from boardrules.editions import UsageError, concrete_editions, resolve
+from boardrules.editions import UsageError, concrete_editions, resolve, resolve_variant
 from rulebook.board import board_page
 from rulebook.booklet import Booklet
 from rulebook.compare import compare_page
@@ -15,6 +15,7 @@ from rulebook.deeds import deeds_page
 from rulebook.phrases import languages as known_languages
 from rulebook.phrases import phrases
 from rulebook.rules import rules_page
+from rulebook.variants import applicable
 from spec import bundled
 
 ENGLISH = "en"
@@ -34,10 +35,12 @@ class Edition:
     ir: dict
     parent: dict | None
     languages: tuple[str, ...]
+    variants: dict[str, dict]
 
     @property
     def id(self) -> str:
-        return self.ir["edition"]["id"]
+        """The booklet's folder: the edition id, and the variants laid over it (`classic-se-with-short`)."""
+        return "-with-".join([self.ir["edition"]["id"], *self.ir["edition"].get("variants", [])])
 
 
 def parent_ir(path: Path, ir: dict) -> dict | None:
@@ -49,17 +52,19 @@ def parent_ir(path: Path, ir: dict) -> dict | None:
     return grammar.compile_file(beside if beside.is_file() else bundled()[lineage[-2]])
 
 
-def editions(specs: list[str], languages: dict[str, list[str]]) -> list[Edition]:
-    """Compile each spec (an edition id or a path; none = every bundled playable edition).
+def editions(specs: list[str], languages: dict[str, list[str]], variants: list[str] = ()) -> list[Edition]:
+    """Compile each spec (an edition id or a path; none = every bundled playable edition),
+    with `variants` (bundled ids or paths) laid over it.
 
     An edition is written in its `about.language` and in English, unless `languages`
     (the mkdocs.yml option) names its booklets' languages: a source rule book's language
     is not in the IR (classic-us names its squares in English but its source is Danish).
     """
     out = []
+    overlays = [resolve_variant(v) for v in variants]
     for spec in specs or concrete_editions():
         path = resolve(spec)
-        ir = grammar.compile_file(path)
+        ir = grammar.compile_file(path, overlays)
         if ir["edition"].get("abstract"):
             raise UsageError(f"edition `{ir['edition']['id']}` is abstract: it has no rulebook", "give an edition that extends it")
         langs = languages.get(ir["edition"]["id"]) or [ir["edition"].get("language") or ENGLISH, ENGLISH]
@@ -67,8 +72,8 @@ def editions(specs: list[str], languages: dict[str, list[str]]) -> list[Edition]
             if lang not in known_languages():
                 raise UsageError(f"no phrase table for language `{lang}` (edition `{ir['edition']['id']}`)",
                                  f"write rulebook/phrases/{lang}.yaml, or use one of: {', '.join(known_languages())}")
-        out.append(Edition(path, ir, parent_ir(path, ir), tuple(dict.fromkeys(langs))))
-    unknown = sorted(set(languages) - {e.id for e in out} - set(bundled()))
+        out.append(Edition(path, ir, parent_ir(path, ir), tuple(dict.fromkeys(langs)), applicable(path, ir)))
+    unknown = sorted(set(languages) - {e.ir["edition"]["id"] for e in out} - set(bundled()))
     if unknown:
         raise UsageError(f"the rulebook `languages` option names unknown editions: {', '.join(unknown)}",
                          "name bundled edition ids in mkdocs.yml")
@@ -76,7 +81,7 @@ def editions(specs: list[str], languages: dict[str, list[str]]) -> list[Edition]
 
 
 def booklet(edition: Edition, lang: str) -> Booklet:
-    return Booklet(edition.ir, phrases(lang), edition.parent)
+    return Booklet(edition.ir, phrases(lang), edition.parent, edition.variants)
 
 
 def pages(edition: Edition) -> dict[str, str]:

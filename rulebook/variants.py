@@ -1,0 +1,66 @@
+"""The variants that apply to an edition (`variant ID for FAMILY` overlays in spec/variants/),
+each described by what it changes: the edition compiled with the overlay, against without."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import grammar
+from grammar.extend import read
+from grammar.parse import parse
+from rulebook.booklet import Booklet, paragraph
+from rulebook.effects import describe
+from rulebook.mechanics import hook_text, over_text, pot_text, setup_text
+from spec import bundled_variants
+
+OVER = ("end", "over")   # a condition: said by `over_text`, not as a setting's value
+
+
+def family(path: Path) -> str:
+    """The edition family a variant file is for (its header's `for FAMILY`)."""
+    return parse(read(path)).header.parent.text
+
+
+def applicable(path: Path, ir: dict) -> dict[str, dict]:
+    """Each bundled variant for the edition's family -> the edition's IR with it laid over."""
+    if ir["edition"].get("variants"):
+        return {}
+    lineage = ir["edition"]["lineage"]
+    return {vid: grammar.compile_file(path, [vpath]) for vid, vpath in bundled_variants().items() if family(vpath) in lineage}
+
+
+def changes(book: Booklet, varied: dict) -> list[str]:
+    """What the variant changes, a sentence each, in the order a game meets them."""
+    words, base = book.words, book.ir
+    other = Booklet(varied, words)   # the pots, squares and hooks the variant brings are its own
+    out = [setup_text(other, stmt) for stmt in varied["setup"] if stmt not in base["setup"]]
+    for section, keys in varied["settings"].items():
+        for key, value in keys.items():
+            old = base["settings"].get(section, {}).get(key)
+            if value == old:
+                continue
+            if (section, key) == OVER:
+                out.append(over_text(other, value))
+            else:
+                path = f"{section}.{key}"
+                out.append(words.text("variants/setting", rule=words.text(f"settings/{path}"),
+                                      new=book.value(path, value), old=book.value(path, old)))
+    out += [pot_text(other, pot) for pot in varied["pots"] if pot not in base["pots"]]
+    out += [words.text("variants/square", square=book.name(new), effects=describe(other, new["on_land"]))
+            for old, new in zip(base["squares"], varied["squares"]) if old["on_land"] != new["on_land"]]
+    out += [hook_text(other, hook) for hook in varied["hooks"] if hook not in base["hooks"]]
+    return out
+
+
+def variants_section(book: Booklet) -> str:
+    applied = book.ir["edition"].get("variants")
+    if applied:
+        return paragraph(book.say("variants/applied", names=book.words.join([f"`{v}`" for v in applied])), "variants-intro")
+    if not book.variants:
+        return paragraph(book.say("variants/none"), "variants-intro")
+    out = [paragraph(book.say("variants/intro"), "variants-intro")]
+    for vid, varied in book.variants.items():
+        out.append(f"### {vid} {{#variant-{vid}}}\n")
+        out.append(book.say("variants/how", variant=vid) + "\n")
+        out += [f"- {text}" for text in changes(book, varied)]
+        out.append("")
+    return "\n".join(out)

@@ -6,6 +6,7 @@ except what follows. Here the list is computed from the two IRs, so it cannot go
 from __future__ import annotations
 
 from rulebook.booklet import Booklet
+from rulebook.mechanics import items
 
 
 def verdict(book: Booklet, old, new) -> str:
@@ -84,4 +85,12 @@ def compare_page(book: Booklet) -> str:
     for head, rows in (("compare/decisions", decision_rows(book)), ("compare/settings", settings_rows(book)),
                        ("compare/board", square_rows(book)), ("compare/decks", deck_rows(book))):
         out += [f"## {book.words.text(head)}\n", table(book, "compare/rule", rows)]
-    return "\n".join(out)
+    return "\n".join(out + added(book))
+
+
+def added(book: Booklet) -> list[str]:
+    """The rules the edition adds with state, hooks, setup, pots and invariants (the parent's
+    own are the same), as the WOTW booklet lists its new rules after "the standard rules apply"."""
+    parent = [thing for _, _, _, thing in items(Booklet(book.parent, book.words))]
+    new = [f"- {text}" for _, text, _, thing in items(book) if thing not in parent]
+    return [f"## {book.words.text('compare/added')} {{#added}}\n", *new, ""] if new else []

@@ -48,15 +48,21 @@ def over_text(book: Booklet, over: dict) -> str:
     return book.words.text("end/over", cond=condition(book, over, {}))
 
 
+def items(book: Booklet) -> list[tuple[str, str, str | None, dict]]:
+    """Every such rule of the edition: (stable id, text, what kind of hook, its IR)."""
+    ir = book.ir
+    out = [(f"state-{st['name']}", state_text(book, st), None, st) for st in ir["state"]]
+    out += [(f"rule-setup-{n}", setup_text(book, stmt), None, stmt) for n, stmt in enumerate(ir["setup"], 1)]
+    out += [(f"pot-{pot['id']}", pot_text(book, pot), None, pot) for pot in ir["pots"]]
+    out += [(f"rule-hook-{n}", hook_text(book, hook), hook["event"], hook) for n, hook in enumerate(ir["hooks"], 1)]
+    out += [(f"invariant-{inv['name']}", book.say("invariants/item", text=escape(inv["text"])), None, inv)
+            for inv in ir["invariants"] if inv["origin"] != PRELUDE]
+    return out
+
+
 def special(book: Booklet) -> str:
     """The section's paragraphs, each with a stable id; empty when the edition adds nothing."""
-    out = [paragraph(state_text(book, st), f"state-{st['name']}") for st in book.ir["state"]]
-    out += [paragraph(setup_text(book, stmt), f"rule-setup-{n}") for n, stmt in enumerate(book.ir["setup"], 1)]
-    out += [paragraph(pot_text(book, pot), f"pot-{pot['id']}") for pot in book.ir["pots"]]
-    out += [paragraph(hook_text(book, hook), f"rule-hook-{n}", hook["event"]) for n, hook in enumerate(book.ir["hooks"], 1)]
-    out += [paragraph(book.say("invariants/item", text=escape(inv["text"])), f"invariant-{inv['name']}")
-            for inv in book.ir["invariants"] if inv["origin"] != PRELUDE]
-    return "\n".join(out)
+    return "\n".join(paragraph(text, ident, choice) for ident, text, choice, _ in items(book))
 
 
 def end_over(book: Booklet) -> str:

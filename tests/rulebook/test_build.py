@@ -6,6 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from pygments import lex
 from pygments.lexers import get_lexer_by_name, get_lexer_for_filename
@@ -26,10 +27,11 @@ def test_mkdocs_build_strict_passes(tmp_path):
     assert (tmp_path / "out" / "classic-se" / "sv" / "index.html").is_file()
 
 
-def test_a_changed_amount_shows_on_the_page_written_the_editions_way(tmp_path):
-    """A rule designer changes the salary in a child of classic-se; the booklet follows."""
+@pytest.mark.parametrize("parent", ["classic-se", "wonders-se"])
+def test_a_changed_amount_shows_on_the_page_written_the_editions_way(tmp_path, parent):
+    """A rule designer changes the salary in a child of a Swedish edition; the booklet follows."""
     child = tmp_path / "my-se.rules"
-    child.write_text("edition my-se extends classic-se\n\nmoney {\n  salary = 4500   # house rule\n}\n", encoding="utf-8")
+    child.write_text(f"edition my-se extends {parent}\n\nmoney {{\n  salary = 4500   # house rule\n}}\n", encoding="utf-8")
     result = CliRunner().invoke(main, ["docs", str(child), "--out", str(tmp_path / "site")])
     assert result.exit_code == 0, result.output
     for lang in ("sv", "en"):
@@ -37,6 +39,16 @@ def test_a_changed_amount_shows_on_the_page_written_the_editions_way(tmp_path):
         assert "4 500 kr" in salary and "4 000 kr" not in salary
     compare = plain(tmp_path / "site" / "my-se" / "en" / "compare" / "index.html")
     assert re.search(r"Salary 4 000 kr 4 500 kr different", compare)
+
+
+def test_docs_with_a_variant_writes_the_booklet_with_it_laid_over(tmp_path):
+    result = CliRunner().invoke(main, ["docs", "classic-se", "--variant", "short", "--out", str(tmp_path / "site")])
+    assert result.exit_code == 0, result.output
+    found = elements(tmp_path / "site" / "classic-se-with-short" / "en" / "index.html")
+    assert "3 houses" in found["rule-building-hotels"]["text"] and "short" in found["variants-intro"]["text"]
+    assert "rule-setup-1" in found and "variant-timed" not in found
+    unknown = CliRunner().invoke(main, ["docs", "classic-se", "--variant", "shortest", "--out", str(tmp_path / "b")])
+    assert unknown.exit_code == 2 and "no variant `shortest`" in unknown.output
 
 
 def test_docs_errors_are_one_message_and_exit_2(tmp_path):

@@ -1,15 +1,17 @@
-"""The booklets state every rule of RULES-MATRIX §1 and §2 that applies, as each edition's IR decides it."""
+"""The booklets state every rule of RULES-MATRIX §1 to §4 that applies, as each edition's IR decides it."""
 from __future__ import annotations
 
 import re
 
 import pytest
 
+import grammar
 from boardrules.money import format_money
 from conftest import elements, plain
 from rulebook.phrases import phrases
 from rulebook.site import editions as site_editions
 from rulebook.build import CONFIG
+from spec import bundled, bundled_variants
 from mkdocs.config import load_config
 
 # RULES-MATRIX §1 and §2, rule by rule: the paragraph ids that state it.
@@ -48,6 +50,23 @@ SECTION_2 = {
     "leaving jail by doubles": ["rule-jail-doubles-exit"],
     "tokens and buildings in the box": ["rule-contents"],
     "paying a debt with property": ["rule-debt-pay-with-deeds"],
+}
+
+# RULES-MATRIX §3: each variant (spec/variants/) applies to every classic-family booklet.
+SECTION_3 = {
+    "short game: two deeds dealt and paid, hotel after 3 houses, second bankruptcy ends": ["variant-short"],
+    "time-limited game: agreed end, two deeds dealt, richest wins": ["variant-timed"],
+    "US house rule: Free Parking jackpot": ["variant-jackpot"],
+    "US house rule: all deeds dealt at the start": ["variant-deal-all"],
+}
+# RULES-MATRIX §4, for wonders-se: its hooks in the spec's order, its state, its invariant.
+SECTION_4 = {
+    "standard SE rules apply except as below; 8 tokens; hostels": ["rule-contents"],
+    "passport: every square landed on is marked, except airports and utilities": ["state-passport", "rule-hook-1"],
+    "deeds won at auction or dealt are marked": ["rule-hook-2"],
+    "an airport lets you fly to an unvisited wonder and mark it": ["rule-hook-3"],
+    "all wonders marked: bonus and the end; the most money wins": ["rule-hook-4", "rule-end-score", "rule-end-over"],
+    "passports only grow; the game ends exactly when one holds all wonders": ["invariant-passport_ends_game"],
 }
 
 
@@ -141,8 +160,47 @@ def test_same_and_new_against_the_parent(site, editions):
     for ir, lang in booklets(editions):
         words = phrases(lang)
         text = plain(site / ir["edition"]["id"] / lang / "compare" / "index.html")
-        assert text.count(words.text("compare/decided")) >= len(ir["decisions"])
+        parent = grammar.compile_file(bundled()[ir["edition"]["lineage"][-2]])
+        decided = {d["key"] for d in parent["decisions"] if d["choice"] is not None}
+        assert text.count(words.text("compare/decided")) >= len([d for d in ir["decisions"] if d["key"] not in decided])
         assert words.text("settings/money.salary") in text
+
+
+def test_the_wonders_booklet_states_every_rule_of_section_4(site, editions):
+    ir = editions["wonders-se"]
+    ending = next(hook for hook in ir["hooks"] if {"do": "end_game"} in hook["body"])
+    bonus = next(stmt["amount"]["v"] for stmt in ending["body"] if stmt["do"] == "transfer")
+    for lang in ("sv", "en"):
+        words = phrases(lang)
+        found = elements(site / "wonders-se" / lang / "index.html")
+        for rule, ids in SECTION_4.items():
+            for ident in ids:
+                assert ident in found and found[ident]["text"].strip(), f"wonders-se/{lang}: {rule}: no #{ident}"
+        assert money(ir, bonus) in found[f"rule-hook-{ir['hooks'].index(ending) + 1}"]["text"]
+        assert found["rule-end-score"]["attrs"]["data-choice"] == ir["settings"]["end"]["score"]
+        assert words.text("names/hostel/many") in found["rule-contents"]["text"]
+        assert words.text("names/airport/a") in found["rule-hook-3"]["text"]
+        assert words.text("names/wonder/a") in found["rule-hook-3"]["text"]
+        added = plain(site / "wonders-se" / lang / "compare" / "index.html")
+        assert words.text("compare/added") in added and money(ir, bonus) in added
+
+
+def test_every_classic_booklet_lists_its_variants_with_what_they_change(site, editions):
+    for ir, lang in booklets(editions):
+        eid, words = ir["edition"]["id"], phrases(lang)
+        found, text = elements(site / eid / lang / "index.html"), plain(site / eid / lang / "index.html")
+        for rule, ids in SECTION_3.items():
+            for ident in ids:
+                assert ident in found, f"{eid}/{lang}: {rule}: no #{ident}"
+        short = grammar.compile_file(bundled()[eid], [bundled_variants()["short"]])
+        hotel = words.text("variants/setting", rule=words.text("settings/building.houses_per_hotel"),
+                           new=short["settings"]["building"]["houses_per_hotel"], old=ir["settings"]["building"]["houses_per_hotel"])
+        assert hotel in text, (eid, lang)
+        timed = grammar.compile_file(bundled()[eid], [bundled_variants()["timed"]])
+        rounds = timed["settings"]["end"]["over"]["l"]["r"]["v"]
+        assert words.text("cond/rounds", n=rounds) in text, (eid, lang)
+        jackpot = grammar.compile_file(bundled()[eid], [bundled_variants()["jackpot"]])
+        assert all(pot["name"] in text for pot in jackpot["pots"]), (eid, lang)
 
 
 @pytest.mark.parametrize("lang", ["en", "sv", "nl", "da"])

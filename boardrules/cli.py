@@ -250,7 +250,7 @@ def docs(specs: tuple[str, ...], out: str, serve_it: bool, variants: tuple[str, 
 @click.argument("specs", nargs=-1)
 @click.option("--json", "as_json", is_flag=True, help="Print the verdicts as JSON.")
 @click.option("--depth", default=2, show_default=True, type=click.IntRange(min=0), help="Bounded model checking depth (actions from the start).")
-@click.option("--examples", type=click.IntRange(min=1), help="Games Hypothesis explores per edition (default 60; BOARDRULES_EXPLORE_EXAMPLES).")
+@click.option("--examples", type=click.IntRange(min=1), help="Games Hypothesis explores per edition (default 40; BOARDRULES_EXPLORE_EXAMPLES).")
 @click.option("--players", default=2, show_default=True, type=click.IntRange(min=1), help="Players in the proofs.")
 @click.option("--mutate", is_flag=True, help="Also score the checks against mutants of each spec.")
 @click.option("--traces", "trace_dir", default="traces", show_default=True, type=click.Path(file_okay=False, path_type=Path), help="Folder for violation trace files.")

@@ -32,7 +32,7 @@ from . import trace as traces
 from .invariants import InvariantViolation, event_checker
 
 # Long runs: BOARDRULES_EXPLORE_EXAMPLES overrides the number of games per edition.
-DEFAULT_EXAMPLES = int(os.environ.get("BOARDRULES_EXPLORE_EXAMPLES", "60"))
+DEFAULT_EXAMPLES = int(os.environ.get("BOARDRULES_EXPLORE_EXAMPLES", "40"))
 DEFAULT_ROUNDS = 60          # rounds per explored game (every player one turn)
 MAX_SEATS = 4                # more seats add little but length to a game
 # Shrinking replays the failing game hundreds of times: bounded in seconds (Hypothesis's own

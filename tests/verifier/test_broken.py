@@ -37,7 +37,7 @@ def test_broken_edition_is_caught_and_its_trace_replays(path, tmp_path, monkeypa
     """Each invariant named in a broken edition's comment: exploration finds a game that
     breaks it, the verdict table names it as VIOLATED, and `boardrules replay TRACE`
     reproduces the same violation (exit status 1)."""
-    monkeypatch.setattr(explore, "SHRINK_SECONDS", 2)
+    monkeypatch.setattr(explore, "SHRINK_SECONDS", 1)
     name = expected(path)
     ir = grammar.compile_file(path)
     report = verify(ir, str(path), examples=EXAMPLES, trace_dir=tmp_path, prove=False, searches=1)

@@ -255,11 +255,12 @@ def docs(specs: tuple[str, ...], out: str, serve_it: bool, variants: tuple[str, 
 @click.option("--mutate", is_flag=True, help="Also score the checks against mutants of each spec.")
 @click.option("--traces", "trace_dir", default="traces", show_default=True, type=click.Path(file_okay=False, path_type=Path), help="Folder for violation trace files.")
 @click.option("--no-prove", "no_prove", is_flag=True, help="Explore only (no Z3 proofs).")
-def verify(specs, as_json, depth, examples, players, mutate, trace_dir, no_prove) -> None:
+@VARIANT
+def verify(specs, as_json, depth, examples, players, mutate, trace_dir, no_prove, variants) -> None:
     """Verify each SPEC (default: every bundled edition): invariants x actions, proved by Z3 and explored by Hypothesis; exit 1 when anything is violated."""
     from .verify import run
 
-    sys.exit(run(specs, as_json, depth, examples, players, mutate, trace_dir, not no_prove))
+    sys.exit(run(specs, as_json, depth, examples, players, mutate, trace_dir, not no_prove, variants))
 
 
 if __name__ == "__main__":

@@ -15,12 +15,12 @@ from .logfile import _error
 
 
 def run(specs: tuple[str, ...], as_json: bool, depth: int, examples: int | None, players: int, mutate: bool,
-        trace_dir: Path, prove: bool) -> int:
-    """Verify each spec (every bundled concrete edition when none is given); the exit status:
-    1 when anything is violated, else 0."""
+        trace_dir: Path, prove: bool, variants: tuple[str, ...] = ()) -> int:
+    """Verify each spec (every bundled concrete edition when none is given), with the
+    variants laid over it; the exit status: 1 when anything is violated, else 0."""
     reports, out = [], []
     for spec in specs or tuple(concrete_editions()):
-        loaded = load(spec)
+        loaded = load(spec, variants)
         report = verify(loaded.ir, spec, players, depth, examples, trace_dir, prove)
         reports.append(report)
         entry = to_json(report)
@@ -46,7 +46,7 @@ def replay_trace(path: Path, doc: dict, as_json: bool) -> int:
     problem = traces.problem(doc)
     if problem is not None:
         raise _error("E903", problem, path, 1, 1, "write it again with `boardrules verify SPEC`")
-    loaded = load(doc["spec"])
+    loaded = load(doc["spec"], tuple(doc.get("variants") or ()))
     if doc.get("kind") == "actions":
         return _replay_actions(loaded, doc, as_json)
     violation = traces.replay(loaded.edition, doc)

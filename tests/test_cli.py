@@ -204,3 +204,13 @@ def test_every_malformed_spec_is_exit_2_through_the_command(case, tmp_path: Path
     assert_usage_error(result, f"error[{case.code}]", "hint")
     if case.line and not case.variants:     # an error in a variant file points into that file
         assert f"{spec}:{case.line}:{case.column}" in result.stderr
+
+
+def test_verify_takes_variants(tmp_path: Path):
+    """Issue 5 §4: a variant goes through the verifier like an edition (the jackpot's pot joins
+    money conservation, RULES-MATRIX §3)."""
+    result = run("verify", "classic-se", "--variant", "jackpot", "--no-prove", "--examples", "3",
+                 "--traces", str(tmp_path), "--json")
+    assert result.exit_code == 0, result.stderr
+    report = json.loads(result.output)["editions"][0]
+    assert "money_conservation" in json.dumps(report)

@@ -43,11 +43,12 @@ class Trace:
     steps: list[dict]
     violation: dict                 # invariant, text, origin, step
     skip: list[str] = field(default_factory=list)   # invariants not checked (found broken before)
+    variants: list[str] = field(default_factory=list)   # bundled variants laid over the spec
     path: Path | None = None
 
     def to_json(self) -> dict:
         return {"format": FORMAT, "version": VERSION, "edition": self.edition, "spec": self.spec,
-                "ir_hash": self.ir_hash, **asdict(self.inputs), "skip": self.skip, "violation": self.violation, "steps": self.steps}
+                "variants": self.variants, "ir_hash": self.ir_hash, **asdict(self.inputs), "skip": self.skip, "violation": self.violation, "steps": self.steps}
 
 
 def start(ed, inputs: Inputs, dice, seats: list, hook):
@@ -124,7 +125,7 @@ def from_run(ir: dict, ed, spec: str | None, inputs: Inputs, violation: Invarian
     inv = next(x for x in ir["invariants"] if x["name"] == again.invariant)
     trace = Trace(ed.id, spec or ed.id, ed.hash, inputs, steps,
                   {"invariant": again.invariant, "text": inv["text"], "origin": inv["origin"], "step": len(steps)},
-                  sorted(skip))
+                  sorted(skip), list(ir["edition"].get("variants") or ()))
     if trace_dir is not None:
         trace.path = write(trace, Path(trace_dir))
     return trace

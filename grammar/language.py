@@ -75,6 +75,7 @@ SECTIONS: dict[str, dict[str, Key]] = {
     # `house`, `lot`, `station`: the word a rulebook uses for that kind of thing (`house = hostel`),
     # a key of the rulebook's glossary (rulebook/phrases/<lang>.yaml `names`), as the IR's `edition.words`.
     "about": {"title": Key("text"), "language": Key("name"), "source": Key("text", required=False),
+              "source_language": Key("name", required=False),
               "house": Key("name", required=False), "lot": Key("name", required=False),
               "station": Key("name", required=False)},
     "game": {

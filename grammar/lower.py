@@ -101,6 +101,7 @@ class _Lower:
             "edition": {"id": header.id.text, "lineage": list(self.edition.lineage),
                         "title": about.get("title"), "language": about.get("language"),
                         "source": about.get("source"), "abstract": not self.concrete}
+                       | ({"source_language": about["source_language"]} if "source_language" in about else {})
                        | ({"words": words} if (words := {k: about[k] for k in lang.WORDS if k in about}) else {})
                        | ({"variants": list(self.edition.variants)} if self.edition.variants else {}),
             "settings": settings,

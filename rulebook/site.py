@@ -56,9 +56,9 @@ def editions(specs: list[str], languages: dict[str, list[str]], variants: list[s
     """Compile each spec (an edition id or a path; none = every bundled playable edition),
     with `variants` (bundled ids or paths) laid over it.
 
-    An edition is written in its `about.language` and in English, unless `languages`
-    (the mkdocs.yml option) names its booklets' languages: a source rule book's language
-    is not in the IR (classic-us names its squares in English but its source is Danish).
+    An edition is written in the language of its source rule book (`about.source_language`,
+    else `about.language`: classic-us names its squares in English but its source is
+    Danish) and in English, unless `languages` (the plugin option) names them.
     """
     out = []
     overlays = [resolve_variant(v) for v in variants]
@@ -67,7 +67,9 @@ def editions(specs: list[str], languages: dict[str, list[str]], variants: list[s
         ir = grammar.compile_file(path, overlays)
         if ir["edition"].get("abstract"):
             raise UsageError(f"edition `{ir['edition']['id']}` is abstract: it has no rulebook", "give an edition that extends it")
-        langs = languages.get(ir["edition"]["id"]) or [ir["edition"].get("language") or ENGLISH, ENGLISH]
+        about = ir["edition"]
+        first = about.get("source_language") or about.get("language") or ENGLISH
+        langs = languages.get(about["id"]) or list(dict.fromkeys([first, ENGLISH]))
         for lang in langs:
             if lang not in known_languages():
                 raise UsageError(f"no phrase table for language `{lang}` (edition `{ir['edition']['id']}`)",

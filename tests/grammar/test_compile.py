@@ -40,7 +40,7 @@ def test_classic_us_ir_has_the_documented_shape():
     ir = grammar.compile_file(bundled()["classic-us"])
     assert ir["ir_version"] == 1
     assert ir["edition"] == {"id": "classic-us", "lineage": ["classic", "classic-us"], "title": "Monopoly",
-                             "language": "en", "source": "002_9d8c6ed21a1697aa.txt", "abstract": False}
+                             "language": "en", "source": "002_9d8c6ed21a1697aa.txt", "source_language": "da", "abstract": False}
     game = ir["settings"]["game"]
     assert game["players"] == {"min": 2, "max": 8} and game["start"] == "go"
     assert ir["settings"]["money"]["notes"][0] == {"count": 2, "value": 500}

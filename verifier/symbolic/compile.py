@@ -14,6 +14,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import NamedTuple
 
+from interpreter.compile import Ctx  # the same names in scope as the interpreter (one definition)
 from interpreter.state import BANK
 
 from . import terms as T
@@ -39,25 +40,6 @@ DEED_ATTRS = ("price", "mortgage", "house_cost", "hotel_cost", "mortgaged", "hou
 SET_NAMES = ("players", "others", "deeds", "groups", "decks")
 
 
-class Ctx:
-    """The names an expression or effect can see (the interpreter's `Ctx`)."""
-    __slots__ = ("me", "dice", "owner", "printed", "level", "owned", "complete", "mig",
-                 "rent", "roll", "vars", "reason", "rent_fn")
-
-    def __init__(self, me=BANK, dice=0, reason=""):
-        self.me = me
-        self.dice = dice
-        self.owner = BANK
-        self.printed = ()
-        self.level = 0
-        self.owned = 0
-        self.complete = False
-        self.mig = 0
-        self.rent = 0
-        self.roll = None
-        self.vars = {}
-        self.reason = reason
-        self.rent_fn = None
 
 
 class CompileMixin:

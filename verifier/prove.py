@@ -7,7 +7,13 @@
     table(ir, players)                         every invariant x action, strengthening made sound
 
 Solver effort is bounded by Z3's resource limit (`rlimit`), not the clock, so a verdict
-does not depend on the machine. A counterexample to induction is never a violation: it
+does not depend on the machine: `RLIMIT` units per query, and (inside `budget(...)`, as
+`boardrules verify` runs it) a total of `BUDGET` units per edition; a query past either
+is `Unknown("resource limit ...")`. Preservation proofs do not compute a payer's
+bankruptcy (it walks every deed and makes the query intractable): that path is
+unsupported there, so such a cell is unknown with that reason (and bounded checking,
+which keeps the exact bankruptcy, then decides it). Each action instance is built once
+and shared by every invariant. A counterexample to induction is never a violation: it
 is `Unknown("not inductive")` unless bounded checking reaches it from the start.
 """
 from __future__ import annotations
@@ -26,9 +32,69 @@ from .symbolic.prelude import invariants, lemmas
 from .symbolic.state import domain, fresh, initial, merge
 from .verdicts import Bounded, Proved, Unknown, Violated, Witness
 
-RLIMIT = 20_000_000          # per query; Z3's deterministic resource units
+RLIMIT = 2_000_000           # per query; Z3's deterministic resource units
+BUDGET = 400_000_000         # per edition (inside `budget()`), in the same units
 
 _EDITIONS: dict = {}
+_STEPS: dict = {}            # (edition key, players, action) -> [(args, game)]
+_CHAINS: dict = {}           # (edition key, players, actions) -> bounded-checking steps
+
+
+class Effort:
+    """A total of Z3 resource units; every query spends what Z3 reports it used."""
+
+    def __init__(self, units: int):
+        self.units = units
+        self.spent = 0
+
+    @property
+    def left(self) -> int:
+        return self.units - self.spent
+
+
+_effort: Effort | None = None
+
+
+class budget:
+    """`with prove.budget(units):` every query inside draws on one total of rlimit units."""
+
+    def __init__(self, units: int = BUDGET):
+        self.effort = Effort(units)
+
+    def __enter__(self):
+        global _effort
+        self._saved, _effort = _effort, self.effort
+        return self.effort
+
+    def __exit__(self, *exc):
+        global _effort
+        _effort = self._saved
+        return False
+
+
+def _rcount(solver) -> int:
+    st = solver.statistics()
+    return int(st.get_key_value("rlimit count")) if "rlimit count" in st.keys() else 0
+
+
+def _check(solver):
+    """`solver.check()` within the per-query and per-edition limits: (result, reason)."""
+    limit = RLIMIT
+    if _effort is not None:
+        if _effort.left <= 0:
+            return z3.unknown, f"resource limit: the edition's budget of {_effort.units} rlimit units is spent"
+        limit = min(limit, _effort.left)
+    solver.set("rlimit", limit)
+    before = _rcount(solver)
+    result = solver.check()
+    if _effort is not None:
+        _effort.spent += max(0, _rcount(solver) - before)
+    if result == z3.unknown:
+        why = solver.reason_unknown()
+        if why in ("canceled", "max. resource limit exceeded", "resource limits reached"):
+            why = f"resource limit ({limit} rlimit units per query)"
+        return result, why
+    return result, ""
 
 
 def edition(ir: dict):
@@ -68,6 +134,32 @@ def _solver():
     return s
 
 
+def _sym_step(ed, act: Action, players: int, s0):
+    """The action with every parameter symbolic (bankruptcy abstracted), built once; None
+    where that is not supported."""
+    key = (id(ed), players, act.name, "symbolic")
+    if key not in _STEPS:
+        try:
+            _STEPS[key] = act.step(ed, s0, abstract_bankruptcy=True)
+        except Unsupported:
+            _STEPS[key] = None
+    return _STEPS[key]
+
+
+def _steps(ir: dict, ed, act: Action, players: int, s0):
+    """Every instance of the action run on `s0` (bankruptcy abstracted), built once."""
+    key = (id(ed), players, act.name)         # `edition` keeps `ed` alive: the id is stable
+    if key not in _STEPS:
+        out = []
+        for args in instances(act):
+            try:
+                out.append((args, act.step(ed, s0, args=args, abstract_bankruptcy=True)))
+            except Unsupported as error:
+                out.append((args, error))
+        _STEPS[key] = out
+    return _STEPS[key]
+
+
 def prove_initial(ir: dict, invariant, players: int):
     ed = edition(ir)
     inv = _invariant(ir, invariant)
@@ -104,9 +196,37 @@ def prove_preserves(ir: dict, invariant, action, players: int, strengthen: bool 
     base = [T.lift(c) for c in (domain(ed, s0), pre) if c is not True]
     strong = None
     used_strength = False
-    for args in instances(act):
+    # first all instances at once (the parameters symbolic): one query, often enough
+    whole = _sym_step(ed, act, players, s0)
+    if whole is not None:
+        post = holds(ed, inv, whole.s) if whole.s.ok is not False else True
+        goal = T.and_(whole.s.ok, T.or_(T.not_(post), whole.s.unsupported))
+        if goal is False:
+            return Proved("inductive")
+        solver = _solver()
+        solver.add(*base, T.lift(goal))
+        result, _ = _check(solver)
+        if result == z3.unsat:
+            return Proved("inductive")
+        if result == z3.sat and strengthen and others:
+            strong = [T.lift(c) for c in [holds(ed, x, s0) for x in others] if c is not True]
+            solver = _solver()
+            solver.add(*base, *strong, T.lift(goal))
+            result, _ = _check(solver)
+            if result == z3.unsat:
+                return Proved("inductive with the other built-in invariants: " + ", ".join(x["name"] for x in others))
+        if result == z3.sat:
+            model = solver.model()
+            if z3.is_true(model.eval(T.lift(whole.s.unsupported), model_completion=True)):
+                args = {n: model.eval(v, model_completion=True) for n, v in whole.choices.items()
+                        if n.startswith(act.name + ".")}
+                shown = act.name + "(" + ", ".join(f"{n.split('.', 1)[1]}={v}" for n, v in args.items()) + ")"
+                return Unknown("unsupported: " + "; ".join(sorted(whole.reasons)) + f" (e.g. {shown})")
+        # otherwise instance by instance: which seat, deed or card, and why
+    for args, g in _steps(ir, ed, act, players, s0):
         try:
-            g = act.step(ed, s0, args=args)
+            if isinstance(g, Unsupported):
+                raise g
             post = holds(ed, inv, g.s)
         except Unsupported as error:
             return Unknown(f"unsupported: {error} ({_show(act, args)})")
@@ -118,25 +238,25 @@ def prove_preserves(ir: dict, invariant, action, players: int, strengthen: bool 
         solver = _solver()       # the resource limit counts per solver: one per query
         solver.add(*base)
         solver.add(T.lift(goal))
-        result = solver.check()
+        result, why = _check(solver)
         model = solver.model() if result == z3.sat else None
         if result == z3.unsat:
             continue
         if result == z3.unknown:
-            return Unknown(f"solver: {solver.reason_unknown()} ({_show(act, args)})")
+            return Unknown(f"solver: {why} ({_show(act, args)})")
         if strengthen and others:
             if strong is None:
                 strong = [T.lift(c) for c in [holds(ed, x, s0) for x in others] if c is not True]
             solver = _solver()
             solver.add(*base, *strong)
             solver.add(T.lift(goal))
-            result = solver.check()
+            result, why = _check(solver)
             model = solver.model() if result == z3.sat else None
             if result == z3.unsat:
                 used_strength = True
                 continue
             if result == z3.unknown:
-                return Unknown(f"solver: {solver.reason_unknown()} ({_show(act, args)})")
+                return Unknown(f"solver: {why} ({_show(act, args)})")
         if z3.is_true(model.eval(T.lift(g.s.unsupported), model_completion=True)):
             return Unknown("unsupported: " + "; ".join(sorted(g.reasons)) + f" ({_show(act, args)})")
         return Unknown(f"not inductive ({_show(act, args)})", _model_summary(model, s0, g.s))
@@ -188,18 +308,32 @@ def table(ir: dict, players: int, actions: list | None = None) -> dict:
 
 # ---- bounded model checking ---------------------------------------------------------------
 
-def _step_all(ed, acts, s, k: int):
-    """The disjunctive transition at step k: (selector, next state vars, constraints)."""
+def _step_all(ed, acts, s, k: int, abstract: bool = False):
+    """The disjunctive transition at step k: (selector, next state vars, constraints,
+    games[, stuck]). With `abstract`, a bankruptcy is not computed: `stuck` is the condition
+    that the step takes such a path (the caller must rule it out or stop there)."""
     nxt = fresh(ed, s.players, prefix=f"s{k + 1}.")
     sel = z3.Int(f"sel{k}")
-    options, games = [], []
+    options, games, stuck = [], [], []
     for j, act in enumerate(acts):
-        g = act.step(ed, s, tag=f"s{k}.{j}.")
+        g = act.step(ed, s, tag=f"s{k}.{j}.", abstract_bankruptcy=abstract)
         games.append(g)
         a, b = g.s.values(), nxt.values()
         eqs = [T.lift(T.eq(a[n], b[n])) for n in a]
+        if abstract and g.reasons:
+            stuck.append(z3.And(sel == j, T.lift(g.s.ok), T.lift(g.s.unsupported)))
         options.append(z3.And(sel == j, T.lift(g.s.ok), T.lift(T.not_(g.s.unsupported)), *eqs))
+    if abstract:
+        return sel, nxt, z3.Or(*options), games, (z3.Or(*stuck) if stuck else z3.BoolVal(False))
     return sel, nxt, z3.Or(*options), games
+
+
+def _chain_step(ed, acts, s, k: int):
+    """`_step_all` from the start state, built once per edition, players and actions."""
+    key = (id(ed), s.players, tuple(a.name for a in acts), k)
+    if key not in _CHAINS:
+        _CHAINS[key] = _step_all(ed, acts, s, k, abstract=True)
+    return _CHAINS[key]
 
 
 def bounded(ir: dict, invariant, players: int, depth: int, actions: list | None = None):
@@ -213,7 +347,7 @@ def bounded(ir: dict, invariant, players: int, depth: int, actions: list | None 
     states, sels, games = [s], [], []
     for k in range(depth):
         try:
-            sel, nxt, trans, gs = _step_all(ed, acts, states[-1], k)
+            sel, nxt, trans, gs, stuck = _chain_step(ed, acts, states[-1], k)
         except Unsupported as error:
             return Unknown(f"unsupported: {error}")
         solver.add(trans)
@@ -221,15 +355,25 @@ def bounded(ir: dict, invariant, players: int, depth: int, actions: list | None 
         sels.append(sel)
         games.append(gs)
         solver.push()
-        solver.add(T.lift(T.not_(holds(ed, inv, nxt))))
-        result = solver.check()
+        # a violation at step k+1, or a step that goes bankrupt (not computed here: an
+        # unsupported path or a violation hidden behind it ends the bound at k)
+        solver.add(z3.Or(T.lift(T.not_(holds(ed, inv, nxt))), stuck))
+        result, why = _check(solver)
         if result == z3.sat:
-            trace = _trace(ed, acts, solver.model(), states, sels, games, inv)
+            model = solver.model()
+            if z3.is_true(model.eval(stuck, model_completion=True)):
+                reason = (f"a bankruptcy is reachable at step {k + 1} ({SymGame.ABSTRACT_BANKRUPTCY}); "
+                          "bounded model checking from the start state")
+                return Bounded(k, players, reason) if k else Unknown(reason)
+            trace = _trace(ed, acts, model, states, sels, games, inv)
             return trace
         solver.pop()
         if result == z3.unknown:
-            return Unknown(f"solver at depth {k + 1}: {solver.reason_unknown()}")
-    return Bounded(depth, players, "bounded model checking from the start state")
+            reason = f"solver at depth {k + 1}: {why}"
+            return Bounded(k, players, f"{reason}; bounded model checking from the start state") if k \
+                else Unknown(reason)
+        solver.add(z3.Not(stuck))
+    return Bounded(depth, players, "bounded model checking from the start state (no bankruptcy reachable)")
 
 
 def _trace(ed, acts, model, states, sels, games, inv):
@@ -302,14 +446,14 @@ def witness(ir: dict, target, players: int, depth: int = 3, actions: list | None
         states.append(nxt)
         solver.push()
         solver.add(T.lift(goal(nxt)))
-        result = solver.check()
+        result, why = _check(solver)
         if result == z3.sat:
             m = solver.model()
             trace = [acts[m.eval(z3.Int(f"sel{i}"), model_completion=True).as_long()].name for i in range(k + 1)]
             return Witness(name, True, trace, f"reached in {k + 1} steps")
         solver.pop()
         if result == z3.unknown:
-            return Witness(name, False, [], f"solver: {solver.reason_unknown()}")
+            return Witness(name, False, [], f"solver: {why}")
     return Witness(name, False, [], f"not reached within {depth} actions of the start")
 
 

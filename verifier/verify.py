@@ -78,6 +78,12 @@ def _prove(ir: dict, report: Report, trace_dir: Path) -> None:
 
     acts = catalogue(ir, report.players)
     report.actions += [a.name for a in acts]
+    with prove.budget():             # one total of Z3 resource units for the edition
+        _prove_cells(ir, report, trace_dir, acts)
+
+
+def _prove_cells(ir: dict, report: Report, trace_dir: Path, acts: list) -> None:
+    from . import prove
     for inv in report.invariants:
         name = inv["name"]
         report.cells[(name, START)] = _traced(prove.prove_initial(ir, name, report.players), report, name, trace_dir)
@@ -93,6 +99,8 @@ def _prove(ir: dict, report: Report, trace_dir: Path) -> None:
                 report.cells[(name, action)] = Bounded(checked.bound, checked.players, f"{why}; {checked.reason}")
             elif isinstance(checked, Violated):
                 report.cells[(name, action)] = checked
+            else:                               # still unknown: say why the bounded check did not decide
+                report.cells[(name, action)] = Unknown(f"{why}; bounded check: {checked.reason}")
 
 
 def _traced(verdict, report: Report, invariant: str, trace_dir: Path):

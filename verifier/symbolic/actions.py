@@ -31,10 +31,13 @@ class Action:
     force: dict = field(default_factory=dict)
     extra: dict = field(default_factory=dict)
 
-    def step(self, ed, state, args: dict | None = None, provider=None, tag: str = "") -> SymGame:
+    def step(self, ed, state, args: dict | None = None, provider=None, tag: str = "",
+             abstract_bankruptcy: bool = False) -> SymGame:
         """Run the action on `state` (copied). `args` fixes parameters (concrete mode);
-        a missing one is a fresh constant over its domain (symbolic mode)."""
-        g = SymGame(ed, state.copy(), provider=provider, force=self.force, tag=tag)
+        a missing one is a fresh constant over its domain (symbolic mode). With
+        `abstract_bankruptcy` (symbolic mode), a bankruptcy is an unsupported path."""
+        g = SymGame(ed, state.copy(), provider=provider, force=self.force, tag=tag,
+                    abstract_bankruptcy=abstract_bankruptcy)
         g.s.ok, g.s.unsupported, g.s.halt, g.s.kept = True, False, False, False
         names = list(self.params)
         values = {}

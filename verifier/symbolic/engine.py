@@ -22,8 +22,11 @@ from .state import merge
 class SymGame(CompileMixin, EffectsMixin, RulesMixin):
     MAX_DRAWS = 2           # cards obeyed inside one another (a card that moves you onto a draw)
     MAX_BANKRUPTCIES = 1    # a second bankruptcy inside one (a creditor who cannot pay the interest) is unsupported
+    ABSTRACT_BANKRUPTCY = ("a payer's bankruptcy (not modelled symbolically in preservation proofs: "
+                           "it walks every deed, with the creditor's lift-or-pay choice per mortgaged deed)")
 
-    def __init__(self, ed, state, provider=None, force=None, cur: int = BANK, tag: str = ""):
+    def __init__(self, ed, state, provider=None, force=None, cur: int = BANK, tag: str = "",
+                 abstract_bankruptcy: bool = False):
         self.ed = ed
         self.squares = sorted(ed.ir["squares"], key=lambda sq: sq["index"])
         self.s = state
@@ -38,6 +41,9 @@ class SymGame(CompileMixin, EffectsMixin, RulesMixin):
         self.reasons: set[str] = set()
         self.draw_depth = 0
         self.bankrupt_depth = 0
+        # symbolic mode only: a bankruptcy marks its path unsupported instead of being
+        # computed (the formula it builds is too large for an inductive query)
+        self.abstract_bankruptcy = abstract_bankruptcy and provider is None
 
     # ---- paths -----------------------------------------------------------------------
 

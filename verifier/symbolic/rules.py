@@ -337,6 +337,9 @@ class RulesMixin:
     def bankrupt(self, p: int, creditor: int) -> None:
         """Bankrupt to a player (everything of value to the creditor, buildings to the bank
         at sale value) or to the bank (which auctions the deeds, per the settings)."""
+        if self.abstract_bankruptcy:
+            self.flag(True, self.ABSTRACT_BANKRUPTCY)
+            return
         if self.bankrupt_depth >= self.MAX_BANKRUPTCIES:
             self.flag(True, f"{self.MAX_BANKRUPTCIES + 1} bankruptcies in one step")
             return

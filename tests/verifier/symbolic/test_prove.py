@@ -65,3 +65,14 @@ def test_a_broken_transfer_is_not_proved(ir):
 def test_not_inductive_is_unknown_not_violated(ir):
     v = prove.prove_preserves(ir, "no_negative_cash", "build_house", 2, strengthen=False)
     assert isinstance(v, (Proved, Unknown))
+
+
+def test_an_exhausted_budget_is_unknown_not_a_pass(ir):
+    with prove.budget(0):
+        v = prove.prove_preserves(ir, "money_conservation", "build_house", 2)
+    assert isinstance(v, Unknown) and "resource limit" in v.reason
+
+
+def test_a_payers_bankruptcy_is_unknown_with_its_reason(ir):
+    v = prove.prove_preserves(ir, "money_conservation", "square:income_tax", 2)
+    assert isinstance(v, Unknown) and "bankruptcy" in v.reason and "not modelled symbolically" in v.reason

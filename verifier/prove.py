@@ -18,6 +18,7 @@ is `Unknown("not inductive")` unless bounded checking reaches it from the start.
 """
 from __future__ import annotations
 
+import functools
 import json
 
 import z3
@@ -182,6 +183,19 @@ def instances(act: Action):
         yield dict(zip(names, values))
 
 
+def unsupported_is_unknown(check):
+    """A construct the symbolic semantics does not model (e.g. per-player state) makes the
+    verdict unknown with the reason: never a crash, never a pass."""
+    @functools.wraps(check)
+    def honest(*args, **kwargs):
+        try:
+            return check(*args, **kwargs)
+        except Unsupported as error:
+            return Unknown(f"unsupported: {error}")
+    return honest
+
+
+@unsupported_is_unknown
 def prove_preserves(ir: dict, invariant, action, players: int, strengthen: bool = True):
     """Inv(s) and guard(s) imply Inv(step(s)), for every instance of the action (seat,
     deed, ...); each instance is one query. With `strengthen`, an instance that is not
@@ -336,6 +350,7 @@ def _chain_step(ed, acts, s, k: int):
     return _CHAINS[key]
 
 
+@unsupported_is_unknown
 def bounded(ir: dict, invariant, players: int, depth: int, actions: list | None = None):
     ed = edition(ir)
     inv = _invariant(ir, invariant)
@@ -415,7 +430,8 @@ def _trace(ed, acts, model, states, sels, games, inv):
     return Violated(steps, f"`{inv['name']}` is false after step {len(steps)}")
 
 
-def witness(ir: dict, target, players: int, depth: int = 3, actions: list | None = None) -> Witness:
+@unsupported_is_unknown
+def witness(ir: dict, target, players: int, depth: int = 3, actions: list | None = None) -> Witness | Unknown:
     """A reachability witness from the start state, within `depth` actions: for an action,
     a state where its guard holds; for an invariant, a state where its premise holds (the
     left side of its top-level implication `not A or B` / `A => B`, else the whole

@@ -76,3 +76,18 @@ def test_an_exhausted_budget_is_unknown_not_a_pass(ir):
 def test_a_payers_bankruptcy_is_unknown_with_its_reason(ir):
     v = prove.prove_preserves(ir, "money_conservation", "square:income_tax", 2)
     assert isinstance(v, Unknown) and "bankruptcy" in v.reason and "not modelled symbolically" in v.reason
+
+
+def test_an_invariant_on_unmodelled_state_is_unknown_not_a_crash():
+    """Issue 3 §3 (honest verdicts): wonders-se's own invariant reads the passport, which the
+    symbolic semantics does not model yet: the cell is `unknown` with that reason, never a
+    traceback and never a pass."""
+    import grammar
+    from spec import bundled
+    from verifier import prove
+    from verifier.verdicts import Unknown
+
+    ir = grammar.compile_file(bundled()["wonders-se"])
+    own = next(x["name"] for x in ir["invariants"] if x["origin"] == "wonders-se")
+    verdict = prove.prove_preserves(ir, own, "buy", 2)
+    assert isinstance(verdict, Unknown) and "passport" in verdict.reason

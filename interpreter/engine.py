@@ -303,25 +303,9 @@ class Game(RulesMixin, EffectsMixin):
                 return
 
     def manage_legal(self, p: int, a, proposed: bool) -> bool:
-        kind = type(a)
-        sq = getattr(a, "square", -1)
-        if kind is not A.ProposeTrade and not (type(sq) is int and 0 <= sq < self.ed.n):
-            return False
-        if kind is A.Build:
-            return self.can_build(p, sq)
-        if kind is A.BuildHotel:
-            return self.can_build_hotel(p, sq)
-        if kind is A.SellBuilding:
-            return self.can_sell(p, sq)
-        if kind is A.Downgrade:
-            return self.can_downgrade(p, sq)
-        if kind is A.Mortgage:
-            return self.can_mortgage(p, sq)
-        if kind is A.Unmortgage:
-            return self.can_unmortgage(p, sq)
-        if kind is A.ProposeTrade:
+        if type(a) is A.ProposeTrade:
             return not proposed and self.ed.trade_cash and self.valid_trade(p, a)
-        return False
+        return self.square_action_legal(p, a)
 
     def manage_actions(self, p: int, trades: bool = True) -> list:
         ed, st = self.ed, self.st

@@ -10,6 +10,13 @@ from .state import BANK, POT0, Player
 
 NOBODY = Player(seat=BANK, strategy="bank")   # what a party's player attributes read for the bank
 
+# The legality check of each action on one square, by action kind (one table for the
+# manage window and for raising money).
+SQUARE_CHECKS = {A.Build: "can_build", A.BuildHotel: "can_build_hotel", A.SellBuilding: "can_sell",
+                 A.Downgrade: "can_downgrade", A.Mortgage: "can_mortgage", A.Unmortgage: "can_unmortgage"}
+# What a debtor may do to raise money (besides handing deeds to the creditor).
+RAISING = (A.SellBuilding, A.Downgrade, A.Mortgage)
+
 
 class AuctionInfo:
     """What a bidder sees: the lot (`square`, or -1 for a house in a shortage), the
@@ -545,21 +552,18 @@ class RulesMixin:
             return False
         return 0 < self.deed_value(sq) <= owed
 
-    def raise_legal(self, p: int, a, owed: int, creditor: int, refused) -> bool:
-        kind = type(a)
+    def square_action_legal(self, p: int, a) -> bool:
+        """Whether an action on one square (build, sell, mortgage, ...) is legal for `p` now."""
+        check = SQUARE_CHECKS.get(type(a))
         sq = getattr(a, "square", -1)
-        if not (type(sq) is int and 0 <= sq < self.ed.n):
-            return False
-        if kind is A.SellBuilding:
-            return self.can_sell(p, sq)
-        if kind is A.Downgrade:
-            return self.can_downgrade(p, sq)
-        if kind is A.Mortgage:
-            return self.can_mortgage(p, sq)
-        if kind is A.GiveDeed:
-            return self.st.owner[sq] == p and self.may_give_deed(sq, owed, creditor, refused) \
-                and a.value == self.deed_value(sq)
-        return False
+        return check is not None and type(sq) is int and 0 <= sq < self.ed.n and getattr(self, check)(p, sq)
+
+    def raise_legal(self, p: int, a, owed: int, creditor: int, refused) -> bool:
+        if type(a) is A.GiveDeed:
+            sq = a.square
+            return type(sq) is int and 0 <= sq < self.ed.n and self.st.owner[sq] == p \
+                and self.may_give_deed(sq, owed, creditor, refused) and a.value == self.deed_value(sq)
+        return type(a) in RAISING and self.square_action_legal(p, a)
 
     def raise_money(self, p: int, amount: int, creditor: int) -> int:
         """The debtor sells buildings, mortgages (and, where allowed, hands deeds to the

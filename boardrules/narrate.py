@@ -85,7 +85,8 @@ def simulation_report(report: dict) -> str:
                                         for why, e in report.get("turns_by_ending", {}).items()),
         "wins by seat: " + ", ".join(f"{seat}: {n}" for seat, n in report["wins_by_seat"].items()),
         "wins by strategy: " + ", ".join(f"{name}: {n}" for name, n in report["wins_by_strategy"].items()),
-        "landing frequency:",
     ]
+    out += [f"{name}: mean {s['mean']}, max {s['max']}" for name, s in report.get("statistics", {}).items()]
+    out += ["landing frequency:"]
     out += [f"  {row['index']:>2} {row['square']:<28} {row['share']:7.2%}" for row in report["landings"]]
     return "\n".join(out)

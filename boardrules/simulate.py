@@ -34,6 +34,7 @@ class Tally:
     wins_by_seat: Counter = field(default_factory=Counter)
     wins_by_strategy: Counter = field(default_factory=Counter)
     landings: list[int] = field(default_factory=list)
+    statistics: dict[str, list[int]] = field(default_factory=dict)   # the spec's `statistic`s, per game
 
     def add(self, summary: dict) -> None:
         self.games += 1
@@ -50,6 +51,8 @@ class Tally:
             self.landings = [0] * len(self.squares)
         for index, count in enumerate(summary["landings"]):
             self.landings[index] += count
+        for name, value in summary.get("statistics", {}).items():
+            self.statistics.setdefault(name, []).append(value)
 
     def report(self) -> dict:
         """The statistics as plain data (the `--json` output)."""
@@ -75,7 +78,8 @@ class Tally:
                 {"index": i, "square": name, "count": n, "share": round(n / total_landings, 5)}
                 for i, (name, n) in enumerate(zip(self.squares, self.landings))
             ],
-        }
+        } | ({"statistics": {name: {"mean": round(statistics.fmean(values), 3), "max": max(values)}
+                             for name, values in self.statistics.items()}} if self.statistics else {})
 
 
 # Worker processes compile the spec once, then play batches of games.

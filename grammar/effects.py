@@ -41,7 +41,10 @@ class Names:
     report: Callable[[Diagnostic], None]
     params: dict[str, Type] = field(default_factory=dict)  # of the formula being checked
     states: dict[str, Type] = field(default_factory=dict)  # per-player state: name -> type
+    area_states: dict[str, Type] = field(default_factory=dict)  # per-area state: name -> type
     pots: set[str] = field(default_factory=set)
+    areas: dict[str, int] = field(default_factory=dict)
+    procedures: dict[str, int] = field(default_factory=dict)   # name -> number of parameters
 
 
 class Lowering:
@@ -49,6 +52,7 @@ class Lowering:
 
     def __init__(self, names: Names):
         self.names = names
+        self.callable_procedures: set[str] | None = None   # inside a procedure: those written above it
 
     def error(self, code: str, message: str, span: Span, hint: str | None = None) -> tuple[dict, Type]:
         self.names.report(Diagnostic.at(code, message, span, hint))
@@ -146,9 +150,11 @@ class Lowering:
         ir, t = self.expr(of, scope)
         if t.name in ("player", "party", "any") and node.name.text in self.names.states:
             return {"k": "attr", "of": ir, "name": node.name.text}, self.names.states[node.name.text]
+        if t.name in ("area", "any") and node.name.text in self.names.area_states:
+            return {"k": "attr", "of": ir, "name": node.name.text}, self.names.area_states[node.name.text]
         attrs = lang.ATTRS.get(t.name)
         if t.name == "any":
-            attrs = lang.PLAYER_ATTRS | lang.DEED_ATTRS
+            attrs = lang.PLAYER_ATTRS | lang.DEED_ATTRS | lang.AREA_ATTRS
         if attrs is None:
             return self.error("E301", f"`{t}` has no attribute `{node.name.text}`", node.name.span,
                               "only a player, the bank, a deed, a group and a deck have attributes")
@@ -157,7 +163,8 @@ class Lowering:
             return self.error("E214", f"unknown attribute `{node.name.text}`{owner}", node.name.span,
                               did_you_mean(node.name.text, attrs) or "attributes are " + _listing(attrs))
         if t.name == "any" and isinstance(of, s.Name) and of.text in self.names.params:
-            owner = lang.PLAYER if node.name.text in lang.PLAYER_ATTRS else lang.DEED
+            owner = lang.PLAYER if node.name.text in lang.PLAYER_ATTRS else \
+                lang.AREA if node.name.text in lang.AREA_ATTRS else lang.DEED
             self.names.params[of.text] = owner
         return {"k": "attr", "of": ir, "name": node.name.text}, attrs[node.name.text]
 
@@ -322,7 +329,25 @@ class Lowering:
                 self.error("E405", "`deal` outside `setup`", node.span,
                            "deeds are dealt once, before play: put `deal` in a `setup { ... }` block")
             each = None if node.each is None else self.expect("the count of `deal`", node.each, scope, "int")
-            return {"do": "deal", "each": each, "paying": node.paying}
+            kind = None if node.kind is None else node.kind.text
+            if kind is not None and kind not in lang.DEED_KINDS:
+                self.error("E210", f"`{kind}` is not a kind of deed", node.kind.span,
+                           did_you_mean(kind, lang.DEED_KINDS) or "the kinds are " + _listing(lang.DEED_KINDS))
+            return {"do": "deal", "each": each, "paying": node.paying, "of": kind}
+        if isinstance(node, s.SetState):
+            return self.set_state(node, scope)
+        if isinstance(node, s.DoProcedure):
+            return self.do_procedure(node, scope)
+        if isinstance(node, (s.JumpTo, s.PlaceAt)):
+            square, t = self.expr(node.square, scope)
+            if _join(t, lang.SQUARE) is None and t.name != "deed":
+                self.error("E301", f"a token goes to a square, not to a `{t}`", node.square.span,
+                           "name a square, or a variable that holds one")
+            return {"do": "jump_to" if isinstance(node, s.JumpTo) else "place_at", "target": square}
+        if isinstance(node, s.Throw):
+            inner = scope | {name.text: INT for name in node.names}
+            return {"do": "throw", "names": [name.text for name in node.names],
+                    "body": self.block(node.body, inner, in_card)}
         if isinstance(node, s.Choose):
             return {"do": "choose", "options": [
                 {"label": option.label.value, "body": self.block(option.body, scope, in_card)}
@@ -355,6 +380,33 @@ class Lowering:
             self.error("E301", f"`{node.state.text}` holds {state.element}s, not `{t}`", node.item.span,
                        "add an element of the state's declared type")
         return {"do": "add", "item": item, "to": player, "state": node.state.text}
+
+    def set_state(self, node: s.SetState, scope: Scope) -> dict:
+        of, t = self.expr(node.of, scope)
+        name = node.state.text
+        table = self.names.area_states if t.name == "area" else self.names.states if t.name in ("player", "party") \
+            else self.names.area_states | self.names.states
+        wanted = table.get(name)
+        if wanted is None or wanted.name != "int":
+            self.error("E215", f"no number `{name}` declared for a {t}", node.state.span,
+                       did_you_mean(name, [n for n, ty in table.items() if ty.name == "int"]) or
+                       f"declare it: `state area.{name} : int` (or `state player.{name} : int`)")
+        value = self.expect(f"the value of `{name}`", node.value, scope, "int")
+        return {"do": "set", "of": of, "state": name, "value": value}
+
+    def do_procedure(self, node: s.DoProcedure, scope: Scope) -> dict:
+        name = node.name.text
+        allowed = self.names.procedures if self.callable_procedures is None else \
+            {n: k for n, k in self.names.procedures.items() if n in self.callable_procedures}
+        if name not in allowed:
+            hint = ("a procedure may run only procedures written above it" if name in self.names.procedures
+                    else did_you_mean(name, self.names.procedures) or "declare it: `procedure NAME(...) { ... }`")
+            self.error("E208", f"unknown procedure `{name}`", node.name.span, hint)
+            return {"do": "call", "procedure": name, "args": []}
+        if len(node.args) != allowed[name]:
+            self.error("E305", f"`{name}` takes {allowed[name]} argument{'s' * (allowed[name] != 1)}, "
+                       f"given {len(node.args)}", node.span, "give one argument per parameter")
+        return {"do": "call", "procedure": name, "args": [self.expr(arg, scope)[0] for arg in node.args]}
 
     def party(self, node: s.Name, scope: Scope) -> dict:
         if node.text == "bank":

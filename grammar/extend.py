@@ -33,6 +33,10 @@ class Edition:
     hooks: list[s.Hook] = field(default_factory=list)       # in the order written, parents' first
     setup: s.Setup | None = None
     pots: dict[str, s.Pot] = field(default_factory=dict)
+    areas: dict[str, s.Area] = field(default_factory=dict)
+    procedures: dict[str, s.Procedure] = field(default_factory=dict)
+    actions: dict[str, s.Action] = field(default_factory=dict)
+    statistics: dict[str, s.Statistic] = field(default_factory=dict)
     variants: tuple[str, ...] = ()                           # overlays laid on, in order
 
 
@@ -123,8 +127,10 @@ def _claims(file: s.File) -> list[tuple[str, s.Name]]:
             out.append(("a `setup` block", s.Name(item.span, "setup")))
         elif isinstance(item, s.Board):
             out += [(f"square `{sq.id.text}`", sq.id) for sq in item.squares]
-        elif isinstance(item, (s.Pot, s.Group, s.Deck)):
+        elif isinstance(item, (s.Pot, s.Group, s.Deck, s.Area)):
             out.append((f"`{item.id.text}`", item.id))
+        elif isinstance(item, (s.Procedure, s.Action, s.Statistic)):
+            out.append((f"`{item.name.text}`", item.name))
         elif isinstance(item, s.State):
             out.append((f"state `{item.name.text}`", item.name))
     return out
@@ -158,8 +164,8 @@ def _merge(parent: Edition | None, file: s.File) -> Edition:
     if parent is not None:
         for name in ("settings", "contested", "decisions", "formulas", "invariants", "groups", "squares", "decks"):
             getattr(edition, name).update(getattr(parent, name))
-        edition.states.update(parent.states)
-        edition.pots.update(parent.pots)
+        for name in ("states", "pots", "areas", "procedures", "actions", "statistics"):
+            getattr(edition, name).update(getattr(parent, name))
         edition.hooks.extend(parent.hooks)
     setup = parent.setup if parent is not None else None
     errors: list[Diagnostic] = []
@@ -224,6 +230,18 @@ def _merge(parent: Edition | None, file: s.File) -> Edition:
                 old = edition.pots.get(item.id.text)
                 edition.pots[item.id.text] = item if old is None else replace(
                     old, name=item.name or old.name, settings=_settings(old.settings, item.settings))
+        elif isinstance(item, s.Area):
+            if once("area", item.id, "area"):
+                edition.areas[item.id.text] = item
+        elif isinstance(item, s.Procedure):
+            if once("procedure", item.name, "procedure"):
+                edition.procedures[item.name.text] = item
+        elif isinstance(item, s.Action):
+            if once("action", item.name, "action"):
+                edition.actions[item.name.text] = item
+        elif isinstance(item, s.Statistic):
+            if once("statistic", item.name, "statistic"):
+                edition.statistics[item.name.text] = item
         elif isinstance(item, s.Group):
             if once("group", item.id, "group") and inherited(parent.groups if parent else {}, item.id, "group"):
                 edition.groups[item.id.text] = _merge_group(edition.groups.get(item.id.text), item)

@@ -39,6 +39,9 @@ DECKS = Type("set", DECK)
 NUMBERS = Type("list", INT)
 SQUARE = Type("square")
 SQUARES = Type("set", SQUARE)
+AREA = Type("area")
+AREAS = Type("set", AREA)
+QUARTER = Type("quarter")
 POT = Type("pot")
 ANY = Type("any")  # a formula parameter before its use says what it is
 
@@ -82,10 +85,11 @@ SECTIONS: dict[str, dict[str, Key]] = {
         "players": Key("range"), "dice": Key("int"), "die_faces": Key("int"),
         "doubles_to_jail": Key("int"), "start": Key("square"), "turn_cap": Key("int"),
         "tokens": Key("int", required=False),
+        "doubles_again": Key("bool", required=False),       # default yes: a double rolls again
     },
     "money": {
         "currency": Key("text"), "format": Key("text"), "thousands": Key("text", required=False),
-        "start": Key("int"), "notes": Key("notes"), "salary": Key("int"),
+        "start": Key("int"), "notes": Key("notes", required=False), "salary": Key("int"),
         "rounding": Key("enum", options=("up", "down")),
     },
     "bank": {"houses": Key("int"), "hotels": Key("int")},
@@ -95,6 +99,8 @@ SECTIONS: dict[str, dict[str, Key]] = {
     "auction": {
         "on_decline": Key("bool"), "decliner_may_bid": Key("bool"), "bid_within_cash": Key("bool"),
         "raises": Key("numbers"),
+        "only": Key("bool", required=False),       # default no: yes sells every deed by auction, no printed price
+        "preempt": Key("int", required=False),     # the lander may take the deed for the last bid + this
     },
     "building": {
         "max_houses": Key("int"), "houses_per_hotel": Key("int"), "hotels_per_lot": Key("int"),
@@ -106,14 +112,18 @@ SECTIONS: dict[str, dict[str, Key]] = {
         "deeds": Key("bool"), "jail_cards": Key("bool"), "cash": Key("bool"), "built_groups": Key("bool"),
     },
     "bankruptcy": {},
-    "debt": {},
-    "end": {"over": Key("condition"), "score": Key("formula")},
+    "debt": {"auction_deeds": Key("bool", required=False)},   # yes: money is raised only by auctioning deeds
+    "end": {"over": Key("condition"), "score": Key("formula"),
+            "sits_out": Key("formula", required=False)},          # a player it holds for takes no more turns
     "rent": {"lot": Key("rent"), "station": Key("rent"), "utility": Key("rent")},
 }
 
 # `about` describes the edition (IR `edition`); settings of kind `rent` are the IR's top-level
 # `rent`. Every other section is a part of IR `settings`.
 EDITION_SECTION = "about"
+# Sections an edition may leave out entirely: the game then has no jail, no houses and hotels,
+# no mortgages, no building stock (their keys are required only of an edition that uses them).
+OPTIONAL_SECTIONS = ("jail", "building", "mortgage", "bank")
 WORDS = ("house", "lot", "station")   # the `about` keys that name a kind of thing for the rulebook
 
 DEED_KINDS = ("lot", "station", "utility")
@@ -130,6 +140,14 @@ DEED_KEYS: dict[str, Key] = {
     "group": Key("group"), "price": Key("int"), "mortgage": Key("int"), "rent": Key("numbers"),
 }
 LOT_KEYS: dict[str, Key] = {"house_cost": Key("int", required=False), "hotel_cost": Key("int", required=False)}
+# Any square: the number printed on it, and the square a crossing from it reaches.
+SQUARE_KEYS: dict[str, Key] = {"number": Key("int", required=False), "across": Key("square", required=False)}
+
+# `area ID { quarter = NAME  faces = [SQUARE, ...] }`: a place to build, in a quarter of the
+# city, facing the deed squares whose rent it feeds.
+AREA_KEYS: dict[str, Key] = {"quarter": Key("name"), "faces": Key("squares")}
+# `action NAME(VAR in SET) { allowed = COND  required = COND  effect { ... } }`
+ACTION_KEYS: dict[str, Key] = {"allowed": Key("condition"), "required": Key("condition", required=False)}
 
 
 # ---- names an expression may use, by where it stands ------------------------------------
@@ -140,11 +158,11 @@ STATE_NAMES = {
     "houses_in_bank": INT, "hotels_in_bank": INT, "bank_ledger": INT, "bank": PARTY,
 }
 EVERYWHERE = {"players": PLAYERS, "squares": SQUARES, "rounds": INT, "over": BOOL,
-              "pots": Type("set", POT)} | STATE_NAMES
-EFFECT_NAMES = EVERYWHERE | {"me": PLAYER, "others": PLAYERS, "dice": INT}
+              "pots": Type("set", POT), "areas": AREAS, "turn": INT} | STATE_NAMES
+EFFECT_NAMES = EVERYWHERE | {"me": PLAYER, "others": PLAYERS, "dice": INT, "doubles": BOOL}
 RENT_NAMES = EVERYWHERE | {
     "owner": PLAYER, "printed": NUMBERS, "level": INT, "owned": INT, "complete": BOOL,
-    "mortgaged_in_group": INT, "dice": INT,
+    "mortgaged_in_group": INT, "dice": INT, "here": DEED,
 }
 WITH_RENT_NAMES = EFFECT_NAMES | {"rent": INT, "roll": INT}
 
@@ -153,7 +171,8 @@ NAME_PLACES = {
     **{name: "in effects" for name in EFFECT_NAMES},
     **{name: "in rent formulas" for name in RENT_NAMES},
     "rent": "in `with rent = ...`", "roll": "in `with rent = ...`",
-    "dice": "in effects and rent formulas", **{name: "everywhere" for name in EVERYWHERE},
+    "dice": "in effects and rent formulas", "here": "in rent formulas",
+    **{name: "everywhere" for name in EVERYWHERE},
 }
 
 PLAYER_ATTRS = {
@@ -163,20 +182,24 @@ PLAYER_ATTRS = {
 DEED_ATTRS = {
     "price": INT, "mortgage": INT, "mortgaged": BOOL, "houses": INT, "hotels": INT,
     "house_cost": INT, "hotel_cost": INT, "owner": PARTY, "level": INT, "even_level": INT, "group": GROUP,
+    "kind": Type("enum", options=("square",) + DEED_KINDS), "areas": AREAS, "number": INT, "across": SQUARE,
 }
 GROUP_ATTRS = {"deeds": DEEDS, "uneven": BOOL}
 DECK_ATTRS = {"size": INT, "cards": INT}
 # The attributes of a value, by its type's name (a party has a player's: the bank's are those
 # of a player holding nothing).
-SQUARE_ATTRS = {"kind": Type("enum", options=("square",) + DEED_KINDS)}
+SQUARE_ATTRS = {"kind": Type("enum", options=("square",) + DEED_KINDS), "owner": PARTY, "areas": AREAS,
+                "number": INT, "across": SQUARE}
+AREA_ATTRS = {"quarter": QUARTER, "faces": SQUARES}
 POT_ATTRS = {"cash": INT}
-ATTRS = {"square": SQUARE_ATTRS, "pot": POT_ATTRS, "player": PLAYER_ATTRS, "party": PLAYER_ATTRS, "deed": DEED_ATTRS, "group": GROUP_ATTRS,
+ATTRS = {"square": SQUARE_ATTRS, "area": AREA_ATTRS, "pot": POT_ATTRS, "player": PLAYER_ATTRS, "party": PLAYER_ATTRS, "deed": DEED_ATTRS, "group": GROUP_ATTRS,
          "deck": DECK_ATTRS}
 
 BUILTINS: dict[str, tuple[tuple[Type, ...], Type]] = {
     "houses": ((PLAYER,), INT),
     "hotels": ((PLAYER,), INT),
     "held": ((PLAYER, DECK), INT),
+    "numbers": ((INT, INT), Type("set", INT)),      # the whole numbers from the first to the second
 }
 
 # Aggregates: what the body must be, and what the aggregate gives (None: the body's type).
@@ -188,13 +211,16 @@ AGGREGATES: dict[str, tuple[str, Type | None]] = {
 
 # ---- per-player state, hooks, pots ----------------------------------------------------
 
-# `state OWNER.NAME : CONTAINER of ELEMENT`: the forms the engine keeps.
-STATE_OWNERS = ("player",)
+# `state OWNER.NAME : set of ELEMENT` or `state OWNER.NAME : int`: the forms the engine keeps
+# (a set only grows, by `add`; a number changes by `set`, and starts at 0).
+STATE_OWNERS = {"player": PLAYER, "area": AREA}
 STATE_CONTAINERS = ("set",)
 STATE_ELEMENTS = {"square": SQUARE}
+STATE_SCALARS = {"int": INT}
 
-# `when EVENT(VAR)`: what VAR is (`add` binds an element of the state named by `to`).
-EVENTS: dict[str, Type] = {"land": SQUARE, "acquire": DEED, "add": ANY}
+# `when EVENT(VAR)`: what VAR is (`add` binds an element of the state named by `to`; `roll`
+# the dice's total, and the hook replaces the move; `rent` the square rent was paid on).
+EVENTS: dict[str, Type] = {"land": SQUARE, "acquire": DEED, "add": ANY, "roll": INT, "rent": SQUARE}
 # `when acquire(d) by HOW`: the ways a deed changes hands.
 ACQUIRE_WAYS = ("buy", "auction", "trade", "deal", "bankruptcy", "debt")
 

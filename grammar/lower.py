@@ -70,9 +70,13 @@ class _Lower:
         self.names = Names({sid: i for i, sid in enumerate(edition.squares)}, groups, set(edition.decks),
                            types, {}, self.diagnostics.append)
         self.names.pots = set(edition.pots)
-        self.names.states = {name: Type("set", lang.STATE_ELEMENTS.get(st.element.text, ANY))
-                             for name, st in edition.states.items()}
+        for name, st in edition.states.items():
+            table = self.names.area_states if st.owner.text == "area" else self.names.states
+            table[name] = _state_type(st)
+        self.names.areas = {aid: i for i, aid in enumerate(edition.areas)}
+        self.names.procedures = {name: len(proc.params) for name, proc in edition.procedures.items()}
         self.effects = Lowering(self.names)
+        self.builds = any(section == "building" for section, _ in edition.settings)   # houses and hotels
 
     def error(self, code: str, message: str, span: Span | None, hint: str | None = None) -> None:
         self.diagnostics.append(Diagnostic.at(code, message, span, hint))
@@ -90,6 +94,7 @@ class _Lower:
         settings, notes, rent, about = self.settings(decisions)
         groups = self.groups()
         squares = self.squares(groups, settings)
+        self.check_rent_kinds(rent, squares)
         decks = [{"id": did, "name": deck.name.value if deck.name else None,
                   "cards": [{"text": card.text.value, "effect": self.effects.block(card.body, lang.EFFECT_NAMES, True)}
                             for card in deck.cards]}
@@ -117,7 +122,9 @@ class _Lower:
             "pots": self.pots(),
             "hooks": self.hooks(),
             "setup": self.effects.block(self.edition.setup.body, lang.EVERYWHERE, False) if self.edition.setup else [],
-        }
+        } | {key: value for key, value in (("areas", self.areas()), ("procedures", self.procedures()),
+                                           ("actions", self.actions()), ("statistics", self.statistics()))
+                 if value}      # only where an edition has them, so older IR stays as it was
 
     # ---- contested rules -------------------------------------------------------------
 
@@ -202,13 +209,86 @@ class _Lower:
     def states(self) -> list[dict]:
         out = []
         for name, st in self.edition.states.items():
-            for part, allowed in ((st.owner, lang.STATE_OWNERS), (st.container, lang.STATE_CONTAINERS),
-                                  (st.element, tuple(lang.STATE_ELEMENTS))):
+            if st.element is None:
+                parts = ((st.owner, lang.STATE_OWNERS), (st.container, lang.STATE_SCALARS))
+                kind = st.container.text
+            else:
+                parts = ((st.owner, ("player",)), (st.container, lang.STATE_CONTAINERS),
+                         (st.element, lang.STATE_ELEMENTS))
+                kind = f"{st.container.text} of {st.element.text}"
+            for part, allowed in parts:
                 if part.text not in allowed:
                     self.error("E216", f"state `{name}` cannot be of `{part.text}`", part.span,
-                               "the state the engine keeps is `state player.NAME : set of square`")
+                               "the state the engine keeps is `state player.NAME : set of square` "
+                               "or `state player.NAME : int` / `state area.NAME : int`")
                     break
-            out.append({"owner": st.owner.text, "name": name, "type": f"{st.container.text} of {st.element.text}"})
+            out.append({"owner": st.owner.text, "name": name, "type": kind})
+        return out
+
+    def statistics(self) -> list[dict]:
+        return [{"name": name, "text": item.text.value,
+                 "body": self.effects.expect(f"statistic `{name}`", item.body, lang.EVERYWHERE, "number")}
+                for name, item in self.edition.statistics.items()]
+
+    # ---- the city: areas, procedures, actions --------------------------------------------
+
+    def areas(self) -> list[dict]:
+        out = []
+        for aid, area in self.edition.areas.items():
+            entry: dict = {"id": aid, "name": area.name.value if area.name else None}
+            for setting in area.settings:
+                key = setting.key.text
+                if key not in lang.AREA_KEYS:
+                    self.error("E207", f"unknown area setting `{key}`", setting.key.span, did_you_mean(key, lang.AREA_KEYS))
+                    continue
+                value = self.value(lang.AREA_KEYS[key], setting, f"{aid}.{key}")
+                if value is not None:
+                    entry[key] = value
+            for key in lang.AREA_KEYS:
+                if key not in entry and lang.AREA_KEYS[key].required:
+                    self.error("E402", f"area `{aid}` has no `{key}`", area.id.span, f"add `{key} = ...` to `area {aid}`")
+            out.append(entry)
+        return out
+
+    def procedures(self) -> dict:
+        """Each procedure's statements; one may run (`do`) only procedures written above it,
+        so no procedure can run itself."""
+        out: dict[str, dict] = {}
+        written: set[str] = set()
+        for name, proc in self.edition.procedures.items():
+            params = [p.text for p in proc.params]
+            self.effects.callable_procedures = set(written)
+            body = self.effects.block(proc.body, lang.EFFECT_NAMES | {p: ANY for p in params}, False)
+            out[name] = {"params": params, "body": body}
+            written.add(name)
+        self.effects.callable_procedures = None
+        return out
+
+    def actions(self) -> list[dict]:
+        out = []
+        for name, action in self.edition.actions.items():
+            over, t = self.effects.expr(action.over, lang.EFFECT_NAMES)
+            if t.name not in ("set", "any"):
+                self.error("E301", f"action `{name}` ranges over a set, found `{t}`", action.over.span,
+                           "a set is `areas`, `squares`, `p.deeds`, ...")
+            scope = lang.EFFECT_NAMES | {action.var.text: t.element or ANY}
+            entry: dict = {"id": name, "label": action.label.value if action.label else None,
+                           "var": action.var.text, "over": over, "element": (t.element or ANY).name, "required": None}
+            for setting in action.settings:
+                key = setting.key.text
+                if key not in lang.ACTION_KEYS:
+                    self.error("E207", f"unknown action setting `{key}`", setting.key.span, did_you_mean(key, lang.ACTION_KEYS))
+                    continue
+                # `allowed` reads the element; `required` speaks of the player, for all elements at once
+                entry[key] = self.effects.expect(f"`{name}.{key}`", setting.value,
+                                                 scope if key == "allowed" else lang.EFFECT_NAMES, "bool")
+                if setting.note:
+                    entry[f"{key}_note"] = setting.note
+            if "allowed" not in entry:
+                self.error("E402", f"action `{name}` has no `allowed`", action.name.span,
+                           "say when it may be taken: `allowed = CONDITION`")
+            entry["effect"] = self.effects.block(action.effect, scope, False)
+            out.append(entry)
         return out
 
     def pots(self) -> list[dict]:
@@ -300,8 +380,17 @@ class _Lower:
             if decision["choice"] is not None and section in settings:
                 settings[section][key] = decision["choice"]
         if self.concrete:
+            used = {section for section, _ in self.edition.settings}
             for section, keys in lang.SECTIONS.items():
+                if section in lang.OPTIONAL_SECTIONS and section not in used:
+                    # the game has no such part: its counts read as 0 and its rules as `no`
+                    # (docs/language.md), so `bank.houses` still means something to an invariant
+                    settings[section] = {key: 0 if spec.kind == "int" else False
+                                         for key, spec in keys.items() if spec.kind in ("int", "bool")}
+                    continue
                 for key, spec in keys.items():
+                    if spec.kind == "rent":
+                        continue      # required per kind of deed on the board: check_rent_kinds
                     if spec.required and (section, key) not in self.edition.settings:
                         self.error("E402", f"required setting `{section}.{key}` is missing",
                                    self.edition.header.span,
@@ -341,6 +430,11 @@ class _Lower:
                 self.error("E210", f"`{n.text}` is not an option of `{path}`", n.span,
                            did_you_mean(n.text, key.options) or "the options are " + _listing(key.options))
             return None if bad else [n.text for n in v.names]
+        elif kind == "squares" and isinstance(v, s.Names):
+            bad = [n for n in v.names if n.text not in self.names.squares]
+            for n in bad:
+                self.error("E203", f"unknown square `{n.text}`", n.span, did_you_mean(n.text, self.names.squares))
+            return None if bad else [n.text for n in v.names]
         elif kind == "square" and isinstance(v, s.Name):
             if v.text not in self.names.squares:
                 self.error("E203", f"unknown square `{v.text}`", v.span, did_you_mean(v.text, self.names.squares))
@@ -377,6 +471,15 @@ class _Lower:
                    else f"write `{path.rsplit('.', 1)[1]} = ` and {wanted}")
         return None
 
+    def check_rent_kinds(self, rent: dict, squares: list[dict]) -> None:
+        """Every kind of deed on the board has its rent formula."""
+        if not self.concrete:
+            return
+        for kind in sorted({sq["kind"] for sq in squares if sq["deed"] is not None}):
+            if kind not in rent:
+                self.error("E402", f"required setting `rent.{kind}` is missing", self.edition.header.span,
+                           f"the board has {kind}s: add `{kind} = ...` to the `rent` section")
+
     def check_notes(self, settings: dict) -> None:
         """INVARIANT (money): the starting notes add up to the starting money."""
         money = settings.get("money", {})
@@ -412,7 +515,7 @@ class _Lower:
             if entry["kind"] is None:
                 self.error("E402", f"group `{gid}` has no `kind`", group.id.span,
                            "add `kind = lot`, `kind = station` or `kind = utility`")
-            if self.concrete and entry["kind"] == "lot":
+            if self.concrete and entry["kind"] == "lot" and self.builds:
                 for key in ("house_cost", "hotel_cost"):
                     if key not in entry:
                         self.error("E402", f"lot group `{gid}` has no `{key}`", group.id.span,
@@ -427,33 +530,43 @@ class _Lower:
     def squares(self, groups: list[dict], settings: dict) -> list[dict]:
         by_id = {group["id"]: group for group in groups}
         max_houses = settings.get("building", {}).get("max_houses")
+        priced = not settings.get("auction", {}).get("only", False)     # auction-only deeds have no price
+        mortgages = "mortgage" in {section for section, _ in self.edition.settings}
         if self.concrete and not self.edition.squares:
             self.error("E402", "the edition has no board", self.edition.header.span,
                        "add `board { ... }` with the squares in order, or extend an edition that has one")
         out = []
         for index, (sid, square) in enumerate(self.edition.squares.items()):
-            deed = self.deed(square, by_id, max_houses) if square.kind in lang.DEED_KINDS else None
-            if square.kind not in lang.DEED_KINDS:
-                for setting in square.settings:
-                    self.error("E207", f"a plain square has no setting `{setting.key.text}`", setting.key.span,
+            deed = self.deed(square, by_id, max_houses, priced, mortgages) if square.kind in lang.DEED_KINDS else None
+            marks: dict = {}
+            for setting in square.settings:
+                key = setting.key.text
+                if key in lang.SQUARE_KEYS:
+                    marks[key] = self.value(lang.SQUARE_KEYS[key], setting, f"{sid}.{key}")
+                elif square.kind not in lang.DEED_KINDS:
+                    self.error("E207", f"a plain square has no setting `{key}`", setting.key.span,
+                               did_you_mean(key, lang.SQUARE_KEYS) or
                                "only `lot`, `station` and `utility` squares hold a deed")
             if self.concrete and square.name is None:
                 self.error("E402", f"square `{sid}` has no name", square.id.span,
                            f"write its printed name after the id: `{square.kind} {sid} \"...\"`")
             out.append({
                 "index": index, "id": sid, "name": square.name.value if square.name else None,
-                "kind": square.kind, "deed": deed,
+                "kind": square.kind, "deed": deed, **{key: value for key, value in marks.items() if value is not None},
                 "on_land": self.effects.block(square.on_land.body, lang.EFFECT_NAMES, False) if square.on_land else [],
                 "on_pass": self.effects.block(square.on_pass.body, lang.EFFECT_NAMES, False) if square.on_pass else [],
             })
         return out
 
-    def deed(self, square: s.Square, groups: dict[str, dict], max_houses: int | None) -> dict:
+    def deed(self, square: s.Square, groups: dict[str, dict], max_houses: int | None,
+             priced: bool, mortgages: bool) -> dict:
         keys = lang.DEED_KEYS | (lang.LOT_KEYS if square.kind == "lot" else {})
         deed: dict = {}
         given: dict[str, s.Setting] = {}
         for setting in square.settings:
             key = setting.key.text
+            if key in lang.SQUARE_KEYS:
+                continue
             if key not in keys:
                 self.error("E207", f"unknown {square.kind} setting `{key}`", setting.key.span,
                            did_you_mean(key, keys))
@@ -471,7 +584,8 @@ class _Lower:
                        f"{group['kind']}", given["group"].value.span,
                        f"put it in a group of kind {square.kind}, or make it a {group['kind']}")
         if self.concrete:
-            for key in ("price", "mortgage", "rent"):
+            needed = ("price",) * priced + ("mortgage",) * mortgages + ("rent",)
+            for key in needed:
                 if key not in given:
                     self.error("E402", f"deed `{square.id.text}` has no `{key}`", square.id.span,
                                f"add `{key} = ...` to `{square.kind} {square.id.text}`")
@@ -481,7 +595,7 @@ class _Lower:
                     deed[key] = group[key]
         if "rent" in deed and group is not None:
             if square.kind == "lot":
-                wanted, why = (max_houses + 2 if max_houses is not None else None), \
+                wanted, why = (max_houses + 2 if max_houses is not None and self.builds else None), \
                     "unbuilt, 1 to `building.max_houses` houses, and a hotel"
             else:
                 wanted, why = len(group["squares"]), f"one for each number of {square.kind}s of group `{group['id']}` an owner can hold"
@@ -489,6 +603,13 @@ class _Lower:
                 self.error("E303", f"{square.kind} `{square.id.text}` has {len(deed['rent'])} rents, "
                            f"it needs {wanted}", given["rent"].value.span, f"one rent per case: {why}")
         return deed
+
+
+def _state_type(st: s.State) -> Type:
+    """What reading a declared state gives: a set of its elements, or a number."""
+    if st.element is None:
+        return lang.STATE_SCALARS.get(st.container.text, ANY)
+    return Type("set", lang.STATE_ELEMENTS.get(st.element.text, ANY))
 
 
 @cache

@@ -181,8 +181,21 @@ class _Build(Transformer):
         return s.Header(self._span(meta), False, self._name(id_), self._name(family), variant=True)
 
     def state(self, meta, children):
-        owner, name, container, element = (self._name(c) for c in children)
+        owner, name, container, element = (None if c is None else self._name(c) for c in children)
         return s.State(self._span(meta), owner, name, container, element)
+
+    def area(self, meta, children):
+        id_, name, *settings = children
+        return s.Area(self._span(meta), self._name(id_), self._text(name), tuple(settings))
+
+    def procedure(self, meta, children):
+        name, *params, body = children
+        return s.Procedure(self._span(meta), self._name(name), tuple(self._name(p) for p in params if p is not None), body)
+
+    def action(self, meta, children):
+        name, var, over, label, *settings, effect = children
+        return s.Action(self._span(meta), self._name(name), self._name(var), over, self._text(label),
+                        tuple(settings), effect)
 
     def hook(self, meta, children):
         event, var, by, to, cond, body = children
@@ -227,6 +240,10 @@ class _Build(Transformer):
     def invariant(self, meta, children):
         name, text, body = children
         return s.Invariant(self._span(meta), self._name(name), self._text(text), body)
+
+    def statistic(self, meta, children):
+        name, text, body = children
+        return s.Statistic(self._span(meta), self._name(name), self._text(text), body)
 
     def group(self, meta, children):
         id_, name, *settings = children
@@ -337,10 +354,28 @@ class _Build(Transformer):
         return s.EndGame(self._span(meta))
 
     def deal(self, meta, children):
-        each, paying = children[0], children[-1]
+        each, kind, paying = children
         if isinstance(each, Token) and each.type == "ALL":
             each = None
-        return s.Deal(self._span(meta), each, paying is not None)
+        return s.Deal(self._span(meta), each, paying is not None, None if kind is None else self._name(kind))
+
+    def set_state(self, meta, children):
+        of, state, value = children
+        return s.SetState(self._span(meta), self._name(of), self._name(state), value)
+
+    def do_procedure(self, meta, children):
+        name, *args = children
+        return s.DoProcedure(self._span(meta), self._name(name), tuple(a for a in args if a is not None))
+
+    def jump_to(self, meta, children):
+        return s.JumpTo(self._span(meta), children[0])
+
+    def place_at(self, meta, children):
+        return s.PlaceAt(self._span(meta), children[0])
+
+    def throw(self, meta, children):
+        *names, body = children
+        return s.Throw(self._span(meta), tuple(self._name(n) for n in names), body)
 
     def option(self, meta, children):
         label, body = children

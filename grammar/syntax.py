@@ -274,10 +274,55 @@ class Deal:
     span: Span
     each: Expr | None
     paying: bool
+    kind: Name | None = None       # `of lot`: only deeds of that kind
+
+
+@dataclass(frozen=True)
+class SetState:
+    """`set X.NAME = EXPR`: a declared number of a player or an area takes a new value."""
+
+    span: Span
+    of: Name
+    state: Name
+    value: Expr
+
+
+@dataclass(frozen=True)
+class DoProcedure:
+    """`do NAME(ARG, ...)`: run a procedure's statements with its parameters bound."""
+
+    span: Span
+    name: Name
+    args: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
+class JumpTo:
+    """`jump to SQUARE`: straight there, passing nothing, and land."""
+
+    span: Span
+    square: Expr
+
+
+@dataclass(frozen=True)
+class PlaceAt:
+    """`place at SQUARE`: the token is put there: it neither passes nor lands."""
+
+    span: Span
+    square: Expr
+
+
+@dataclass(frozen=True)
+class Throw:
+    """`throw A, B { ... }`: one die per name, thrown one at a time, read in the block."""
+
+    span: Span
+    names: tuple[Name, ...]
+    body: tuple[Stmt, ...]
 
 
 Stmt = Union[Pay, Collect, ForEach, MoveTo, MoveBy, Advance, GoToJail, Draw, Keep, Choose, When,
-             ChooseIn, Add, EndGame, Deal]
+             ChooseIn, Add, EndGame, Deal, SetState, DoProcedure, JumpTo, PlaceAt, Throw]
 
 
 # ---- items -----------------------------------------------------------------------------
@@ -338,6 +383,17 @@ class Invariant:
 
 
 @dataclass(frozen=True)
+class Statistic:
+    """`statistic NAME "what it counts" = EXPR`: a number read at the end of every game,
+    reported by `simulate` as a mean."""
+
+    span: Span
+    name: Name
+    text: Text
+    body: Expr
+
+
+@dataclass(frozen=True)
 class Group:
     span: Span
     id: Name
@@ -387,13 +443,48 @@ class Deck:
 
 @dataclass(frozen=True)
 class State:
-    """`state player.NAME : set of square`: a value every player carries, changed by `add` only."""
+    """`state player.NAME : set of square` (grows by `add` only) or `state area.NAME : int`
+    (changes by `set`): a value every player, or every area, carries."""
 
     span: Span
     owner: Name
     name: Name
     container: Name
-    element: Name
+    element: Name | None
+
+
+@dataclass(frozen=True)
+class Area:
+    """`area ID ["Name"] { quarter = NAME  faces = [SQUARE, ...] }`: a place to build."""
+
+    span: Span
+    id: Name
+    name: Text | None
+    settings: tuple[Setting, ...]
+
+
+@dataclass(frozen=True)
+class Procedure:
+    """`procedure NAME(PARAM, ...) { ... }`: statements written once, run by `do`."""
+
+    span: Span
+    name: Name
+    params: tuple[Name, ...]
+    body: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True)
+class Action:
+    """`action NAME(VAR in SET) ["Label"] { allowed = COND  required = COND  effect { ... } }`:
+    a choice the engine offers a player at the end of each turn, once per element allowed."""
+
+    span: Span
+    name: Name
+    var: Name
+    over: Expr
+    label: Text | None
+    settings: tuple[Setting, ...]
+    effect: tuple[Stmt, ...]
 
 
 @dataclass(frozen=True)
@@ -427,7 +518,8 @@ class Pot:
     settings: tuple[Setting, ...]
 
 
-Item = Union[Section, Contested, Decide, Formula, Invariant, Group, Board, Deck, State, Hook, Setup, Pot]
+Item = Union[Section, Contested, Decide, Formula, Invariant, Group, Board, Deck, State, Hook, Setup, Pot,
+             Area, Procedure, Action, Statistic]
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@
 from __future__ import annotations
 
 from . import actions, strategies
-from .compile import CompileError
+from .compile import CompileError, Ctx
 from .edition import Edition
 from .engine import Game, StrategyError
 from .replay import Replayer, ReplayError, first_difference, recorded_choices
@@ -53,7 +53,8 @@ class GameResult:
             "standings": [{"seat": q, "strategy": st.players[q].strategy, "cash": st.players[q].cash,
                            "score": scores[q], "bankrupt": st.players[q].bankrupt} for q in ranking],
             "landings": list(st.landings),
-        }
+        } | ({"statistics": {name: game.ed.money(f(game, Ctx())) for name, f in game.ed.statistics}}
+             if game.ed.statistics else {})
 
     def log(self) -> dict:
         """The game log: header, events, final state (JSON-ready)."""

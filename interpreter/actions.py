@@ -103,6 +103,26 @@ class GiveDeed:
 
 
 @dataclass(frozen=True, slots=True)
+class Preempt:
+    """The player who landed takes the auctioned deed for `amount` (the last bid + `auction.preempt`)."""
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class AuctionDeed:
+    """Raise money by auctioning a deed to the other players (`debt.auction_deeds`)."""
+    square: int
+
+
+@dataclass(frozen=True, slots=True)
+class Act:
+    """Take the spec's end-of-turn action number `index` on `item` (an element of its set)."""
+    index: int
+    item: int
+    label: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class Accept:
     pass
 
@@ -125,7 +145,8 @@ class Done:
 
 KINDS = {cls.__name__: cls for cls in (
     Buy, Decline, Bid, Pass, PayFine, UseCard, Roll, Build, BuildHotel, SellBuilding, Downgrade,
-    Mortgage, Unmortgage, KeepMortgage, ProposeTrade, GiveDeed, Accept, Reject, Choose, Done)}
+    Mortgage, Unmortgage, KeepMortgage, ProposeTrade, GiveDeed, Accept, Reject, Choose, Done,
+    Preempt, AuctionDeed, Act)}
 
 PASS, PAY_FINE, USE_CARD, ROLL, ACCEPT, REJECT, DONE = Pass(), PayFine(), UseCard(), Roll(), Accept(), Reject(), Done()
 

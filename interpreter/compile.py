@@ -14,6 +14,7 @@ Each IR kind has one handler here, named after it; an unknown kind is a `Compile
 from __future__ import annotations
 
 import math
+import re
 from fractions import Fraction
 
 from .state import BANK, POT0
@@ -26,7 +27,7 @@ class CompileError(Exception):
 class Ctx:
     """The names an expression or effect can see (docs/language.md, "Names available")."""
     __slots__ = ("me", "dice", "owner", "printed", "level", "owned", "complete", "mig",
-                 "rent", "roll", "vars", "reason", "kept", "card", "rent_fn")
+                 "rent", "roll", "vars", "reason", "kept", "card", "rent_fn", "doubles", "here")
 
     def __init__(self, me: int = BANK, dice: int = 0, reason: str = ""):
         self.me = me
@@ -44,6 +45,8 @@ class Ctx:
         self.kept = False
         self.card = None
         self.rent_fn = None
+        self.doubles = False
+        self.here = -1
 
 
 # A compiled expression is (True, value) when constant, else (False, source): Python
@@ -75,6 +78,8 @@ class Compiler:
         self.names: dict = {"_divide": _divide, "_count": _count}   # what generated code reads
         self.loops = 0                                              # aggregate loop names made
         self.kinds: dict[str, str] = {}                             # loop name -> kind of its values
+        self.procedures: dict[str, object] = {}                     # name -> its compiled block
+        self.hoisted: list[str] = []      # `hN := source` of the expression being made a function
 
     # ---- expressions ---------------------------------------------------------------
 
@@ -86,14 +91,26 @@ class Compiler:
         return handler(node, env)
 
     def fn(self, node, env):
-        return self.function(self.expr(node, env))
+        outer, self.hoisted = self.hoisted, []
+        try:
+            return self.function(self.expr(node, env))
+        finally:
+            self.hoisted = outer
 
     def function(self, compiled):
-        """A compiled expression as a function `f(g, c)`."""
+        """A compiled expression as a function `f(g, c)`; its hoisted aggregates come first."""
         const, value = compiled
         if const:
             return lambda g, c: value
+        if self.hoisted:
+            value = f"({', '.join(self.hoisted)}, {value})[-1]"
         return eval(f"lambda g, c: {value}", self.names)
+
+    def filter_fn(self, over: dict, var: str, cond: dict | None, env: dict):
+        """`[x in OVER where COND]` as one function `f(g, c) -> list` (one evaluation, so the
+        condition's parts that do not read `x` are worked out once, not once per element)."""
+        node = {"k": "agg", "fn": "filter", "var": var, "over": over, "body": cond or {"k": "bool", "v": True}}
+        return self.fn(node, env)
 
     def source(self, compiled) -> str:
         """A compiled expression as source text (a constant by a name bound to its value)."""
@@ -148,6 +165,10 @@ class Compiler:
         "rounds": "g.st.rounds",
         "over": "(g.st.over or g.ending)",
         "others": "[q for q in g.seats if q != c.me and not g.pl[q].bankrupt]",
+        "areas": "g.ed.all_areas",
+        "turn": "(g.st.turns + 1)",
+        "doubles": "c.doubles",
+        "here": "c.here",
     }
 
     STATE_NAMES = {"houses_in_bank": "g.st.bank_houses", "hotels_in_bank": "g.st.bank_hotels",
@@ -203,6 +224,9 @@ class Compiler:
     GROUP_ATTRS = {"uneven": "({} in g.st.uneven)"}
     DECK_ATTRS = {"size": "g.deck_size({})"}
 
+    CITY_ATTRS = {"quarter": "area_quarter", "faces": "area_faces", "areas": "square_areas",
+                  "number": "number", "across": "across"}
+
     def x_pot(self, node, env):
         return True, self.ed.pot_party[node["id"]]
 
@@ -214,6 +238,10 @@ class Compiler:
             return False, f"g.st.pots[{POT0} - {of}]"
         if name in ed.state_index:                         # a player's declared state
             return False, f"g.pl[{of}].marks[{ed.state_index[name]}]"
+        if name in ed.area_state_index:                    # an area's declared number
+            return False, f"g.st.areas[{ed.area_state_index[name]}][{of}]"
+        if name in self.CITY_ATTRS:                        # an area's place, a square's areas and marks
+            return False, f"{self.source((True, getattr(ed, self.CITY_ATTRS[name])))}[{of}]"
         if name == "kind":                                 # only a square has a kind
             return False, f"{self.source((True, ed.kind_names))}[{of}]"
         kind = self.kind(node["of"], env)
@@ -290,12 +318,14 @@ class Compiler:
 
     AGGREGATES = {"sum": "sum({})", "count": "_count({})", "max": "max({}, default=0)",
                   "min": "min({}, default=0)", "any": "any({})", "all": "all({})"}
+    LOOP_NAME = re.compile(r"\bv(\d+)\b")
 
     def x_agg(self, node, env):
         fn, var = node["fn"], node["var"]
-        if fn not in self.AGGREGATES:
+        if fn not in self.AGGREGATES and fn != "filter":
             raise CompileError(f"unknown aggregate `{fn}`")
         over = self.source(self.expr(node["over"], env))
+        first = self.loops + 1
         self.loops += 1
         local = f"v{self.loops}"
         inner = dict(env)
@@ -304,9 +334,24 @@ class Compiler:
         if element is not None:
             self.kinds[local] = element
         body = self.source(self.expr(node["body"], inner))
+        if fn == "filter":
+            return False, f"[{local} for {local} in {over} if {body}]"
         # every value is worked out before the aggregate reads them (a `roll` in the body
         # is made whatever the values are)
-        return False, self.AGGREGATES[fn].format(f"[{body} for {local} in {over}]")
+        source = self.AGGREGATES[fn].format(f"[{body} for {local} in {over}]")
+        return False, self.hoist(source, first, env)
+
+    def hoist(self, source: str, first: int, env: dict) -> str:
+        """An aggregate inside another that reads none of the enclosing loops' names is the
+        same for every element: it is worked out once per evaluation (expressions have no
+        effects, so when does not matter; a fresh `roll` is never moved)."""
+        enclosing = any(isinstance(v, tuple) and self.LOOP_NAME.fullmatch(str(v[1])) for v in env.values())
+        outer = [n for n in self.LOOP_NAME.findall(source) if int(n) < first]
+        if not enclosing or outer or "ctx_roll" in source:
+            return source
+        name = f"h{len(self.hoisted)}"
+        self.hoisted.append(f"({name} := {source})")
+        return name
 
     def x_call(self, node, env):
         name = node["fn"]
@@ -319,6 +364,10 @@ class Compiler:
             if len(args) != 2:
                 raise CompileError("`held` takes a player and a deck")
             return False, f"g.held({self.source(args[0])}, {self.source(args[1])})"
+        if name == "numbers":
+            if len(args) != 2:
+                raise CompileError("`numbers` takes two whole numbers")
+            return False, f"range({self.source(args[0])}, {self.source(args[1])} + 1)"
         formulas = self.ed.ir.get("formulas", {})
         if name not in formulas:
             raise CompileError(f"unknown function `{name}`")
@@ -430,13 +479,12 @@ class Compiler:
 
     def s_choose_in(self, node, env):
         var = node["var"]
-        over = self.fn(node["over"], env)
+        items = self.filter_fn(node["over"], var, node.get("where"), env)
         inner = dict(env)
         inner[var] = None
-        where = self.fn(node["where"], inner) if node.get("where") is not None else None
         body = self.block(node.get("body", []), inner)
         element, skip = node.get("element"), bool(node.get("skip"))
-        return lambda g, c: g.choose_in(c, var, over, where, body, element, skip)
+        return lambda g, c: g.choose_in(c, var, items, body, element, skip)
 
     def s_add(self, node, env):
         item, player = self.fn(node["item"], env), self.fn(node["to"], env)
@@ -449,7 +497,58 @@ class Compiler:
     def s_deal(self, node, env):
         each = self.fn(node["each"], env) if node.get("each") is not None else None
         paying = bool(node.get("paying"))
-        return lambda g, c: g.deal(None if each is None else each(g, c), paying)
+        kind = node.get("of")
+        return lambda g, c: g.deal(None if each is None else each(g, c), paying, kind)
+
+    def s_set(self, node, env):
+        of, value = self.fn(node["of"], env), self.fn(node["value"], env)
+        ed = self.ed
+        name = node["state"]
+        if name in ed.area_state_index:
+            k = ed.area_state_index[name]
+            return lambda g, c: g.set_area(k, of(g, c), value(g, c))
+        k = ed.state_index[name]
+        return lambda g, c: g.set_number(of(g, c), k, value(g, c))
+
+    def s_call(self, node, env):
+        """`do NAME(ARGS)`: the procedure's statements, compiled once, with its parameters bound."""
+        ed = self.ed
+        name = node["procedure"]
+        procedure = ed.ir.get("procedures", {}).get(name)
+        if procedure is None:
+            raise CompileError(f"unknown procedure `{name}`")
+        if name not in self.procedures:
+            self.procedures[name] = None         # written above: never recursive (the compiler checks)
+            self.procedures[name] = self.block(procedure["body"], {p: None for p in procedure["params"]})
+        body = self.procedures[name]
+        params = procedure["params"]
+        args = [self.fn(a, env) for a in node.get("args", [])]
+        if len(args) != len(params):
+            raise CompileError(f"`{name}` takes {len(params)} arguments, got {len(args)}")
+
+        def run(g, c):
+            values = [arg(g, c) for arg in args]
+            saved = [c.vars.get(p) for p in params]
+            c.vars.update(zip(params, values))
+            if body is not None:
+                body(g, c)
+            c.vars.update(zip(params, saved))
+        return run
+
+    def s_jump_to(self, node, env):
+        target = self.fn(node["target"], env)
+        return lambda g, c: g.jump_to(c, target(g, c))
+
+    def s_place_at(self, node, env):
+        target = self.fn(node["target"], env)
+        return lambda g, c: g.place_at(c, target(g, c))
+
+    def s_throw(self, node, env):
+        names = node["names"]
+        inner = dict(env)
+        inner.update({name: None for name in names})
+        body = self.block(node.get("body", []), inner)
+        return lambda g, c: g.throw_each(c, names, body)
 
     def s_if(self, node, env):
         cond = self.expr(node["cond"], env)

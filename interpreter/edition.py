@@ -39,9 +39,14 @@ class Edition:
         self.kind = [KINDS[sq["kind"]] for sq in squares]
         self.kind_names = [sq["kind"] for sq in squares]
         self.all_squares = list(range(n))
-        # per-player state (`state player.NAME`), by its place in `Player.marks`
-        self.states = [st["name"] for st in ir.get("state", [])]
+        # per-player state (`state player.NAME`), by its place in `Player.marks` (a set's
+        # elements, or a number), and per-area numbers (`state area.NAME`) in `GameState.areas`
+        declared = ir.get("state", [])
+        self.states = [st["name"] for st in declared if st["owner"] == "player"]
         self.state_index = {name: k for k, name in enumerate(self.states)}
+        self.state_is_set = [st["type"] != "int" for st in declared if st["owner"] == "player"]
+        self.area_states = [st["name"] for st in declared if st["owner"] == "area"]
+        self.area_state_index = {name: k for k, name in enumerate(self.area_states)}
         # pots: party numbers below the bank's, and the bank receipts each takes instead
         self.pots = ir.get("pots", [])
         self.pot_party = {pot["id"]: POT0 - k for k, pot in enumerate(self.pots)}
@@ -51,6 +56,15 @@ class Edition:
         self.redirect = {reason: self.pot_party[pot["id"]]
                          for pot in self.pots for take in pot.get("takes", []) for reason in reasons[take]}
         self.is_deed = [sq.get("deed") is not None for sq in squares]
+        self.number = [sq.get("number") or 0 for sq in squares]
+        self.across = [self.square_index[sq["across"]] if sq.get("across") else i for i, sq in enumerate(squares)]
+        # the city: areas, their quarters (numbered in order of first mention) and the squares they face
+        self.areas = ir.get("areas", [])
+        self.all_areas = list(range(len(self.areas)))
+        quarters: dict[str, int] = {}
+        self.area_quarter = [quarters.setdefault(a["quarter"], len(quarters)) for a in self.areas]
+        self.area_faces = [[self.square_index[sid] for sid in a["faces"]] for a in self.areas]
+        self.square_areas = [[k for k, faces in enumerate(self.area_faces) if i in faces] for i in range(n)]
         self.deeds = [i for i in range(n) if self.is_deed[i]]
         self.group_of = [-1] * n
         self.price = [0] * n
@@ -66,8 +80,8 @@ class Edition:
             self.group_of[i] = gi
             if i not in self.group_squares[gi]:
                 self.group_squares[gi].append(i)
-            self.price[i] = deed["price"]
-            self.mortgage_value[i] = deed["mortgage"]
+            self.price[i] = deed.get("price", 0)           # none where deeds are only auctioned
+            self.mortgage_value[i] = deed.get("mortgage", 0)   # none where there are no mortgages
             self.house_cost[i] = deed.get("house_cost") or 0
             self.hotel_cost[i] = deed.get("hotel_cost") or 0
             self.printed[i] = tuple(deed.get("rent", ()))
@@ -77,7 +91,7 @@ class Edition:
 
         # ---- settings, read once -------------------------------------------------------
         game, money, bank = s["game"], s["money"], s.get("bank", {})
-        jail, auction, building = s["jail"], s.get("auction", {}), s.get("building", {})
+        jail, auction, building = s.get("jail", {}), s.get("auction", {}), s.get("building", {})
         mortgage, trade = s.get("mortgage", {}), s.get("trade", {})
         self.dice = game["dice"]
         self.faces = game["die_faces"]
@@ -86,6 +100,7 @@ class Edition:
         self.throws = [((a + 1, b + 1), a + b + 2, a == b) for a in range(f) for b in range(f)] \
             if self.dice == 2 else None
         self.doubles_to_jail = game.get("doubles_to_jail", 0)
+        self.doubles_again = game.get("doubles_again", True)
         start = game.get("start")
         self.start_square = self.square_index[start] if isinstance(start, str) else (start or 0)
         self.turn_cap = game.get("turn_cap")
@@ -94,10 +109,10 @@ class Edition:
         self.once_per_lap = money.get("salary_limit") == "once_per_lap"
         self.stock_houses = bank.get("houses", 0)
         self.stock_hotels = bank.get("hotels", 0)
-        js = jail["square"]
-        self.jail_square = self.square_index[js] if isinstance(js, str) else js
-        self.jail_fine = jail["fine"]
-        self.jail_max_turns = jail["max_turns"]
+        js = jail.get("square")        # no `jail` section: the game has no jail
+        self.jail_square = self.square_index[js] if isinstance(js, str) else (js if js is not None else -1)
+        self.jail_fine = jail.get("fine", 0)
+        self.jail_max_turns = jail.get("max_turns", 0)
         self.fine_before_roll = jail.get("fine_timing") == "before_roll"
         self.doubles_exit_roll_again = jail.get("doubles_exit") == "move_and_roll_again"
         self.collects_rent_in_jail = bool(jail.get("collects_rent", True))
@@ -105,6 +120,8 @@ class Edition:
         self.decliner_may_bid = bool(auction.get("decliner_may_bid", True))
         self.bid_within_cash = bool(auction.get("bid_within_cash", True))
         self.raises = sorted(auction.get("raises") or [1])
+        self.auction_only = bool(auction.get("only", False))
+        self.preempt = auction.get("preempt")           # None: no pre-emption
         self.max_houses = building.get("max_houses", 0)
         self.houses_per_hotel = building.get("houses_per_hotel", self.max_houses)
         self.hotels_per_lot = building.get("hotels_per_lot", 1)
@@ -122,6 +139,8 @@ class Edition:
         self.trade_built_groups = bool(trade.get("built_groups", False))
         self.bank_auctions_all = s.get("bankruptcy", {}).get("to_bank") == "auction_all"
         self.pay_with_deeds = s.get("debt", {}).get("pay_with_deeds") == "allowed"
+        self.debt_auction = bool(s.get("debt", {}).get("auction_deeds", False))
+        self.mortgages = "mortgage" in s and bool(s["mortgage"])
         self.hotel_level = self.max_houses + 1            # `level` of a lot with a hotel
         self.hotel_even_level = self.houses_per_hotel + 1  # its level for building evenly
 
@@ -153,8 +172,9 @@ class Edition:
         self.card_reason = [["card:" + d["id"]] * len(d.get("cards", [])) for d in self.decks]
         # every invariant (the prelude's and the edition's) as (name, text, f(game, ctx) -> bool)
         self.invariants = [(inv["name"], inv["text"], comp.fn(inv["body"], {})) for inv in ir.get("invariants", [])]
+        self.statistics = [(st["name"], comp.fn(st["body"], {})) for st in ir.get("statistics", [])]
         self.setup_fn = comp.block(ir.get("setup") or [], {})
-        self.land_hooks, self.acquire_hooks = [], []
+        self.land_hooks, self.acquire_hooks, self.roll_hooks, self.rent_hooks = [], [], [], []
         self.add_hooks: list[list] = [[] for _ in self.states]
         for hook in ir.get("hooks", []):
             env = {hook["var"]: None}
@@ -164,6 +184,10 @@ class Edition:
                 self.land_hooks.append(compiled)
             elif hook["event"] == "acquire":
                 self.acquire_hooks.append(compiled)
+            elif hook["event"] == "roll":
+                self.roll_hooks.append(compiled)
+            elif hook["event"] == "rent":
+                self.rent_hooks.append(compiled)
             elif hook["event"] == "add":
                 self.add_hooks[self.state_index[hook["state"]]].append(compiled)
             else:
@@ -172,16 +196,15 @@ class Edition:
         self.end_over = comp.fn(end["over"], {}) if end.get("over") else None
         # an end condition that reads nothing but who is bankrupt changes only with a bankruptcy
         self.end_only_bankruptcy = _reads_only(end.get("over"), {"bankrupt"})
-        score = end.get("score")
-        if score:
-            formula = ir.get("formulas", {}).get(score)
-            if formula is None:
-                raise CompileError(f"`end.score` names no formula `{score}`")
-            param = formula["params"][0]
-            self.score_fn = comp.fn(formula["body"], {param: None})
-            self.score_param = param
-        else:
-            self.score_fn, self.score_param = None, None
+        self.score_fn = self.player_formula(comp, end.get("score"), "end.score")
+        self.sits_out = self.player_formula(comp, end.get("sits_out"), "end.sits_out")
+        # actions a player may take at the end of a turn: (id, label, var, allowed items, required, effect)
+        self.actions = [(a["id"], a.get("label") or a["id"], a["var"],
+                         comp.filter_fn(a["over"], a["var"], a["allowed"], {}),
+                         comp.fn(a["required"], {}) if a.get("required") else None,
+                         comp.block(a.get("effect") or [], {a["var"]: None}))
+                        for a in ir.get("actions", [])]
+        self.action_elements = [a.get("element", "") for a in ir.get("actions", [])]
 
         # ---- interned actions ----------------------------------------------------------
         r = range(n)
@@ -197,6 +220,15 @@ class Edition:
         self.KEEP_MORTGAGE = [A.KeepMortgage(i) for i in r]
 
     # ---- helpers -----------------------------------------------------------------------
+
+    def player_formula(self, comp, name: str | None, setting: str):
+        """A one-player formula named by a setting, as f(game, ctx) of the player `ctx.me`."""
+        if not name:
+            return None
+        formula = self.ir.get("formulas", {}).get(name)
+        if formula is None:
+            raise CompileError(f"`{setting}` names no formula `{name}`")
+        return comp.fn(formula["body"], {formula["params"][0]: (False, "c.me")})
 
     @staticmethod
     def ratio(value) -> Fraction:

@@ -77,6 +77,23 @@ class EffectsMixin:
         else:
             self.move_steps(c, p, steps)
 
+    def jump_to(self, c, target: int) -> None:
+        """`jump to SQUARE`: straight there, passing nothing (no `on_pass`, no lap), and land."""
+        p = c.me
+        old = self.pl[p].position
+        self.pl[p].position = target
+        if self.log_on:
+            self.ev({"type": "move", "seat": p, "from_square": old, "to": target, "steps": 0})
+        self.land(c, p, target)
+
+    def place_at(self, c, target: int) -> None:
+        """`place at SQUARE`: the token is put there; it neither passes nor lands."""
+        p = c.me
+        old = self.pl[p].position
+        self.pl[p].position = target
+        if self.log_on:
+            self.ev({"type": "move", "seat": p, "from_square": old, "to": target, "steps": 0, "placed": True})
+
     def move_by(self, c, steps: int) -> None:
         """`move by N`: forward runs `on_pass`; back passes nothing and reduces lap progress."""
         p = c.me
@@ -178,17 +195,12 @@ class EffectsMixin:
         if body is not None:
             body(self, c)
 
-    def choose_in(self, c, var, over, where, body, element, skip) -> None:
+    def choose_in(self, c, var, candidates, body, element, skip) -> None:
         """`choose x in SET [where C] [or skip]`: `me` picks one element (an empty set skips)."""
         saved = c.vars.get(var)
-        items = []
-        for x in over(self, c):
-            c.vars[var] = x
-            if where is None or where(self, c):
-                items.append(x)
+        items = candidates(self, c)
         if items:
-            names = self.ed.square_names if element in ("square", "deed") else None
-            labels = [names[x] if names else f"seat {x}" for x in items] + (["skip"] if skip else [])
+            labels = [self.label(element, x) for x in items] + (["skip"] if skip else [])
             acts = [A.Choose(i, label) for i, label in enumerate(labels)]
             self.pending = (c, [(label, None, _free) for label in labels])
             a = self.ask(c.me, acts)
@@ -198,7 +210,42 @@ class EffectsMixin:
                 body(self, c)
         c.vars[var] = saved
 
+    def label(self, element: str, x) -> str:
+        """How a chosen element reads in the list of choices (and in a log)."""
+        ed = self.ed
+        if element in ("square", "deed"):
+            return ed.square_names[x]
+        if element == "area":
+            return ed.areas[x].get("name") or ed.areas[x]["id"]
+        return f"seat {x}" if element in ("player", "party") else str(x)
+
+    def throw_each(self, c, names, body) -> None:
+        """`throw A, B { ... }`: one die per name, one at a time, bound while the block runs."""
+        saved = [c.vars.get(name) for name in names]
+        faces = []
+        for name in names:
+            face = self.one_die()
+            c.vars[name] = face
+            faces.append(face)
+        if self.log_on:
+            self.ev({"type": "roll", "seat": c.me, "dice": faces, "purpose": "throw"})
+        if body is not None:
+            body(self, c)
+        c.vars.update(zip(names, saved))
+
     # ---- per-player state, hooks, the setup deal and the end ---------------------------
+
+    def set_area(self, state: int, area: int, value: int) -> None:
+        """`set a.NAME = V`: an area's declared number."""
+        self.st.areas[state][area] = value
+        if self.log_on:
+            self.ev({"type": "set", "area": area, "state": self.ed.area_states[state], "value": value})
+
+    def set_number(self, p: int, state: int, value: int) -> None:
+        """`set p.NAME = V`: a player's declared number."""
+        self.pl[p].marks[state] = value
+        if self.log_on:
+            self.ev({"type": "set", "seat": p, "state": self.ed.states[state], "value": value})
 
     def fire(self, hooks, c, value, way: str | None = None) -> None:
         """Run the hooks of one event with their variable bound to `value`, in spec order."""
@@ -237,11 +284,11 @@ class EffectsMixin:
         stops and the game ends when control returns to the turn."""
         self.ending = True
 
-    def deal(self, each: int | None, paying: bool) -> None:
-        """`deal N each` / `deal all`: the bank's deeds shuffled and dealt one at a time round the
-        table in turn order; with `paying`, each player pays the printed price at once."""
+    def deal(self, each: int | None, paying: bool, kind: str | None = None) -> None:
+        """`deal N each [of KIND]` / `deal all`: the bank's deeds (of that kind) shuffled and dealt
+        one at a time round the table in turn order; with `paying`, each pays the printed price."""
         ed, st = self.ed, self.st
-        deeds = [sq for sq in ed.deeds if st.owner[sq] == BANK]
+        deeds = [sq for sq in ed.deeds if st.owner[sq] == BANK and (kind is None or ed.kind_names[sq] == kind)]
         self.rng.shuffle(deeds)
         seats = [q for q in st.order if not self.pl[q].bankrupt]
         count = len(deeds) if each is None else min(len(deeds), each * len(seats))

@@ -95,8 +95,9 @@ class Game(RulesMixin, EffectsMixin):
         st.bank_houses = ed.stock_houses
         st.bank_hotels = ed.stock_hotels
         st.pots = [0] * len(ed.pots)
+        st.areas = [[0] * len(ed.areas) for _ in ed.area_states]
         for pl in self.pl:
-            pl.marks = [[] for _ in ed.states]
+            pl.marks = [[] if is_set else 0 for is_set in ed.state_is_set]
             pl.position = ed.start_square
             pl.progress = ed.start_square
             pl.passes = [(ed.start_square - s) // n for s in ed.on_pass_squares]
@@ -143,6 +144,12 @@ class Game(RulesMixin, EffectsMixin):
             dice = tuple([int(r() * f) + 1 for _ in range(self.ed.dice)])
         return dice, sum(dice), len(set(dice)) == 1
 
+    def one_die(self) -> int:
+        """One die on its own (`throw`): the first face of a supplied roll, else the RNG."""
+        if self.dice_source is not None:
+            return tuple(self.dice_source(self))[0]
+        return int(self.rng.random() * self.ed.faces) + 1
+
     # ---- the game loop -----------------------------------------------------------------
 
     def run(self) -> None:
@@ -158,11 +165,14 @@ class Game(RulesMixin, EffectsMixin):
             self.finish("last_player" if alive <= 1 else "end_condition")
         if not st.over and self.ending:
             self.finish("end_game")
+        sits_out = self.ed.sits_out
         while not st.over:
             p = order[st.turn_index]
-            if not pl[p].bankrupt:
+            if not pl[p].bankrupt and (sits_out is None or not self.sitting_out(p)):
                 self.bankruptcies = 0
                 self.play_turn(p)
+                if self.ed.actions and not pl[p].bankrupt and not self.ending:
+                    self.end_of_turn(p)
                 st.turns += 1
                 if self.ending:
                     self.finish("end_game")
@@ -171,6 +181,9 @@ class Game(RulesMixin, EffectsMixin):
                     alive = sum(1 for q in pl if not q.bankrupt)
                     self.finish("last_player" if alive <= 1 else "end_condition")
                     break
+            elif sits_out is not None and all(q.bankrupt or self.sitting_out(q.seat) for q in pl):
+                self.finish("end_condition")       # nobody left to play: whatever `end.over` says
+                break
             st.turn_index += 1
             if st.turn_index == len(order):
                 st.turn_index = 0
@@ -215,11 +228,61 @@ class Game(RulesMixin, EffectsMixin):
                     self.go_to_jail(p, "doubles")
                     return
             self.halt = False
-            self.move_steps(Ctx(p, total), p, total)
-            if not double or self.halt or self.ending or pl.bankrupt or pl.in_jail:
+            c = Ctx(p, total)
+            c.doubles = double
+            if not (ed.roll_hooks and self.rolled(c, total)):
+                self.move_steps(c, p, total)
+            if not double or not ed.doubles_again or self.halt or self.ending or pl.bankrupt or pl.in_jail:
                 return
             self.manage(p)
             if pl.bankrupt or self.ending:
+                return
+
+    def rolled(self, c, total: int) -> bool:
+        """The `roll` hooks whose condition holds replace the move by the dice: True when one ran."""
+        ran = False
+        for var, cond, body, _ways in self.ed.roll_hooks:
+            saved = c.vars.get(var)
+            c.vars[var] = total
+            if cond is None or cond(self, c):
+                ran = True
+                if body is not None:
+                    body(self, c)
+            c.vars[var] = saved
+            if ran:
+                return True
+        return False
+
+    def sitting_out(self, p: int) -> bool:
+        """`end.sits_out`: the player takes no more turns, but stays in the game."""
+        return bool(self.ed.sits_out(self, Ctx(p)))
+
+    def end_of_turn(self, p: int) -> None:
+        """The spec's `action`s at the end of a turn: one at a time until Done. Done is not
+        offered while an action's `required` holds and one of its instances is allowed."""
+        ed = self.ed
+        for _ in range(ed.n * len(ed.actions) + 1):
+            c = Ctx(p, reason="action")
+            acts, required = [], False
+            for k, (name, label, var, allowed, need, _effect) in enumerate(ed.actions):
+                offered = [A.Act(k, x, f"{label}: {self.label(ed.action_elements[k], x)}") for x in allowed(self, c)]
+                if offered and need is not None and need(self, c):
+                    required = True
+                acts += offered
+            if not acts:
+                return
+            if not required:
+                acts.append(A.DONE)
+            a = self.ask(p, acts)
+            if type(a) is A.Done:
+                return
+            name, label, var, _allowed, _need, effect = ed.actions[a.index]
+            c.vars[var] = a.item
+            if self.log_on:
+                self.ev({"type": "action", "seat": p, "action": name, "item": a.item})
+            if effect is not None:
+                effect(self, c)
+            if self.pl[p].bankrupt or self.ending or self.st.over:
                 return
 
     def jail_turn(self, p: int):
@@ -343,9 +406,7 @@ class Game(RulesMixin, EffectsMixin):
         ed = self.ed
         if ed.score_fn is None:
             return self.pl[p].cash
-        c = Ctx(p)
-        c.vars[ed.score_param] = p
-        return ed.money(ed.score_fn(self, c))
+        return ed.money(ed.score_fn(self, Ctx(p)))
 
     def scores(self) -> list[int]:
         """Every seat's score now; the ones the game ended with are kept in `final_scores`."""

@@ -131,6 +131,9 @@ class RulesMixin:
         c.rent_fn = None
         if o == BANK:
             price = ed.price[sq]
+            if ed.auction_only:
+                self.auction_deed(sq, p, lander=p)
+                return
             if self.pl[p].cash >= price:
                 a = self.ask(p, ed.BUY_OR_DECLINE[sq])
                 if type(a) is A.Buy:
@@ -152,6 +155,8 @@ class RulesMixin:
             c.rent = amount
             amount = ed.money(rent_fn(self, c))
         self.pay(p, o, amount, "rent")
+        if ed.rent_hooks and not self.pl[p].bankrupt:
+            self.fire(ed.rent_hooks, c, sq)
 
     def rent(self, c, sq: int, o: int) -> int:
         """The deed's rent formula with the rent names bound (docs/language.md)."""
@@ -164,6 +169,7 @@ class RulesMixin:
         c.owned = owned
         c.complete = owned == ed.group_size[g]
         c.mig = self.gmort[g]
+        c.here = sq
         return ed.money(ed.rent_fn[sq](self, c))
 
     # ---- auctions ----------------------------------------------------------------------
@@ -216,6 +222,8 @@ class RulesMixin:
         if not ed.decliner_may_bid and lander >= 0:
             include = [q for q in self.seats if q != lander]
         winner, price = self.run_auction(first, sq, 0, include)
+        if ed.preempt is not None and lander >= 0 and winner != lander:
+            winner, price = self.preemption(sq, lander, winner, price)
         if self.log_on:
             self.ev({"type": "auction", "square": sq, "winner": winner, "price": price})
         if winner >= 0:
@@ -223,6 +231,17 @@ class RulesMixin:
             if not self.pl[winner].bankrupt:
                 self.set_owner(sq, winner)
                 self.acquired(winner, sq, "auction")
+
+    def preemption(self, sq: int, lander: int, winner: int, price: int) -> tuple[int, int]:
+        """`auction.preempt`: the player who landed may take the deed for the last bid plus the
+        premium (the premium alone when nobody bid). Returns the new (winner, price)."""
+        offer = price + self.ed.preempt
+        if self.pl[lander].bankrupt or self.pl[lander].cash < offer:
+            return winner, price
+        self.pending = AuctionInfo(sq, price, winner, 0)
+        a = self.ask(lander, [A.Preempt(offer), A.PASS])
+        self.pending = None
+        return (lander, offer) if type(a) is A.Preempt else (winner, price)
 
     # ---- building ----------------------------------------------------------------------
 
@@ -301,7 +320,8 @@ class RulesMixin:
 
     def can_mortgage(self, p: int, sq: int) -> bool:
         st = self.st
-        return st.owner[sq] == p and not st.mortgaged[sq] and not self.group_built(self.ed.group_of[sq])
+        return self.ed.mortgages and st.owner[sq] == p and not st.mortgaged[sq] \
+            and not self.group_built(self.ed.group_of[sq])
 
     def can_unmortgage(self, p: int, sq: int) -> bool:
         st = self.st
@@ -535,6 +555,8 @@ class RulesMixin:
 
     def raise_actions(self, p: int, creditor: int, owed: int, refused) -> list:
         ed = self.ed
+        if ed.debt_auction:
+            return [A.AuctionDeed(sq) for sq in self.deeds_of(p) if sq not in refused]
         acts = []
         for sq in self.deeds_of(p):
             if self.can_sell(p, sq):
@@ -559,6 +581,9 @@ class RulesMixin:
         return check is not None and type(sq) is int and 0 <= sq < self.ed.n and getattr(self, check)(p, sq)
 
     def raise_legal(self, p: int, a, owed: int, creditor: int, refused) -> bool:
+        if self.ed.debt_auction:
+            return type(a) is A.AuctionDeed and type(a.square) is int and 0 <= a.square < self.ed.n \
+                and self.st.owner[a.square] == p and a.square not in refused
         if type(a) is A.GiveDeed:
             sq = a.square
             return type(sq) is int and 0 <= sq < self.ed.n and self.st.owner[sq] == p \
@@ -595,6 +620,9 @@ class RulesMixin:
                 self.downgrade(p, a.square)
             elif kind is A.Mortgage:
                 self.mortgage(p, a.square)
+            elif kind is A.AuctionDeed:
+                if not self.forced_sale(p, a.square):
+                    refused.add(a.square)
             elif kind is A.GiveDeed:
                 self.pending = a
                 answer = self.ask(creditor, [A.ACCEPT, A.REJECT])
@@ -613,6 +641,21 @@ class RulesMixin:
             else:
                 raise self.strategy_error(p, a, acts)
         return credited
+
+    def forced_sale(self, p: int, sq: int) -> bool:
+        """A debtor's deed auctioned to the other players (the creditor may bid); the price goes
+        to the debtor. False when nobody bid: the deed stays."""
+        others = [q for q in self.seats if q != p and not self.pl[q].bankrupt]
+        winner, price = self.run_auction(p, sq, 0, others)     # bidding starts left of the debtor
+        if self.log_on:
+            self.ev({"type": "auction", "square": sq, "winner": winner, "price": price, "seller": p})
+        if winner < 0:
+            return False
+        self.pay(winner, p, price, "forced_sale")
+        if not self.pl[winner].bankrupt:
+            self.set_owner(sq, winner)
+            self.acquired(winner, sq, "debt")
+        return True
 
     def bankrupt(self, p: int, creditor: int) -> None:
         """Bankrupt to a player (everything of value to the creditor, buildings to the

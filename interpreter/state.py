@@ -24,7 +24,7 @@ class Player:
     jail_turns: int = 0                                # failed tries at a double so far
     cards: list[list[int]] = field(default_factory=list)   # kept cards as [deck, card]
     bankrupt: bool = False
-    marks: list[list[int]] = field(default_factory=list)  # per declared `state player.*` set: its elements, sorted
+    marks: list = field(default_factory=list)          # per declared `state player.*`: a set's elements (sorted), or a number
 
     def to_json(self) -> dict:
         return {f.name: _plain(getattr(self, f.name)) for f in fields(self)}
@@ -55,6 +55,7 @@ class GameState:
     pots: list[int] = field(default_factory=list)       # per pot: the money it holds
     landings: list[int] = field(default_factory=list)   # per square
     uneven: list[int] = field(default_factory=list)     # groups left uneven by a hotel sale in a shortage
+    areas: list[list[int]] = field(default_factory=list)  # per declared `state area.*` number: its value per area
     over: bool = False
     ended_by: str | None = None
     winner: int | None = None

@@ -21,6 +21,8 @@ OFFER = 1.75           # offer this share of the price for the deed that complet
 GIVING_UP = 0.5        # what handing over a group-completing deed costs me, as a share of its price
 RICH = 3.0             # reserves in hand before lifting a mortgage
 HOUSE_BID = 1.5        # bid up to this share of the house price in a shortage auction
+RESERVE = 0.1          # keep at least this share of the starting money back (when houses cost less)
+UNPRICED = 0.1         # a deed without a printed price (sold only by auction) is worth this share of the starting money
 
 
 @dataclass(slots=True)
@@ -37,11 +39,12 @@ class Plan:
 class Amounts:
     """What the heuristic reads from an edition, worked out once per edition (every game
     makes new players); `Heuristic._setup` copies the fields onto the player."""
-    reserve: int              # cash kept back: the dearest house (or the jail fine)
+    reserve: int              # cash kept back: the dearest house, the jail fine or a share of the start money
     rich: float               # cash in hand before lifting a mortgage
     retry: int                # turns before asking for the same deed again
     lot_groups: list[int]
     group_house: list[int]    # per group: its cheapest house
+    value: list[int]          # per square: what the deed is worth to me (its price, if it has one)
     offer: list[int]          # per square: what I offer for it when it completes my group
     build_key: list[tuple]    # per square: (house cost, square), the dearer built first
     least: float              # the least floor any `_plan` gives: with less cash, Done
@@ -52,16 +55,17 @@ _AMOUNTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 def _amounts(ed) -> Amounts:
     if ed not in _AMOUNTS:
-        reserve = max(ed.house_cost + [ed.jail_fine])
+        reserve = max(ed.house_cost + [ed.jail_fine, int(ed.start_money * RESERVE)])
         rich = reserve * RICH
         groups = range(len(ed.groups))
         lot_groups = [g for g in groups if ed.group_kind[g] == 1 and ed.group_size[g]]
         group_house = [min((ed.house_cost[s] for s in ed.group_squares[g]), default=0) for g in groups]
-        offer = [int(price * OFFER) for price in ed.price]
+        value = [ed.price[s] or int(ed.start_money * UNPRICED) * ed.is_deed[s] for s in range(ed.n)]
+        offer = [int(worth * OFFER) for worth in value]
         least = min([rich] + [reserve + group_house[g] for g in lot_groups]
                     + [reserve + offer[s] for g in lot_groups for s in ed.group_squares[g]])
         build_key = [(ed.house_cost[s], s) for s in range(ed.n)]
-        _AMOUNTS[ed] = Amounts(reserve, rich, ed.n, lot_groups, group_house, offer, build_key, least)
+        _AMOUNTS[ed] = Amounts(reserve, rich, ed.n, lot_groups, group_house, value, offer, build_key, least)
     return _AMOUNTS[ed]
 
 
@@ -89,7 +93,7 @@ class Heuristic:
         self.dispatch = {
             A.Buy: self.buy, A.Pass: self.bid, A.Roll: self.jail, A.Choose: self.pick,
             A.Done: self.manage, A.Accept: self.answer, A.KeepMortgage: self.keep_mortgage,
-            A.Build: self.place,
+            A.Build: self.place, A.Preempt: self.preempt, A.Act: self.act,
         }
 
     def choose(self, game, seat, actions):
@@ -114,20 +118,26 @@ class Heuristic:
             return actions[0]
         return actions[1]
 
-    def bid(self, game, seat, actions):
-        info = game.pending
+    def limit(self, game, seat, info) -> float:
+        """The most I pay at an auction: a share of the deed's worth, keeping a reserve."""
         cash = game.pl[seat].cash
         if info.square >= 0:
-            price = self.ed.price[info.square]
-            limit = price * (COMPLETING if self.completes(game, seat, info.square) else BARGAIN)
-            limit = min(limit, cash - self.reserve * GIVING_UP)
-        else:
-            limit = min(info.start * HOUSE_BID, cash - self.reserve)
+            worth = self.value[info.square]
+            limit = worth * (COMPLETING if self.completes(game, seat, info.square) else BARGAIN)
+            return min(limit, cash - self.reserve * GIVING_UP)
+        return min(info.start * HOUSE_BID, cash - self.reserve)
+
+    def bid(self, game, seat, actions):
+        limit = self.limit(game, seat, game.pending)
         best = actions[0]
         for a in actions[1:]:
             if a.amount <= limit:
                 best = a
         return best
+
+    def preempt(self, game, seat, actions):
+        """Take an auctioned deed for the last bid plus the premium when that is within my limit."""
+        return actions[0] if actions[0].amount <= self.limit(game, seat, game.pending) else actions[1]
 
     # ---- jail and choices ------------------------------------------------------------
 
@@ -284,16 +294,16 @@ class Heuristic:
         if not isinstance(offer, A.ProposeTrade):
             return actions[1]
         proposer = game.proposer
-        got = sum(ed.price[s] for s in offer.give) + max(offer.cash, 0) + ed.jail_fine * len(offer.give_cards)
+        got = sum(self.value[s] for s in offer.give) + max(offer.cash, 0) + ed.jail_fine * len(offer.give_cards)
         given = max(-offer.cash, 0) + ed.jail_fine * len(offer.get_cards)
         counts = game.gcount[seat]
         for s in offer.get:
             g = ed.group_of[s]
             if counts[g] == ed.group_size[g] and ed.group_size[g] > 1:
                 return actions[1]          # never break a group I hold whole
-            given += ed.price[s]
+            given += self.value[s]
             if game.gcount[proposer][g] + 1 == ed.group_size[g]:
-                given += ed.price[s] * GIVING_UP
+                given += self.value[s] * GIVING_UP
         return actions[0] if got >= given else actions[1]
 
     def keep_mortgage(self, game, seat, actions):
@@ -301,6 +311,24 @@ class Heuristic:
             if type(a) is A.Unmortgage and game.pl[seat].cash - self.ed.unmortgage_cost[a.square] >= self.reserve * 2:
                 return a
         return actions[0]
+
+    def act(self, game, seat, actions):
+        """An end-of-turn action (a block in an area): where the squares it faces are more mine
+        than others'; when Done is offered, only then and with cash above twice my reserve."""
+        owner = game.st.owner
+        faces = self.ed.area_faces
+
+        def gain(a):
+            if type(a) is not A.Act:
+                return -len(self.ed.deeds)          # Done: below every action when one must be taken
+            if game.ed.action_elements[a.index] != "area":
+                return 0
+            return sum(1 if owner[s] == seat else -1 if owner[s] >= 0 else 0 for s in faces[a.item])
+        best = max(actions, key=gain)
+        done = actions[-1] if type(actions[-1]) is A.Done else None
+        if done is not None and (gain(best) <= 0 or game.pl[seat].cash < 2 * self.reserve):
+            return done
+        return best
 
     def place(self, game, seat, actions):
         return max(actions, key=lambda a: (self.ed.house_cost[a.square], a.square))
@@ -312,6 +340,9 @@ class Heuristic:
         counts = game.gcount[seat]
 
         def rank(a):
+            if type(a) is A.AuctionDeed:        # the deed that breaks no group of mine first
+                g = ed.group_of[a.square]
+                return (counts[g] == ed.group_size[g], self.value[a.square], a.square)
             kind = type(a)
             if kind is A.Mortgage:
                 g = ed.group_of[a.square]
@@ -334,6 +365,8 @@ class Heuristic:
         if game is not self.game:
             self._setup(game)
         ed = self.ed
+        if ed.debt_auction:
+            return self.raise_money(game, seat, game.raise_actions(seat, creditor, owed, refused) or [None])
         st = game.st
         owner, houses, hotels, mortgaged = st.owner, st.houses, st.hotels, st.mortgaged
         counts = game.gcount[seat]

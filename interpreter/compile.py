@@ -61,6 +61,19 @@ def _divide(a, b):
     return Fraction(a) / b
 
 
+def _destination(body: list, var: str) -> tuple[str, bool] | None:
+    """Where picking `var` puts my token, for strategies weighing the choice: ("at", lands) when
+    the block starts with `jump to var` / `place at var`, ("by", True) with `move by var`."""
+    if not body:
+        return None
+    first, chosen = body[0], {"k": "var", "name": var}
+    if first.get("do") in ("jump_to", "place_at") and first.get("target") == chosen:
+        return "at", first["do"] == "jump_to"
+    if first.get("do") == "move_by" and first.get("steps") == chosen:
+        return "by", True
+    return None
+
+
 def _count(values) -> int:
     return sum(1 for v in values if v)
 
@@ -484,7 +497,8 @@ class Compiler:
         inner[var] = None
         body = self.block(node.get("body", []), inner)
         element, skip = node.get("element"), bool(node.get("skip"))
-        return lambda g, c: g.choose_in(c, var, items, body, element, skip)
+        goes = _destination(node.get("body", []), var)
+        return lambda g, c: g.choose_in(c, var, items, body, element, skip, goes)
 
     def s_add(self, node, env):
         item, player = self.fn(node["item"], env), self.fn(node["to"], env)

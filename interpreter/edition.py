@@ -99,6 +99,11 @@ class Edition:
         # two dice: every throw (faces, total, double) by index first * faces + second
         self.throws = [((a + 1, b + 1), a + b + 2, a == b) for a in range(f) for b in range(f)] \
             if self.dice == 2 else None
+        # every total of the dice with its probability (for strategies' expectations)
+        totals = {0: 1}
+        for _ in range(self.dice):
+            totals = _add_die(totals, f)
+        self.roll_odds = [(t, Fraction(k, f ** self.dice)) for t, k in sorted(totals.items())]
         self.doubles_to_jail = game.get("doubles_to_jail", 0)
         self.doubles_again = game.get("doubles_again", True)
         start = game.get("start")
@@ -254,6 +259,15 @@ class Edition:
         if isinstance(node, list):
             return tuple(node)
         return node
+
+
+def _add_die(totals: dict[int, int], faces: int) -> dict[int, int]:
+    """The ways of making each total with one more die."""
+    out: dict[int, int] = {}
+    for total, ways in totals.items():
+        for face in range(1, faces + 1):
+            out[total + face] = out.get(total + face, 0) + ways
+    return out
 
 
 def _reads_only(node, attrs: set) -> bool:

@@ -195,14 +195,21 @@ class EffectsMixin:
         if body is not None:
             body(self, c)
 
-    def choose_in(self, c, var, candidates, body, element, skip) -> None:
-        """`choose x in SET [where C] [or skip]`: `me` picks one element (an empty set skips)."""
+    def choose_in(self, c, var, candidates, body, element, skip, goes=None) -> None:
+        """`choose x in SET [where C] [or skip]`: `me` picks one element (an empty set skips).
+        When the choice moves my token (`goes`), each option's cost hint is the rent it risks."""
         saved = c.vars.get(var)
         items = candidates(self, c)
         if items:
             labels = [self.label(element, x) for x in items] + (["skip"] if skip else [])
             acts = [A.Choose(i, label) for i, label in enumerate(labels)]
-            self.pending = (c, [(label, None, _free) for label in labels])
+            costs = [_free] * len(labels)
+            if goes is not None:
+                here = self.pl[c.me].position
+                how, lands = goes
+                costs = [_risk(c.me, (here + x) % self.ed.n if how == "by" else x, lands) for x in items] \
+                    + ([_risk(c.me, here, False)] if skip else [])
+            self.pending = (c, [(label, None, cost) for label, cost in zip(labels, costs)])
             a = self.ask(c.me, acts)
             self.pending = None
             if a.option < len(items) and body is not None:
@@ -310,6 +317,11 @@ class EffectsMixin:
             if self.log_on:
                 self.ev({"type": "roll", "seat": c.me, "dice": list(dice), "purpose": "card"})
         return c.roll
+
+
+def _risk(p: int, sq: int, lands: bool):
+    """A cost hint: the rent `p` owes on landing at `sq` (if it lands) and may owe on its next roll."""
+    return lambda game, c: game.risk(p, sq, lands)
 
 
 def _free(game, c) -> int:

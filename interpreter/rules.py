@@ -6,6 +6,7 @@ from __future__ import annotations
 import bisect
 
 from . import actions as A
+from .compile import Ctx
 from .state import BANK, POT0, Player
 
 NOBODY = Player(seat=BANK, strategy="bank")   # what a party's player attributes read for the bank
@@ -171,6 +172,20 @@ class RulesMixin:
         c.mig = self.gmort[g]
         c.here = sq
         return ed.money(ed.rent_fn[sq](self, c))
+
+    def rent_owed(self, p: int, sq: int, dice: int) -> int:
+        """The rent `p` would owe landing on `sq` now (0 on a free, own or mortgaged deed)."""
+        o = self.st.owner[sq]
+        if o < 0 or o == p or self.st.mortgaged[sq] or self.pl[o].bankrupt:
+            return 0
+        return self.rent(Ctx(p, dice), sq, o)
+
+    def risk(self, p: int, sq: int, lands: bool) -> float:
+        """What standing on `sq` may cost `p` in rent: owed there (if the token lands) plus the
+        expected rent of the next roll of the dice from there (a hint for strategies)."""
+        n = self.ed.n
+        ahead = sum(odds * self.rent_owed(p, (sq + total) % n, total) for total, odds in self.ed.roll_odds)
+        return (self.rent_owed(p, sq, 0) if lands else 0) + ahead
 
     # ---- auctions ----------------------------------------------------------------------
 

@@ -45,6 +45,7 @@ class Names:
     pots: set[str] = field(default_factory=set)
     areas: dict[str, int] = field(default_factory=dict)
     procedures: dict[str, int] = field(default_factory=dict)   # name -> number of parameters
+    jail: bool = True                          # the edition has a `jail` section
 
 
 class Lowering:
@@ -307,6 +308,9 @@ class Lowering:
                 rent = self.expect("the rent of `advance`", node.rent, inner, "number")
             return {"do": "advance_to_nearest", "group": node.group.text, "rent": rent}
         if isinstance(node, s.GoToJail):
+            if not self.names.jail:
+                self.error("E406", "`go to jail` in a game without a jail", node.span,
+                           "give the edition a `jail { ... }` section, or remove the statement")
             return {"do": "go_to_jail"}
         if isinstance(node, s.Draw):
             if node.deck.text not in self.names.decks:
@@ -390,7 +394,7 @@ class Lowering:
         if wanted is None or wanted.name != "int":
             self.error("E215", f"no number `{name}` declared for a {t}", node.state.span,
                        did_you_mean(name, [n for n, ty in table.items() if ty.name == "int"]) or
-                       f"declare it: `state area.{name} : int` (or `state player.{name} : int`)")
+                       f"declare it: `state {'area' if t.name == 'area' else 'player'}.{name} : int`")
         value = self.expect(f"the value of `{name}`", node.value, scope, "int")
         return {"do": "set", "of": of, "state": name, "value": value}
 

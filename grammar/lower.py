@@ -77,6 +77,7 @@ class _Lower:
         self.names.procedures = {name: len(proc.params) for name, proc in edition.procedures.items()}
         self.effects = Lowering(self.names)
         self.builds = any(section == "building" for section, _ in edition.settings)   # houses and hotels
+        self.names.jail = any(section == "jail" for section, _ in edition.settings)
 
     def error(self, code: str, message: str, span: Span | None, hint: str | None = None) -> None:
         self.diagnostics.append(Diagnostic.at(code, message, span, hint))
@@ -244,8 +245,9 @@ class _Lower:
                 value = self.value(lang.AREA_KEYS[key], setting, f"{aid}.{key}")
                 if value is not None:
                     entry[key] = value
+            given = {setting.key.text for setting in area.settings}
             for key in lang.AREA_KEYS:
-                if key not in entry and lang.AREA_KEYS[key].required:
+                if key not in given and lang.AREA_KEYS[key].required:
                     self.error("E402", f"area `{aid}` has no `{key}`", area.id.span, f"add `{key} = ...` to `area {aid}`")
             out.append(entry)
         return out

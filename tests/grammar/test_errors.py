@@ -168,6 +168,19 @@ CASES = [
          CHILD + "when land(s) { deal 2 each }\n", "E405", 2, 16),
     Case("keep_on_a_square", "only a card can be kept",
          CHILD + 'board { square free_parking { on_land { keep } } }\n', "E404", 2, 41),
+    # ---- the city, actions and procedures (Metropol's mechanisms)
+    Case("procedure_runs_itself", "a procedure runs only procedures written above it (no recursion)",
+         CHILD + "procedure again() { do again() }\n", "E208", 2, 24),
+    Case("set_undeclared_number", "`set` changes a declared number",
+         CHILD + "state area.height : int\nwhen land(s) { set me.hight = 1 }\n", "E215", 3, 23),
+    Case("action_without_allowed", "an action says when it may be taken",
+         CHILD + "action build(s in squares) { effect { } }\n", "E402", 2, 8),
+    Case("area_faces_unknown_square", "an area faces squares of the board",
+         CHILD + "area a1 { quarter = q  faces = [brown_9] }\n", "E203", 2, 33),
+    Case("jump_to_a_number", "a token jumps to a square",
+         CHILD + "when land(s) { jump to 3 }\n", "E301", 2, 24),
+    Case("jail_in_a_game_without_one", "`go to jail` needs a `jail` section (Metropol has none)",
+         "edition x extends metropol-da\nwhen land(s) { go to jail }\n", "E406", 2, 16),
 ]
 
 

@@ -158,7 +158,7 @@ STATE_NAMES = {
     "houses_in_bank": INT, "hotels_in_bank": INT, "bank_ledger": INT, "bank": PARTY,
 }
 EVERYWHERE = {"players": PLAYERS, "squares": SQUARES, "rounds": INT, "over": BOOL,
-              "pots": Type("set", POT), "areas": AREAS, "turn": INT} | STATE_NAMES
+              "pots": Type("set", POT), "areas": AREAS, "quarters": Type("set", QUARTER), "turn": INT} | STATE_NAMES
 EFFECT_NAMES = EVERYWHERE | {"me": PLAYER, "others": PLAYERS, "dice": INT, "doubles": BOOL}
 RENT_NAMES = EVERYWHERE | {
     "owner": PLAYER, "printed": NUMBERS, "level": INT, "owned": INT, "complete": BOOL,

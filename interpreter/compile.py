@@ -179,6 +179,7 @@ class Compiler:
         "over": "(g.st.over or g.ending)",
         "others": "[q for q in g.seats if q != c.me and not g.pl[q].bankrupt]",
         "areas": "g.ed.all_areas",
+        "quarters": "g.ed.all_quarters",
         "turn": "(g.st.turns + 1)",
         "doubles": "c.doubles",
         "here": "c.here",

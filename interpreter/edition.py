@@ -63,6 +63,7 @@ class Edition:
         self.all_areas = list(range(len(self.areas)))
         quarters: dict[str, int] = {}
         self.area_quarter = [quarters.setdefault(a["quarter"], len(quarters)) for a in self.areas]
+        self.all_quarters = list(range(len(quarters)))
         self.area_faces = [[self.square_index[sid] for sid in a["faces"]] for a in self.areas]
         self.square_areas = [[k for k, faces in enumerate(self.area_faces) if i in faces] for i in range(n)]
         self.deeds = [i for i in range(n) if self.is_deed[i]]

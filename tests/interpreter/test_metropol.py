@@ -448,3 +448,29 @@ def test_met_same_seed_same_game_and_replay(met):
     replayed = interpreter.replay(met, json.loads(json.dumps(a.log())))
     assert replayed.state.to_json() == a.state.to_json()
     assert GameState.from_json(json.loads(json.dumps(a.state.to_json()))).to_json() == a.state.to_json()
+
+
+def test_met_only_the_player_whose_turn_it_is_negotiates(met):
+    """§5 trading (004 p. 12 point 4 "Kun spilleren, der har tur, kan forhandle"): every offer in
+    whole games is made by the player whose turn it is."""
+    offers = 0
+    for seed in range(4):
+        events = interpreter.play(met, ["heuristic", "random", "heuristic", "random"], seed=seed).events
+        mover = None
+        for e in events:
+            if e["type"] == "turn":
+                mover = e["seat"]
+            elif e["type"] == "choice" and e["action"]["action"] == "ProposeTrade":
+                offers += 1
+                assert e["seat"] == mover
+    assert offers
+
+
+def test_met_shorter_game_with_fewer_blocks():
+    """§5 end (004 p. 9 "kan I bruge færre byggeblokke"): the `fewer-blocks` variant ends the
+    building at its own count, with the end phase as usual."""
+    import grammar
+    import spec
+    ed = interpreter.load(grammar.compile_file(spec.bundled()[MET], [spec.bundled_variants()["fewer-blocks"]]))
+    summary = interpreter.play(ed, ["heuristic"] * 4, seed=1, log=False, check_invariants=True).summary()
+    assert summary["ended_by"] == "end_condition" and summary["statistics"]["blocks_built"] == 60

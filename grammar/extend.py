@@ -40,6 +40,10 @@ class Edition:
     variants: tuple[str, ...] = ()                           # overlays laid on, in order
 
 
+# Items a child gives whole (its own replaces the parent's of the same name): kind -> (word, table).
+_NAMED = {s.Area: ("area", "areas"), s.Procedure: ("procedure", "procedures"),
+          s.Action: ("action", "actions"), s.Statistic: ("statistic", "statistics")}
+
 # Parents already read in this process, by path and modification time.
 _parents: dict[tuple[Path, int], Edition] = {}
 
@@ -230,18 +234,11 @@ def _merge(parent: Edition | None, file: s.File) -> Edition:
                 old = edition.pots.get(item.id.text)
                 edition.pots[item.id.text] = item if old is None else replace(
                     old, name=item.name or old.name, settings=_settings(old.settings, item.settings))
-        elif isinstance(item, s.Area):
-            if once("area", item.id, "area"):
-                edition.areas[item.id.text] = item
-        elif isinstance(item, s.Procedure):
-            if once("procedure", item.name, "procedure"):
-                edition.procedures[item.name.text] = item
-        elif isinstance(item, s.Action):
-            if once("action", item.name, "action"):
-                edition.actions[item.name.text] = item
-        elif isinstance(item, s.Statistic):
-            if once("statistic", item.name, "statistic"):
-                edition.statistics[item.name.text] = item
+        elif type(item) in _NAMED:
+            what, table = _NAMED[type(item)]
+            name = item.id if isinstance(item, s.Area) else item.name
+            if once(what, name, what):
+                getattr(edition, table)[name.text] = item      # a child's replaces the parent's
         elif isinstance(item, s.Group):
             if once("group", item.id, "group") and inherited(parent.groups if parent else {}, item.id, "group"):
                 edition.groups[item.id.text] = _merge_group(edition.groups.get(item.id.text), item)

@@ -236,15 +236,8 @@ class _Lower:
     def areas(self) -> list[dict]:
         out = []
         for aid, area in self.edition.areas.items():
-            entry: dict = {"id": aid, "name": area.name.value if area.name else None}
-            for setting in area.settings:
-                key = setting.key.text
-                if key not in lang.AREA_KEYS:
-                    self.error("E207", f"unknown area setting `{key}`", setting.key.span, did_you_mean(key, lang.AREA_KEYS))
-                    continue
-                value = self.value(lang.AREA_KEYS[key], setting, f"{aid}.{key}")
-                if value is not None:
-                    entry[key] = value
+            entry = {"id": aid, "name": area.name.value if area.name else None} | \
+                self.keyed("area", lang.AREA_KEYS, aid, area.settings)
             given = {setting.key.text for setting in area.settings}
             for key in lang.AREA_KEYS:
                 if key not in given and lang.AREA_KEYS[key].required:
@@ -296,16 +289,21 @@ class _Lower:
     def pots(self) -> list[dict]:
         out = []
         for pid, pot in self.edition.pots.items():
-            entry: dict = {"id": pid, "name": pot.name.value if pot.name else None, "takes": []}
-            for setting in pot.settings:
-                key = setting.key.text
-                if key not in lang.POT_KEYS:
-                    self.error("E207", f"unknown pot setting `{key}`", setting.key.span, did_you_mean(key, lang.POT_KEYS))
-                    continue
-                value = self.value(lang.POT_KEYS[key], setting, f"{pid}.{key}")
-                if value is not None:
-                    entry[key] = value
-            out.append(entry)
+            out.append({"id": pid, "name": pot.name.value if pot.name else None, "takes": []}
+                       | self.keyed("pot", lang.POT_KEYS, pid, pot.settings))
+        return out
+
+    def keyed(self, what: str, keys: dict[str, Key], owner: str, settings: tuple[s.Setting, ...]) -> dict:
+        """The settings of one item (a pot, an area) against its keys: unknown keys are E207."""
+        out = {}
+        for setting in settings:
+            key = setting.key.text
+            if key not in keys:
+                self.error("E207", f"unknown {what} setting `{key}`", setting.key.span, did_you_mean(key, keys))
+                continue
+            value = self.value(keys[key], setting, f"{owner}.{key}")
+            if value is not None:
+                out[key] = value
         return out
 
     def hooks(self) -> list[dict]:

@@ -79,12 +79,8 @@ class EffectsMixin:
 
     def jump_to(self, c, target: int) -> None:
         """`jump to SQUARE`: straight there, passing nothing (no `on_pass`, no lap), and land."""
-        p = c.me
-        old = self.pl[p].position
-        self.pl[p].position = target
-        if self.log_on:
-            self.ev({"type": "move", "seat": p, "from_square": old, "to": target, "steps": 0})
-        self.land(c, p, target)
+        self.place_at(c, target)
+        self.land(c, c.me, target)
 
     def place_at(self, c, target: int) -> None:
         """`place at SQUARE`: the token is put there; it neither passes nor lands."""
@@ -92,7 +88,7 @@ class EffectsMixin:
         old = self.pl[p].position
         self.pl[p].position = target
         if self.log_on:
-            self.ev({"type": "move", "seat": p, "from_square": old, "to": target, "steps": 0, "placed": True})
+            self.ev({"type": "move", "seat": p, "from_square": old, "to": target, "steps": 0})
 
     def move_by(self, c, steps: int) -> None:
         """`move by N`: forward runs `on_pass`; back passes nothing and reduces lap progress."""

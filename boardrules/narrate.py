@@ -9,6 +9,9 @@ def narrate(ir: dict, events: list[dict]) -> list[str]:
     money = ir["settings"]["money"]
     squares = [square["name"] for square in ir["squares"]]
     decks = [deck["name"] for deck in ir["decks"]]
+    areas = [area.get("name") or area["id"] for area in ir.get("areas", [])]
+    things = {"area": areas, "square": squares, "deed": squares}
+    elements = {act["id"]: things.get(act["element"]) for act in ir.get("actions", [])}
 
     def cash(amount: int) -> str:
         return format_money(money, amount)
@@ -46,6 +49,10 @@ def narrate(ir: dict, events: list[dict]) -> list[str]:
         "leave_jail": lambda e: f"seat {e['seat']} leaves jail ({e['how']})",
         "trade": lambda e: f"seat {e['seat']} offers seat {e['partner']} a trade ({trade(e['offer'])}): " + ("accepted" if e["accepted"] else "refused"),
         "bankrupt": lambda e: f"seat {e['seat']} is bankrupt to {party(e['creditor'])}",
+        "set": lambda e: (f"{areas[e['area']]}: {e['state']} = {e['value']}" if "area" in e
+                          else f"seat {e['seat']}: {e['state']} = {e['value']}"),
+        "action": lambda e: f"seat {e['seat']} takes {e['action']}: "
+                            + (elements[e["action"]][e["item"]] if elements.get(e["action"]) else str(e["item"])),
         "end": lambda e: f"game over after {e['rounds']} rounds ({e['turns']} turns), ended by {e['ended_by']}",
     }
     lines = []

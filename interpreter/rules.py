@@ -177,7 +177,7 @@ class RulesMixin:
         active = [q for q in order[k:] + order[:k]
                   if not self.pl[q].bankrupt and (include is None or q in include)]
         info = AuctionInfo(square, 0, -1, start)
-        raises = ed.raises
+        raises, offers = ed.raises, ed.offers
         i = 0
         while active:
             if info.leader >= 0 and len(active) == 1:
@@ -197,9 +197,9 @@ class RulesMixin:
             if not count:
                 active.pop(i)
                 continue
-            offer = self.offers.get((base, count))
+            offer = offers.get((base, count))
             if offer is None:
-                offer = self.offers[base, count] = (A.PASS, *[A.Bid(base + r) for r in raises[:count]])
+                offer = offers[base, count] = (A.PASS, *[A.Bid(base + r) for r in raises[:count]])
             self.pending = info
             a = self.ask(q, offer)
             self.pending = None

@@ -15,6 +15,7 @@ from dataclasses import dataclass, fields
 from .. import actions as A
 from ..state import BANK
 
+INF = float("inf")
 BARGAIN = 0.9          # bid up to this share of the price for a deed of no special use
 COMPLETING = 1.25      # ... and up to this share when it completes one of my groups
 OFFER = 1.75           # offer this share of the price for the deed that completes my group
@@ -159,12 +160,14 @@ class Heuristic:
             self._setup(game)
         ed = self.ed
         cash = game.pl[seat].cash
-        if cash < self.least:
-            return A.DONE
         version = game.versions[seat]
+        if cash < self.least:
+            game.quiet[seat] = (version, self.least)
+            return A.DONE
         plan = self.plans.get(seat)
         if plan is None or plan.version != version:
             plan = self.plans[seat] = self._plan(game, seat, version)
+            game.quiet[seat] = (version, plan.floor)
         if cash < plan.floor:
             return A.DONE
         st = game.st
@@ -201,33 +204,40 @@ class Heuristic:
         until `game.versions[seat]` moves: a holding, a mortgage, a hotel or a sale
         changed in one of my groups; a house does not move it)."""
         ed = self.ed
-        counts = game.gcount[seat]
         gmort = game.gmort
         owner, hotels = game.st.owner, game.st.hotels
-        floor = float("inf")
+        group_squares, group_size, group_kind = ed.group_squares, ed.group_size, ed.group_kind
+        reserve, offer = self.reserve, self.offer
+        floor = INF
         lift, build, near = [], [], []
-        for g, have in enumerate(counts):
+        g = -1
+        for have in game.gcount[seat]:
+            g += 1
             if not have:
                 continue
             if gmort[g]:
-                floor = min(floor, self.rich)
+                if self.rich < floor:
+                    floor = self.rich
                 lift.append(g)
-            if ed.group_kind[g] != 1:
+            if group_kind[g] != 1:
                 continue
-            size = ed.group_size[g]
+            size = group_size[g]
             if have == size:
+                squares = group_squares[g]
                 if not gmort[g]:
-                    build.extend(ed.group_squares[g])
-                for s in ed.group_squares[g]:
+                    build += squares
+                for s in squares:
                     if not hotels[s]:       # a lot without a hotel: more to build
-                        floor = min(floor, self.reserve + self.group_house[g])
+                        if reserve + self.group_house[g] < floor:
+                            floor = reserve + self.group_house[g]
                         break
             elif have + 1 == size:
                 near.append(g)
-                for s in ed.group_squares[g]:
-                    if owner[s] != seat and owner[s] >= 0:
-                        floor = min(floor, self.reserve + self.offer[s])
-        build.sort(key=self.build_key.__getitem__, reverse=True)
+                for s in group_squares[g]:
+                    if owner[s] != seat and owner[s] >= 0 and reserve + offer[s] < floor:
+                        floor = reserve + offer[s]
+        if build:
+            build.sort(key=self.build_key.__getitem__, reverse=True)
         return Plan(version, floor, lift, build, near)
 
     def _target(self, game, seat, g):

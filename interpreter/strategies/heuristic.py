@@ -46,6 +46,7 @@ class Amounts:
     offer: list[int]          # per square: what I offer for it when it completes my group
     build_key: list[tuple]    # per square: (house cost, square), the dearer built first
     least: float              # the least floor any `_plan` gives: with less cash, Done
+    raise_span: int           # raising money ranks (rank, value, square) as one int: rank * span + value * n + square
 
 
 _AMOUNTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -62,15 +63,16 @@ def _amounts(ed) -> Amounts:
         least = min([rich] + [reserve + group_house[g] for g in lot_groups]
                     + [reserve + offer[s] for g in lot_groups for s in ed.group_squares[g]])
         build_key = [(ed.house_cost[s], s) for s in range(ed.n)]
-        _AMOUNTS[ed] = Amounts(reserve, rich, ed.n, lot_groups, group_house, offer, build_key, least)
+        raise_span = (max(ed.price + ed.mortgage_value) + 1) * ed.n
+        _AMOUNTS[ed] = Amounts(reserve, rich, ed.n, lot_groups, group_house, offer, build_key, least, raise_span)
     return _AMOUNTS[ed]
 
 
 class Heuristic:
     name = "heuristic"
+    draws = False
 
     def __init__(self, rng=None):
-        self.rng = rng
         self.game = None
         self.ed = None
         self.tried: dict[int, int] = {}
@@ -340,39 +342,43 @@ class Heuristic:
         Walks my groups, not my deeds, so a group's buildings are looked at once (and
         only when I have an unmortgaged lot without buildings there): a built group offers
         sales, an unbuilt one mortgages. Keys end with the square, so ties go to the lowest
-        square as in `raise_money`."""
+        square as in `raise_money`; each is one int (`raise_span`), cheap to compare."""
         if game is not self.game:
             self._setup(game)
         ed = self.ed
         st = game.st
         owner, houses, hotels, mortgaged = st.owner, st.houses, st.hotels, st.mortgaged
-        counts = game.gcount[seat]
+        group_squares, group_size, mortgage_value, n = ed.group_squares, ed.group_size, ed.mortgage_value, ed.n
+        span = self.raise_span
         deeds_too = ed.pay_with_deeds and creditor >= 0
-        best, best_key = None, None
-        for g, have in enumerate(counts):
+        best, best_key = None, 4 * span        # above every key
+        g = -1
+        for have in game.gcount[seat]:
+            g += 1
             if not have:
                 continue
             built = None
-            rank = 2 if have == ed.group_size[g] else 0
-            for sq in ed.group_squares[g]:
+            rank = 2 * span if have == group_size[g] else 0
+            for sq in group_squares[g]:
                 if owner[sq] != seat:
                     continue
                 if houses[sq] or hotels[sq]:
-                    key = (1, 0, sq)
-                    if best_key is None or key < best_key:
+                    key = span + sq
+                    if key < best_key:
                         if game.can_sell(seat, sq):
                             best, best_key = ed.SELL[sq], key
                         elif game.can_downgrade(seat, sq):
                             best, best_key = ed.DOWNGRADE[sq], key
                 elif not mortgaged[sq]:
-                    if built is None:
-                        built = game.group_built(g)
-                    key = (rank, ed.mortgage_value[sq], sq)
-                    if not built and (best_key is None or key < best_key):
-                        best, best_key = ed.MORTGAGE[sq], key
+                    key = rank + mortgage_value[sq] * n + sq
+                    if key < best_key:
+                        if built is None:
+                            built = game.group_built(g)
+                        if not built:
+                            best, best_key = ed.MORTGAGE[sq], key
                 if deeds_too and game.may_give_deed(sq, owed, creditor, refused):
                     value = game.deed_value(sq)
-                    key = (3, value, sq)
-                    if best_key is None or key < best_key:
+                    key = 3 * span + value * n + sq
+                    if key < best_key:
                         best, best_key = A.GiveDeed(sq, value), key
         return best

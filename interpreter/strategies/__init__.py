@@ -22,7 +22,9 @@ NAMES = list(REGISTRY)
 
 
 def make(name: str, seed: int, seat: int):
-    """A strategy for one seat, with its own RNG derived from the game seed."""
+    """A strategy for one seat, with its own RNG derived from the game seed when it draws
+    random numbers (`draws`; seeding one costs as much as a dozen turns)."""
     if name not in REGISTRY:
         raise ValueError(f"unknown strategy `{name}` (known: {', '.join(NAMES)})")
-    return REGISTRY[name](_random.Random(f"{seed}:{seat}:{name}"))
+    kind = REGISTRY[name]
+    return kind(_random.Random(f"{seed}:{seat}:{name}") if kind.draws else None)

@@ -29,8 +29,8 @@ class Plan:
     """What my manage window looks at, by seat and version (see `Heuristic._plan`)."""
     version: int
     floor: float        # less cash than this: Done
-    lift: list[int]     # my groups with a mortgaged deed
-    build: list[int]    # the lots of my complete unmortgaged groups, dearest house first
+    lift: list[int]     # my groups where I have a mortgaged deed
+    build: list[int]    # the lots of my complete unmortgaged groups with room to build, dearest house first
     near: list[int]     # lot groups I lack one deed of
 
 
@@ -45,7 +45,7 @@ class Amounts:
     group_house: list[int]    # per group: its cheapest house
     offer: list[int]          # per square: what I offer for it when it completes my group
     build_key: list[tuple]    # per square: (house cost, square), the dearer built first
-    least: float              # the least floor any `_plan` gives: with less cash, Done
+    least: float              # no floor `_plan` gives is lower: with less cash, Done
     raise_span: int           # raising money ranks (rank, value, square) as one int: rank * span + value * n + square
 
 
@@ -207,9 +207,9 @@ class Heuristic:
         changed in one of my groups; a house does not move it)."""
         ed = self.ed
         gmort = game.gmort
-        owner, hotels = game.st.owner, game.st.hotels
+        owner, hotels, mortgaged = game.st.owner, game.st.hotels, game.st.mortgaged
         group_squares, group_size, group_kind = ed.group_squares, ed.group_size, ed.group_kind
-        reserve, offer = self.reserve, self.offer
+        reserve, offer, full = self.reserve, self.offer, ed.hotels_per_lot
         floor = INF
         lift, build, near = [], [], []
         g = -1
@@ -218,16 +218,17 @@ class Heuristic:
             if not have:
                 continue
             if gmort[g]:
-                if self.rich < floor:
-                    floor = self.rich
-                lift.append(g)
+                mine = [s for s in group_squares[g] if owner[s] == seat and mortgaged[s]]
+                if mine:       # lifting one needs `rich` left over after paying for it
+                    floor = min(floor, self.rich + min(ed.unmortgage_cost[s] for s in mine))
+                    lift.append(g)
             if group_kind[g] != 1:
                 continue
             size = group_size[g]
             if have == size:
                 squares = group_squares[g]
-                if not gmort[g]:
-                    build += squares
+                if not gmort[g]:       # its lots with room for a building
+                    build += [s for s in squares if hotels[s] < full]
                 for s in squares:
                     if not hotels[s]:       # a lot without a hotel: more to build
                         if reserve + self.group_house[g] < floor:

@@ -72,7 +72,7 @@ class Compiler:
     def __init__(self, ed):
         self.ed = ed
         self.formula_stack: list[str] = []
-        self.names: dict = {"_divide": _divide, "_count": _count}   # what generated code reads
+        self.names: dict = {"_divide": _divide, "_count": _count, "_round": _round}   # what generated code reads
         self.loops = 0                                              # aggregate loop names made
         self.kinds: dict[str, str] = {}                             # loop name -> kind of its values
 
@@ -361,14 +361,14 @@ class Compiler:
         return handler(node, env)
 
     def s_transfer(self, node, env):
-        ed = self.ed
+        """One function (its parties and amount inline, as in an expression)."""
         amount = self.expr(node["amount"], env)
-        payer, payee = self.fn(node["from"], env), self.fn(node["to"], env)
         if amount[0]:
-            value = _round(ed, amount[1])
-            return lambda g, c: g.pay(payer(g, c), payee(g, c), value, c.reason)
-        f = self.function(amount)
-        return lambda g, c: g.pay(payer(g, c), payee(g, c), _round(ed, f(g, c)), c.reason)
+            money = self.source((True, _round(self.ed, amount[1])))
+        else:
+            money = f"_round({self.source((True, self.ed))}, {amount[1]})"
+        payer, payee = self.source(self.expr(node["from"], env)), self.source(self.expr(node["to"], env))
+        return eval(f"lambda g, c: g.pay({payer}, {payee}, {money}, c.reason)", self.names)
 
     def s_for(self, node, env):
         var = node["var"]

@@ -209,7 +209,7 @@ class Heuristic:
         gmort = game.gmort
         owner, hotels, mortgaged = game.st.owner, game.st.hotels, game.st.mortgaged
         group_squares, group_size, group_kind = ed.group_squares, ed.group_size, ed.group_kind
-        reserve, offer, full = self.reserve, self.offer, ed.hotels_per_lot
+        reserve, offer, full, unmortgage_cost = self.reserve, self.offer, ed.hotels_per_lot, ed.unmortgage_cost
         floor = INF
         lift, build, near = [], [], []
         g = -1
@@ -218,9 +218,13 @@ class Heuristic:
             if not have:
                 continue
             if gmort[g]:
-                mine = [s for s in group_squares[g] if owner[s] == seat and mortgaged[s]]
-                if mine:       # lifting one needs `rich` left over after paying for it
-                    floor = min(floor, self.rich + min(ed.unmortgage_cost[s] for s in mine))
+                cheapest = INF       # my cheapest mortgage to lift here
+                for s in group_squares[g]:
+                    if owner[s] == seat and mortgaged[s] and unmortgage_cost[s] < cheapest:
+                        cheapest = unmortgage_cost[s]
+                if cheapest < INF:       # lifting it needs `rich` left over after paying
+                    if self.rich + cheapest < floor:
+                        floor = self.rich + cheapest
                     lift.append(g)
             if group_kind[g] != 1:
                 continue

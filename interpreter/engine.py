@@ -54,14 +54,16 @@ class Game(RulesMixin, EffectsMixin):
             self._derive()
 
     def _derive(self) -> None:
-        """Caches computed from the state (never saved): group holdings, mortgages."""
+        """Caches computed from the state (never saved): holdings, group holdings, mortgages."""
         ed, st = self.ed, self.st
         ng = len(ed.groups)
         self.versions = [0] * len(self.pl)   # per seat: see `touch`
+        self.holdings = [[] for _ in self.pl]    # per seat: its deeds, in square order
         self.gcount = [[0] * ng for _ in self.pl]
         self.gmort = [0] * ng
         for sq in ed.deeds:
             if st.owner and st.owner[sq] >= 0:
+                self.holdings[st.owner[sq]].append(sq)
                 self.gcount[st.owner[sq]][ed.group_of[sq]] += 1
             if st.mortgaged and st.mortgaged[sq]:
                 self.gmort[ed.group_of[sq]] += 1

@@ -80,9 +80,11 @@ class RulesMixin:
         g = self.ed.group_of[sq]
         old = st.owner[sq]
         if old >= 0:
+            self.holdings[old].remove(sq)
             self.gcount[old][g] -= 1
             self.versions[old] += 1
         if new >= 0:
+            bisect.insort(self.holdings[new], sq)
             self.gcount[new][g] += 1
         st.owner[sq] = new
         self.touch(g)
@@ -107,6 +109,9 @@ class RulesMixin:
         return self.pl[q] if q >= 0 else NOBODY
 
     def deeds_of(self, p: int) -> list[int]:
+        """A party's deeds in square order (a new list: the caller may change holdings)."""
+        if p >= 0:
+            return self.holdings[p][:]
         owner = self.st.owner
         return [sq for sq in self.ed.deeds if owner[sq] == p]
 

@@ -46,7 +46,6 @@ class Amounts:
     offer: list[int]          # per square: what I offer for it when it completes my group
     build_key: list[tuple]    # per square: (house cost, square), the dearer built first
     least: float              # no floor `_plan` gives is lower: with less cash, Done
-    raise_span: int           # raising money ranks (rank, value, square) as one int: rank * span + value * n + square
 
 
 _AMOUNTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -63,8 +62,7 @@ def _amounts(ed) -> Amounts:
         least = min([rich] + [reserve + group_house[g] for g in lot_groups]
                     + [reserve + offer[s] for g in lot_groups for s in ed.group_squares[g]])
         build_key = [(ed.house_cost[s], s) for s in range(ed.n)]
-        raise_span = (max(ed.price + ed.mortgage_value) + 1) * ed.n
-        _AMOUNTS[ed] = Amounts(reserve, rich, ed.n, lot_groups, group_house, offer, build_key, least, raise_span)
+        _AMOUNTS[ed] = Amounts(reserve, rich, ed.n, lot_groups, group_house, offer, build_key, least)
     return _AMOUNTS[ed]
 
 
@@ -231,8 +229,10 @@ class Heuristic:
             size = group_size[g]
             if have == size:
                 squares = group_squares[g]
-                if not gmort[g]:       # its lots with room for a building
-                    build += [s for s in squares if hotels[s] < full]
+                if not gmort[g]:
+                    for s in squares:
+                        if hotels[s] < full:       # room for a building
+                            build.append(s)
                 for s in squares:
                     if not hotels[s]:       # a lot without a hotel: more to build
                         if reserve + self.group_house[g] < floor:
@@ -342,48 +342,42 @@ class Heuristic:
         return min(actions, key=rank)
 
     def raise_fast(self, game, seat, owed, creditor, refused):
-        """`raise_money` without the list: the same pick (None when nothing is legal).
-
-        Walks my groups, not my deeds, so a group's buildings are looked at once (and
-        only when I have an unmortgaged lot without buildings there): a built group offers
-        sales, an unbuilt one mortgages. Keys end with the square, so ties go to the lowest
-        square as in `raise_money`; each is one int (`raise_span`), cheap to compare."""
+        """`raise_money` without the list: the same pick (None when nothing is legal), rank
+        by rank: the cheapest mortgage outside my whole groups, else a building sold (the
+        lowest square first), else the cheapest mortgage in a whole group, else the
+        cheapest deed handed over. Ties go to the lowest square, as in `raise_money`."""
         if game is not self.game:
             self._setup(game)
         ed = self.ed
         st = game.st
-        owner, houses, hotels, mortgaged = st.owner, st.houses, st.hotels, st.mortgaged
-        group_squares, group_size, mortgage_value, n = ed.group_squares, ed.group_size, ed.mortgage_value, ed.n
-        span = self.raise_span
-        deeds_too = ed.pay_with_deeds and creditor >= 0
-        best, best_key = None, 4 * span        # above every key
-        g = -1
-        for have in game.gcount[seat]:
-            g += 1
-            if not have:
+        houses, hotels, mortgaged = st.houses, st.hotels, st.mortgaged
+        counts, group_of, group_size, value = game.gcount[seat], ed.group_of, ed.group_size, ed.mortgage_value
+        mine = game.holdings[seat]
+        cheapest = whole = None       # my cheapest mortgage outside, and inside, my whole groups
+        for sq in mine:
+            if mortgaged[sq] or houses[sq] or hotels[sq] or game.group_built(group_of[sq]):
                 continue
-            built = None
-            rank = 2 * span if have == group_size[g] else 0
-            for sq in group_squares[g]:
-                if owner[sq] != seat:
-                    continue
-                if houses[sq] or hotels[sq]:
-                    key = span + sq
-                    if key < best_key:
-                        if game.can_sell(seat, sq):
-                            best, best_key = ed.SELL[sq], key
-                        elif game.can_downgrade(seat, sq):
-                            best, best_key = ed.DOWNGRADE[sq], key
-                elif not mortgaged[sq]:
-                    key = rank + mortgage_value[sq] * n + sq
-                    if key < best_key:
-                        if built is None:
-                            built = game.group_built(g)
-                        if not built:
-                            best, best_key = ed.MORTGAGE[sq], key
-                if deeds_too and game.may_give_deed(sq, owed, creditor, refused):
-                    value = game.deed_value(sq)
-                    key = 3 * span + value * n + sq
-                    if key < best_key:
-                        best, best_key = A.GiveDeed(sq, value), key
+            g = group_of[sq]
+            if counts[g] != group_size[g]:
+                if cheapest is None or value[sq] < value[cheapest]:
+                    cheapest = sq
+            elif whole is None or value[sq] < value[whole]:
+                whole = sq
+        if cheapest is not None:
+            return ed.MORTGAGE[cheapest]
+        for sq in mine:
+            if houses[sq] or hotels[sq]:
+                if game.can_sell(seat, sq):
+                    return ed.SELL[sq]
+                if game.can_downgrade(seat, sq):
+                    return ed.DOWNGRADE[sq]
+        if whole is not None:
+            return ed.MORTGAGE[whole]
+        best = None
+        if ed.pay_with_deeds and creditor >= 0:
+            for sq in mine:
+                if game.may_give_deed(sq, owed, creditor, refused):
+                    worth = game.deed_value(sq)
+                    if best is None or worth < best.value:
+                        best = A.GiveDeed(sq, worth)
         return best

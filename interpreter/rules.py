@@ -117,8 +117,7 @@ class RulesMixin:
 
     def buildings_of(self, p: int, table: str) -> int:
         values = self.st.houses if table == "houses" else self.st.hotels
-        owner = self.st.owner
-        return sum(values[sq] for sq in self.ed.deeds if owner[sq] == p)
+        return sum([values[sq] for sq in self.deeds_of(p)])
 
     def group_built(self, g: int) -> bool:
         houses, hotels = self.st.houses, self.st.hotels

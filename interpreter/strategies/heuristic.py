@@ -355,13 +355,13 @@ class Heuristic:
         mine = game.holdings[seat]
         cheapest = whole = None       # my cheapest mortgage outside, and inside, my whole groups
         for sq in mine:
-            if mortgaged[sq] or houses[sq] or hotels[sq] or game.group_built(group_of[sq]):
+            if mortgaged[sq] or houses[sq] or hotels[sq]:
                 continue
             g = group_of[sq]
             if counts[g] != group_size[g]:
-                if cheapest is None or value[sq] < value[cheapest]:
+                if (cheapest is None or value[sq] < value[cheapest]) and not game.group_built(g):
                     cheapest = sq
-            elif whole is None or value[sq] < value[whole]:
+            elif (whole is None or value[sq] < value[whole]) and not game.group_built(g):
                 whole = sq
         if cheapest is not None:
             return ed.MORTGAGE[cheapest]

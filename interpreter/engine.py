@@ -67,6 +67,8 @@ class Game(RulesMixin, EffectsMixin):
                 self.gcount[st.owner[sq]][ed.group_of[sq]] += 1
             if st.mortgaged and st.mortgaged[sq]:
                 self.gmort[ed.group_of[sq]] += 1
+        # per group: the seats holding a deed of it
+        self.holders = [[q for q in self.seats if self.gcount[q][g]] for g in range(ng)]
 
     # ---- events and choices ------------------------------------------------------------
 

@@ -82,10 +82,14 @@ class RulesMixin:
         if old >= 0:
             self.holdings[old].remove(sq)
             self.gcount[old][g] -= 1
+            if not self.gcount[old][g]:
+                self.holders[g].remove(old)
             self.versions[old] += 1
         if new >= 0:
             bisect.insort(self.holdings[new], sq)
             self.gcount[new][g] += 1
+            if self.gcount[new][g] == 1:
+                self.holders[g].append(new)
         st.owner[sq] = new
         self.touch(g)
 
@@ -100,9 +104,8 @@ class RulesMixin:
         """A holding, a mortgage, a hotel or a sale changed in group `g`: the version of
         every seat holding a deed of it moves (strategies cache answers by it)."""
         versions = self.versions
-        for q, counts in enumerate(self.gcount):
-            if counts[g]:
-                versions[q] += 1
+        for q in self.holders[g]:
+            versions[q] += 1
 
     def party(self, q: int) -> Player:
         """A party's player record: the bank reads as a player holding nothing, never bankrupt."""

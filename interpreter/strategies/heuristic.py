@@ -183,8 +183,6 @@ class Heuristic:
             if unmortgage is not None:
                 return ed.UNMORTGAGE[unmortgage]
         for s in plan.build:       # the dearest first: the first I can build on is the pick
-            if cash - self.group_house[ed.group_of[s]] < self.reserve:
-                continue
             if cash - ed.house_cost[s] >= self.reserve and game.can_build(seat, s):
                 return ed.BUILD[s]
             if cash - ed.hotel_cost[s] >= self.reserve and game.can_build_hotel(seat, s):

@@ -29,6 +29,13 @@ class Ctx:
                  "rent", "roll", "vars", "reason", "kept", "card", "rent_fn")
 
     def __init__(self, me: int = BANK, dice: int = 0, reason: str = ""):
+        self.vars = {}
+        self.again(me, dice, reason)
+
+    def again(self, me: int, dice: int, reason: str = "") -> "Ctx":
+        """As new, for another move (the engine keeps one for the moves by the dice: making
+        one per roll cost more than some rules), but for `vars`, whose every binding its
+        binder restores."""
         self.me = me
         self.dice = dice
         self.owner = BANK
@@ -39,11 +46,11 @@ class Ctx:
         self.mig = 0
         self.rent = 0
         self.roll = None
-        self.vars = {}
         self.reason = reason
         self.kept = False
         self.card = None
         self.rent_fn = None
+        return self
 
 
 # A compiled expression is (True, value) when constant, else (False, source): Python

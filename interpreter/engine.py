@@ -38,6 +38,7 @@ class Game(RulesMixin, EffectsMixin):
         # per seat, set by a `manage_fast` strategy: (version, cash), its word that while
         # `versions[seat]` is `version` and its cash is below `cash` it answers Done
         self.quiet: list[tuple | None] = [None] * len(strategies)
+        self.move_ctx = Ctx()        # the context of each move by the dice, made anew by `again`
         if state is None:
             st = GameState(edition=ed.id, seed=seed, players=[Player(seat=i, strategy=names[i]) for i in range(len(names))])
             self.st = st
@@ -226,7 +227,7 @@ class Game(RulesMixin, EffectsMixin):
                     self.go_to_jail(p, "doubles")
                     return
             self.halt = False
-            self.move_steps(Ctx(p, total), p, total)
+            self.move_steps(self.move_ctx.again(p, total), p, total)
             if not double or self.halt or self.ending or pl.bankrupt or pl.in_jail:
                 return
             self.manage(p)
@@ -258,7 +259,7 @@ class Game(RulesMixin, EffectsMixin):
             self.ev({"type": "roll", "seat": p, "dice": list(dice), "purpose": "jail"})
         if double:
             self.leave_jail(p, "double")
-            self.move_steps(Ctx(p, total), p, total)
+            self.move_steps(self.move_ctx.again(p, total), p, total)
             return 1 if ed.doubles_exit_roll_again else None
         pl.jail_turns += 1
         if pl.jail_turns >= ed.jail_max_turns:
@@ -266,7 +267,7 @@ class Game(RulesMixin, EffectsMixin):
             if pl.bankrupt:
                 return None
             self.leave_jail(p, "forced")
-            self.move_steps(Ctx(p, total), p, total)
+            self.move_steps(self.move_ctx.again(p, total), p, total)
         return None
 
     # ---- the manage window -------------------------------------------------------------

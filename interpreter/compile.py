@@ -30,6 +30,13 @@ class Ctx:
                  "rent", "roll", "vars", "reason", "kept", "card", "rent_fn", "doubles", "here")
 
     def __init__(self, me: int = BANK, dice: int = 0, reason: str = ""):
+        self.vars = {}
+        self.again(me, dice, reason)
+
+    def again(self, me: int, dice: int, reason: str = "") -> "Ctx":
+        """As new, for another move (the engine keeps one for the moves by the dice: making
+        one per roll cost more than some rules), but for `vars`, whose every binding its
+        binder restores."""
         self.me = me
         self.dice = dice
         self.owner = BANK
@@ -40,13 +47,13 @@ class Ctx:
         self.mig = 0
         self.rent = 0
         self.roll = None
-        self.vars = {}
         self.reason = reason
         self.kept = False
         self.card = None
         self.rent_fn = None
         self.doubles = False
         self.here = -1
+        return self
 
 
 # A compiled expression is (True, value) when constant, else (False, source): Python
@@ -88,7 +95,7 @@ class Compiler:
     def __init__(self, ed):
         self.ed = ed
         self.formula_stack: list[str] = []
-        self.names: dict = {"_divide": _divide, "_count": _count}   # what generated code reads
+        self.names: dict = {"_divide": _divide, "_count": _count, "_round": _round}   # what generated code reads
         self.loops = 0                                              # aggregate loop names made
         self.kinds: dict[str, str] = {}                             # loop name -> kind of its values
         self.procedures: dict[str, object] = {}                     # name -> its compiled block
@@ -424,14 +431,14 @@ class Compiler:
         return handler(node, env)
 
     def s_transfer(self, node, env):
-        ed = self.ed
+        """One function (its parties and amount inline, as in an expression)."""
         amount = self.expr(node["amount"], env)
-        payer, payee = self.fn(node["from"], env), self.fn(node["to"], env)
         if amount[0]:
-            value = _round(ed, amount[1])
-            return lambda g, c: g.pay(payer(g, c), payee(g, c), value, c.reason)
-        f = self.function(amount)
-        return lambda g, c: g.pay(payer(g, c), payee(g, c), _round(ed, f(g, c)), c.reason)
+            money = self.source((True, _round(self.ed, amount[1])))
+        else:
+            money = f"_round({self.source((True, self.ed))}, {amount[1]})"
+        payer, payee = self.source(self.expr(node["from"], env)), self.source(self.expr(node["to"], env))
+        return eval(f"lambda g, c: g.pay({payer}, {payee}, {money}, c.reason)", self.names)
 
     def s_for(self, node, env):
         var = node["var"]

@@ -224,6 +224,9 @@ class Edition:
         self.MORTGAGE = [A.Mortgage(i) for i in r]
         self.UNMORTGAGE = [A.Unmortgage(i) for i in r]
         self.KEEP_MORTGAGE = [A.KeepMortgage(i) for i in r]
+        # auction offers by (base, raises within cash): made when an auction first needs
+        # one, then shared by every game of the edition
+        self.offers: dict[tuple[int, int], tuple] = {}
 
     # ---- helpers -----------------------------------------------------------------------
 

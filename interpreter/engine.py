@@ -21,6 +21,7 @@ class Game(RulesMixin, EffectsMixin):
         self.ed = ed
         self.strats = strategies
         self.rng = random.Random(seed)
+        self.random = self.rng.random      # the dice read it (bound once: a throw is hot)
         self.log_on = bool(log or checker)
         self.events: list[dict] = []
         self.checker = checker
@@ -29,12 +30,15 @@ class Game(RulesMixin, EffectsMixin):
         self.ending = False          # `end game` ran: the game ends when the current action returns
         self.bankruptcies = 0
         self.pending = None
-        self.offers: dict[tuple[int, int], tuple] = {}   # auction offers by (base, raises within cash)
         self.cur = -1
         self.final_scores: list[int] | None = None   # set by `finish` (scoring walks every deed)
         self.max_rounds = ed.turn_cap if max_turns is None else max_turns
         self.fasts = [getattr(s, "manage_fast", None) for s in strategies]
         self.raise_fasts = [getattr(s, "raise_fast", None) for s in strategies]
+        # per seat, set by a `manage_fast` strategy: (version, cash), its word that while
+        # `versions[seat]` is `version` and its cash is below `cash` it answers Done
+        self.quiet: list[tuple | None] = [None] * len(strategies)
+        self.move_ctx = Ctx()        # the context of each move by the dice, made anew by `again`
         if state is None:
             st = GameState(edition=ed.id, seed=seed, players=[Player(seat=i, strategy=names[i]) for i in range(len(names))])
             self.st = st
@@ -51,17 +55,21 @@ class Game(RulesMixin, EffectsMixin):
             self._derive()
 
     def _derive(self) -> None:
-        """Caches computed from the state (never saved): group holdings, mortgages."""
+        """Caches computed from the state (never saved): holdings, group holdings, mortgages."""
         ed, st = self.ed, self.st
         ng = len(ed.groups)
         self.versions = [0] * len(self.pl)   # per seat: see `touch`
+        self.holdings = [[] for _ in self.pl]    # per seat: its deeds, in square order
         self.gcount = [[0] * ng for _ in self.pl]
         self.gmort = [0] * ng
         for sq in ed.deeds:
             if st.owner and st.owner[sq] >= 0:
+                self.holdings[st.owner[sq]].append(sq)
                 self.gcount[st.owner[sq]][ed.group_of[sq]] += 1
             if st.mortgaged and st.mortgaged[sq]:
                 self.gmort[ed.group_of[sq]] += 1
+        # per group: the seats holding a deed of it
+        self.holders = [[q for q in self.seats if self.gcount[q][g]] for g in range(ng)]
 
     # ---- events and choices ------------------------------------------------------------
 
@@ -72,9 +80,12 @@ class Game(RulesMixin, EffectsMixin):
 
     def ask(self, p: int, actions):
         a = self.strats[p].choose(self, p, actions)
-        kind = type(a)
-        if kind is not A.ProposeTrade and a not in actions:
-            raise self.strategy_error(p, a, actions)
+        for legal in actions:       # by identity first: equality of dataclasses is slow
+            if legal is a:
+                break
+        else:
+            if type(a) is not A.ProposeTrade and a not in actions:
+                raise self.strategy_error(p, a, actions)
         if self.log_on:
             self.ev({"type": "choice", "seat": p, "action": A.to_json(a)})
         return a
@@ -133,15 +144,16 @@ class Game(RulesMixin, EffectsMixin):
 
     def throw(self) -> tuple[tuple, int, bool]:
         """One roll of all the dice: (the faces, their total, whether all show the same)."""
-        if self.dice_source is not None:
-            dice = tuple(self.dice_source(self))
-        else:
-            r = self.rng.random
-            f = self.ed.faces
-            throws = self.ed.throws
+        if self.dice_source is None:
+            r = self.random
+            ed = self.ed
+            f = ed.faces
+            throws = ed.throws
             if throws is not None:
                 return throws[int(r() * f) * f + int(r() * f)]    # first draw: first die
-            dice = tuple([int(r() * f) + 1 for _ in range(self.ed.dice)])
+            dice = tuple([int(r() * f) + 1 for _ in range(ed.dice)])
+        else:
+            dice = tuple(self.dice_source(self))
         return dice, sum(dice), len(set(dice)) == 1
 
     def one_die(self) -> int:
@@ -228,7 +240,7 @@ class Game(RulesMixin, EffectsMixin):
                     self.go_to_jail(p, "doubles")
                     return
             self.halt = False
-            c = Ctx(p, total)
+            c = self.move_ctx.again(p, total)
             c.doubles = double
             if not (ed.roll_hooks and self.rolled(c, total)):
                 self.move_steps(c, p, total)
@@ -310,7 +322,7 @@ class Game(RulesMixin, EffectsMixin):
             self.ev({"type": "roll", "seat": p, "dice": list(dice), "purpose": "jail"})
         if double:
             self.leave_jail(p, "double")
-            self.move_steps(Ctx(p, total), p, total)
+            self.move_steps(self.move_ctx.again(p, total), p, total)
             return 1 if ed.doubles_exit_roll_again else None
         pl.jail_turns += 1
         if pl.jail_turns >= ed.jail_max_turns:
@@ -318,7 +330,7 @@ class Game(RulesMixin, EffectsMixin):
             if pl.bankrupt:
                 return None
             self.leave_jail(p, "forced")
-            self.move_steps(Ctx(p, total), p, total)
+            self.move_steps(self.move_ctx.again(p, total), p, total)
         return None
 
     # ---- the manage window -------------------------------------------------------------
@@ -328,15 +340,20 @@ class Game(RulesMixin, EffectsMixin):
 
         A strategy with `manage_fast(game, seat) -> action` answers without the list of
         legal actions (the engine checks its answer against the rules instead): the same
-        choice the strategy would make from the list, without building the list."""
+        choice the strategy would make from the list, without building the list. Its
+        word in `quiet` spares the call while it holds."""
         fast = self.fasts[p]
         pl = self.pl[p]
         proposed = False
         for _ in range(self.ed.n):
             if fast is not None:
-                a = fast(self, p)
-                if type(a) is not A.Done and not self.manage_legal(p, a, proposed):
-                    raise self.strategy_error(p, a, ())
+                quiet = self.quiet[p]
+                if quiet is not None and pl.cash < quiet[1] and quiet[0] == self.versions[p]:
+                    a = A.DONE        # its standing answer: no call needed
+                else:
+                    a = fast(self, p)
+                    if type(a) is not A.Done and not self.manage_legal(p, a, proposed):
+                        raise self.strategy_error(p, a, ())
                 if self.log_on:
                     self.ev({"type": "choice", "seat": p, "action": A.to_json(a)})
             else:

@@ -81,10 +81,16 @@ class RulesMixin:
         g = self.ed.group_of[sq]
         old = st.owner[sq]
         if old >= 0:
+            self.holdings[old].remove(sq)
             self.gcount[old][g] -= 1
+            if not self.gcount[old][g]:
+                self.holders[g].remove(old)
             self.versions[old] += 1
         if new >= 0:
+            bisect.insort(self.holdings[new], sq)
             self.gcount[new][g] += 1
+            if self.gcount[new][g] == 1:
+                self.holders[g].append(new)
         st.owner[sq] = new
         self.touch(g)
 
@@ -99,22 +105,23 @@ class RulesMixin:
         """A holding, a mortgage, a hotel or a sale changed in group `g`: the version of
         every seat holding a deed of it moves (strategies cache answers by it)."""
         versions = self.versions
-        for q, counts in enumerate(self.gcount):
-            if counts[g]:
-                versions[q] += 1
+        for q in self.holders[g]:
+            versions[q] += 1
 
     def party(self, q: int) -> Player:
         """A party's player record: the bank reads as a player holding nothing, never bankrupt."""
         return self.pl[q] if q >= 0 else NOBODY
 
     def deeds_of(self, p: int) -> list[int]:
+        """A party's deeds in square order (a new list: the caller may change holdings)."""
+        if p >= 0:
+            return self.holdings[p][:]
         owner = self.st.owner
         return [sq for sq in self.ed.deeds if owner[sq] == p]
 
     def buildings_of(self, p: int, table: str) -> int:
         values = self.st.houses if table == "houses" else self.st.hotels
-        owner = self.st.owner
-        return sum(values[sq] for sq in self.ed.deeds if owner[sq] == p)
+        return sum([values[sq] for sq in self.deeds_of(p)])
 
     def group_built(self, g: int) -> bool:
         houses, hotels = self.st.houses, self.st.hotels
@@ -198,7 +205,7 @@ class RulesMixin:
         active = [q for q in order[k:] + order[:k]
                   if not self.pl[q].bankrupt and (include is None or q in include)]
         info = AuctionInfo(square, 0, -1, start)
-        raises = ed.raises
+        raises, offers = ed.raises, ed.offers
         i = 0
         while active:
             if info.leader >= 0 and len(active) == 1:
@@ -218,9 +225,9 @@ class RulesMixin:
             if not count:
                 active.pop(i)
                 continue
-            offer = self.offers.get((base, count))
+            offer = offers.get((base, count))
             if offer is None:
-                offer = self.offers[base, count] = (A.PASS, *[A.Bid(base + r) for r in raises[:count]])
+                offer = offers[base, count] = (A.PASS, *[A.Bid(base + r) for r in raises[:count]])
             self.pending = info
             a = self.ask(q, offer)
             self.pending = None

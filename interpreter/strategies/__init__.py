@@ -5,6 +5,9 @@ edition, its `.pending` what the current decision is about: an `AuctionInfo`, th
 `ProposeTrade` or `GiveDeed` to answer, or `(ctx, options)` for a `choose`).
 A strategy may also define `manage_fast(game, seat) -> action`: its manage-window answer
 without the list of legal actions (the engine then checks the answer against the rules).
+Such a strategy may leave its word in `game.quiet[seat] = (version, cash)`: while
+`game.versions[seat]` is `version` and its cash is below `cash`, it answers Done, and the
+engine does not ask.
 """
 from __future__ import annotations
 
@@ -19,7 +22,9 @@ NAMES = list(REGISTRY)
 
 
 def make(name: str, seed: int, seat: int):
-    """A strategy for one seat, with its own RNG derived from the game seed."""
+    """A strategy for one seat, with its own RNG derived from the game seed when it draws
+    random numbers (`draws`; seeding one costs as much as a dozen turns)."""
     if name not in REGISTRY:
         raise ValueError(f"unknown strategy `{name}` (known: {', '.join(NAMES)})")
-    return REGISTRY[name](_random.Random(f"{seed}:{seat}:{name}"))
+    kind = REGISTRY[name]
+    return kind(_random.Random(f"{seed}:{seat}:{name}") if kind.draws else None)

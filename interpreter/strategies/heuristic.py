@@ -15,6 +15,7 @@ from dataclasses import dataclass, fields
 from .. import actions as A
 from ..state import BANK
 
+INF = float("inf")
 BARGAIN = 0.9          # bid up to this share of the price for a deed of no special use
 COMPLETING = 1.25      # ... and up to this share when it completes one of my groups
 OFFER = 1.75           # offer this share of the price for the deed that completes my group
@@ -30,8 +31,8 @@ class Plan:
     """What my manage window looks at, by seat and version (see `Heuristic._plan`)."""
     version: int
     floor: float        # less cash than this: Done
-    lift: list[int]     # my groups with a mortgaged deed
-    build: list[int]    # the lots of my complete unmortgaged groups, dearest house first
+    lift: list[int]     # my groups where I have a mortgaged deed
+    build: list[int]    # the lots of my complete unmortgaged groups with room to build, dearest house first
     near: list[int]     # lot groups I lack one deed of
 
 
@@ -47,7 +48,7 @@ class Amounts:
     value: list[int]          # per square: what the deed is worth to me (its price, if it has one)
     offer: list[int]          # per square: what I offer for it when it completes my group
     build_key: list[tuple]    # per square: (house cost, square), the dearer built first
-    least: float              # the least floor any `_plan` gives: with less cash, Done
+    least: float              # no floor `_plan` gives is lower: with less cash, Done
 
 
 _AMOUNTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -71,9 +72,9 @@ def _amounts(ed) -> Amounts:
 
 class Heuristic:
     name = "heuristic"
+    draws = False
 
     def __init__(self, rng=None):
-        self.rng = rng
         self.game = None
         self.ed = None
         self.tried: dict[int, int] = {}
@@ -169,12 +170,14 @@ class Heuristic:
             self._setup(game)
         ed = self.ed
         cash = game.pl[seat].cash
-        if cash < self.least:
-            return A.DONE
         version = game.versions[seat]
+        if cash < self.least:
+            game.quiet[seat] = (version, self.least)
+            return A.DONE
         plan = self.plans.get(seat)
         if plan is None or plan.version != version:
             plan = self.plans[seat] = self._plan(game, seat, version)
+            game.quiet[seat] = (version, plan.floor)
         if cash < plan.floor:
             return A.DONE
         st = game.st
@@ -190,8 +193,6 @@ class Heuristic:
             if unmortgage is not None:
                 return ed.UNMORTGAGE[unmortgage]
         for s in plan.build:       # the dearest first: the first I can build on is the pick
-            if cash - self.group_house[ed.group_of[s]] < self.reserve:
-                continue
             if cash - ed.house_cost[s] >= self.reserve and game.can_build(seat, s):
                 return ed.BUILD[s]
             if cash - ed.hotel_cost[s] >= self.reserve and game.can_build_hotel(seat, s):
@@ -211,33 +212,47 @@ class Heuristic:
         until `game.versions[seat]` moves: a holding, a mortgage, a hotel or a sale
         changed in one of my groups; a house does not move it)."""
         ed = self.ed
-        counts = game.gcount[seat]
         gmort = game.gmort
-        owner, hotels = game.st.owner, game.st.hotels
-        floor = float("inf")
+        owner, hotels, mortgaged = game.st.owner, game.st.hotels, game.st.mortgaged
+        group_squares, group_size, group_kind = ed.group_squares, ed.group_size, ed.group_kind
+        reserve, offer, full, unmortgage_cost = self.reserve, self.offer, ed.hotels_per_lot, ed.unmortgage_cost
+        floor = INF
         lift, build, near = [], [], []
-        for g, have in enumerate(counts):
+        g = -1
+        for have in game.gcount[seat]:
+            g += 1
             if not have:
                 continue
             if gmort[g]:
-                floor = min(floor, self.rich)
-                lift.append(g)
-            if ed.group_kind[g] != 1:
+                cheapest = INF       # my cheapest mortgage to lift here
+                for s in group_squares[g]:
+                    if owner[s] == seat and mortgaged[s] and unmortgage_cost[s] < cheapest:
+                        cheapest = unmortgage_cost[s]
+                if cheapest < INF:       # lifting it needs `rich` left over after paying
+                    if self.rich + cheapest < floor:
+                        floor = self.rich + cheapest
+                    lift.append(g)
+            if group_kind[g] != 1:
                 continue
-            size = ed.group_size[g]
+            size = group_size[g]
             if have == size:
+                squares = group_squares[g]
                 if not gmort[g]:
-                    build.extend(ed.group_squares[g])
-                for s in ed.group_squares[g]:
+                    for s in squares:
+                        if hotels[s] < full:       # room for a building
+                            build.append(s)
+                for s in squares:
                     if not hotels[s]:       # a lot without a hotel: more to build
-                        floor = min(floor, self.reserve + self.group_house[g])
+                        if reserve + self.group_house[g] < floor:
+                            floor = reserve + self.group_house[g]
                         break
             elif have + 1 == size:
                 near.append(g)
-                for s in ed.group_squares[g]:
-                    if owner[s] != seat and owner[s] >= 0:
-                        floor = min(floor, self.reserve + self.offer[s])
-        build.sort(key=self.build_key.__getitem__, reverse=True)
+                for s in group_squares[g]:
+                    if owner[s] != seat and owner[s] >= 0 and reserve + offer[s] < floor:
+                        floor = reserve + offer[s]
+        if build:
+            build.sort(key=self.build_key.__getitem__, reverse=True)
         return Plan(version, floor, lift, build, near)
 
     def _target(self, game, seat, g):
@@ -356,46 +371,44 @@ class Heuristic:
         return min(actions, key=rank)
 
     def raise_fast(self, game, seat, owed, creditor, refused):
-        """`raise_money` without the list: the same pick (None when nothing is legal).
-
-        Walks my groups, not my deeds, so a group's buildings are looked at once (and
-        only when I have an unmortgaged lot without buildings there): a built group offers
-        sales, an unbuilt one mortgages. Keys end with the square, so ties go to the lowest
-        square as in `raise_money`."""
+        """`raise_money` without the list: the same pick (None when nothing is legal), rank
+        by rank: the cheapest mortgage outside my whole groups, else a building sold (the
+        lowest square first), else the cheapest mortgage in a whole group, else the
+        cheapest deed handed over. Ties go to the lowest square, as in `raise_money`."""
         if game is not self.game:
             self._setup(game)
         ed = self.ed
         if ed.debt_auction:
             return self.raise_money(game, seat, game.raise_actions(seat, creditor, owed, refused) or [None])
         st = game.st
-        owner, houses, hotels, mortgaged = st.owner, st.houses, st.hotels, st.mortgaged
-        counts = game.gcount[seat]
-        deeds_too = ed.pay_with_deeds and creditor >= 0
-        best, best_key = None, None
-        for g, have in enumerate(counts):
-            if not have:
+        houses, hotels, mortgaged = st.houses, st.hotels, st.mortgaged
+        counts, group_of, group_size, value = game.gcount[seat], ed.group_of, ed.group_size, ed.mortgage_value
+        mine = game.holdings[seat]
+        cheapest = whole = None       # my cheapest mortgage outside, and inside, my whole groups
+        for sq in mine:
+            if mortgaged[sq] or houses[sq] or hotels[sq]:
                 continue
-            built = None
-            rank = 2 if have == ed.group_size[g] else 0
-            for sq in ed.group_squares[g]:
-                if owner[sq] != seat:
-                    continue
-                if houses[sq] or hotels[sq]:
-                    key = (1, 0, sq)
-                    if best_key is None or key < best_key:
-                        if game.can_sell(seat, sq):
-                            best, best_key = ed.SELL[sq], key
-                        elif game.can_downgrade(seat, sq):
-                            best, best_key = ed.DOWNGRADE[sq], key
-                elif not mortgaged[sq]:
-                    if built is None:
-                        built = game.group_built(g)
-                    key = (rank, ed.mortgage_value[sq], sq)
-                    if not built and (best_key is None or key < best_key):
-                        best, best_key = ed.MORTGAGE[sq], key
-                if deeds_too and game.may_give_deed(sq, owed, creditor, refused):
-                    value = game.deed_value(sq)
-                    key = (3, value, sq)
-                    if best_key is None or key < best_key:
-                        best, best_key = A.GiveDeed(sq, value), key
+            g = group_of[sq]
+            if counts[g] != group_size[g]:
+                if (cheapest is None or value[sq] < value[cheapest]) and not game.group_built(g):
+                    cheapest = sq
+            elif (whole is None or value[sq] < value[whole]) and not game.group_built(g):
+                whole = sq
+        if cheapest is not None:
+            return ed.MORTGAGE[cheapest]
+        for sq in mine:
+            if houses[sq] or hotels[sq]:
+                if game.can_sell(seat, sq):
+                    return ed.SELL[sq]
+                if game.can_downgrade(seat, sq):
+                    return ed.DOWNGRADE[sq]
+        if whole is not None:
+            return ed.MORTGAGE[whole]
+        best = None
+        if ed.pay_with_deeds and creditor >= 0:
+            for sq in mine:
+                if game.may_give_deed(sq, owed, creditor, refused):
+                    worth = game.deed_value(sq)
+                    if best is None or worth < best.value:
+                        best = A.GiveDeed(sq, worth)
         return best

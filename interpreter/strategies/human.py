@@ -38,6 +38,7 @@ def describe(game, action) -> str:
 
 class Human:
     name = "human"
+    draws = False
 
     def __init__(self, rng=None, read=input, write=print):
         self.read = read

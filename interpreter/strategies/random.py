@@ -4,6 +4,7 @@ from __future__ import annotations
 
 class RandomStrategy:
     name = "random"
+    draws = True
 
     def __init__(self, rng):
         self.rng = rng

@@ -1,22 +1,27 @@
 """The heuristic's fast paths (`manage_fast`, `raise_fast`) give the same answer as its
 choice from the engine's full list of legal actions, at every manage window and every
 step of raising money, in whole games of every edition (DESIGN principle 5: the fast
-path is a shortcut, not another player)."""
+path is a shortcut, not another player). Its word in `game.quiet` (Done while the
+version stands and cash is below a mark) holds wherever it would spare a call."""
 from __future__ import annotations
 
 import pytest
 from conftest import EDITIONS, edition
 
 import interpreter
+from interpreter import actions as A
 from interpreter.strategies.heuristic import Heuristic
 
 
 class Checked(Heuristic):
-    """A heuristic that also works out each fast answer from the list and compares."""
+    """A heuristic that also works out each fast answer from the list and compares. It
+    takes its word back from `game.quiet`, so the engine asks it every time and the word
+    is checked at every window."""
 
     def __init__(self, rng=None):
         super().__init__(rng)
         self.compared = 0
+        self.words: dict[int, tuple] = {}
 
     def manage_fast(self, game, seat):
         tried, proposed_on = dict(self.tried), self.proposed_on
@@ -26,6 +31,11 @@ class Checked(Heuristic):
         # proposes at most one per turn, so its own record stands for the engine's
         listed = self.manage(game, seat, game.manage_actions(seat, proposed_on != game.st.turns))
         assert fast == listed, f"seat {seat}, turn {game.st.turns}: fast {fast!r}, from the list {listed!r}"
+        word = self.words.get(seat)
+        if word is not None and word[0] == game.versions[seat] and game.pl[seat].cash < word[1]:
+            assert type(listed) is A.Done, f"seat {seat}, turn {game.st.turns}: quiet {word}, yet {listed!r}"
+        if game.quiet[seat] is not None:
+            self.words[seat], game.quiet[seat] = game.quiet[seat], None
         self.compared += 1
         return fast
 

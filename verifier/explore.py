@@ -40,10 +40,15 @@ MAX_SEATS = 4                # more seats add little but length to a game
 SHRINK_SECONDS = int(os.environ.get("BOARDRULES_SHRINK_SECONDS", "10"))
 
 # Action kinds Hypothesis may switch off for a whole game (swarm testing). When every legal
-# action is switched off the seat chooses among all of them, so a game always goes on: with
-# `Done` and `Decline` off, players buy everything and build until the bank runs dry.
+# action is switched off the seat chooses among all of them, so a game always goes on.
 SWARM = ("Buy", "Decline", "Bid", "Pass", "Build", "BuildHotel", "SellBuilding", "Downgrade", "Mortgage",
          "Unmortgage", "ProposeTrade", "Accept", "Reject", "PayFine", "UseCard", "GiveDeed", "Done")
+
+# A building race (one swarm setting among the random ones, drawn for about one game in
+# four): nobody mortgages or sells a building, and everybody builds whenever they can, so
+# the bank runs out of houses (a mortgage blocks its group and raising money sells houses:
+# with either allowed, random play almost never empties the bank).
+RACE_OFF, RACE_EAGER = frozenset({"Mortgage", "SellBuilding"}), frozenset({"Build"})
 
 # The phase of the game a choice belongs to, by the kinds of action offered.
 PHASES = (("Buy", "buy_or_decline"), ("Bid", "auction"), ("Pass", "auction"), ("Accept", "trade_reply"),
@@ -145,6 +150,8 @@ def _game(ed, data, counters: Counters, skip: frozenset, rounds: int, sink: list
     players = data.draw(st.integers(limits["min"], max(limits["min"], min(limits["max"], MAX_SEATS))), label="players")
     off = frozenset(data.draw(st.sets(st.sampled_from(SWARM)), label="actions switched off"))
     eager = frozenset(data.draw(st.sets(st.sampled_from(SWARM)), label="actions taken whenever legal"))
+    if data.draw(st.integers(0, 3), label="a building race") == 0:
+        off, eager = (off | RACE_OFF) - RACE_EAGER, (eager | RACE_EAGER) - RACE_OFF
     decks = [data.draw(st.permutations(range(len(cards))), label=f"deck {deck['id']}")
              for deck, cards in zip(ed.decks, ed.cards)]
     inputs = traces.Inputs(players=players, seed=0, rounds=rounds, decks=[list(d) for d in decks], dice=[], choices=[])

@@ -39,6 +39,7 @@ BUDGET = 400_000_000         # per edition (inside `budget()`), in the same unit
 _EDITIONS: dict = {}
 _STEPS: dict = {}            # (edition key, players, action) -> [(args, game)]
 _CHAINS: dict = {}           # (edition key, players, actions) -> bounded-checking steps
+_BEFORE: dict = {}           # (edition key, players, invariant) -> its term on the fresh state
 
 
 class Effort:
@@ -129,6 +130,15 @@ def holds(ed, inv: dict, state):
     return g.expr(inv["body"], Ctx())
 
 
+def _before(ed, inv: dict, players: int, s0):
+    """The invariant on the fresh pre-state `fresh(ed, players)` (the same constants every
+    time): built once per edition, player count and invariant, shared by every action."""
+    key = (id(ed), players, inv["name"], json.dumps(inv["body"], sort_keys=True))
+    if key not in _BEFORE:
+        _BEFORE[key] = holds(ed, inv, s0)
+    return _BEFORE[key]
+
+
 def _solver():
     s = z3.Solver()
     s.set("rlimit", RLIMIT)
@@ -204,7 +214,7 @@ def prove_preserves(ir: dict, invariant, action, players: int, strengthen: bool 
     inv = _invariant(ir, invariant)
     act = _action(ir, action, players)
     s0 = fresh(ed, players)
-    pre = holds(ed, inv, s0)
+    pre = _before(ed, inv, players, s0)
     others = [x for x in invariants(ir) + lemmas(ir)
               if x["name"] != inv["name"] and x.get("origin", "prelude") in ("prelude", "verifier")]
     base = [T.lift(c) for c in (domain(ed, s0), pre) if c is not True]
@@ -212,6 +222,10 @@ def prove_preserves(ir: dict, invariant, action, players: int, strengthen: bool 
     used_strength = False
     # first all instances at once (the parameters symbolic): one query, often enough
     whole = _sym_step(ed, act, players, s0)
+    if whole is not None and inv.get("origin", "prelude") in ("prelude", "verifier"):
+        why = _unmodelled_path(ir, ed, act, players, s0)
+        if why:
+            return Unknown(why)
     if whole is not None:
         post = holds(ed, inv, whole.s) if whole.s.ok is not False else True
         goal = T.and_(whole.s.ok, T.or_(T.not_(post), whole.s.unsupported))
@@ -222,20 +236,19 @@ def prove_preserves(ir: dict, invariant, action, players: int, strengthen: bool 
         result, _ = _check(solver)
         if result == z3.unsat:
             return Proved("inductive")
+        # an unmodelled path (a bankruptcy) makes the cell unknown whatever else holds:
+        # no strengthening is tried for it
+        if result == z3.sat and (why := _unmodelled(solver.model(), whole, act)):
+            return Unknown(why)
         if result == z3.sat and strengthen and others:
-            strong = [T.lift(c) for c in [holds(ed, x, s0) for x in others] if c is not True]
+            strong = [T.lift(c) for c in [_before(ed, x, players, s0) for x in others] if c is not True]
             solver = _solver()
             solver.add(*base, *strong, T.lift(goal))
             result, _ = _check(solver)
             if result == z3.unsat:
-                return Proved("inductive with the other built-in invariants: " + ", ".join(x["name"] for x in others))
-        if result == z3.sat:
-            model = solver.model()
-            if z3.is_true(model.eval(T.lift(whole.s.unsupported), model_completion=True)):
-                args = {n: model.eval(v, model_completion=True) for n, v in whole.choices.items()
-                        if n.startswith(act.name + ".")}
-                shown = act.name + "(" + ", ".join(f"{n.split('.', 1)[1]}={v}" for n, v in args.items()) + ")"
-                return Unknown("unsupported: " + "; ".join(sorted(whole.reasons)) + f" (e.g. {shown})")
+                return Proved(STRENGTHENED + ", ".join(x["name"] for x in others))
+        if result == z3.sat and (why := _unmodelled(solver.model(), whole, act)):
+            return Unknown(why)
         # otherwise instance by instance: which seat, deed or card, and why
     for args, g in _steps(ir, ed, act, players, s0):
         try:
@@ -258,9 +271,11 @@ def prove_preserves(ir: dict, invariant, action, players: int, strengthen: bool 
             continue
         if result == z3.unknown:
             return Unknown(f"solver: {why} ({_show(act, args)})")
+        if z3.is_true(model.eval(T.lift(g.s.unsupported), model_completion=True)):
+            return Unknown("unsupported: " + "; ".join(sorted(g.reasons)) + f" ({_show(act, args)})")
         if strengthen and others:
             if strong is None:
-                strong = [T.lift(c) for c in [holds(ed, x, s0) for x in others] if c is not True]
+                strong = [T.lift(c) for c in [_before(ed, x, players, s0) for x in others] if c is not True]
             solver = _solver()
             solver.add(*base, *strong)
             solver.add(T.lift(goal))
@@ -275,8 +290,40 @@ def prove_preserves(ir: dict, invariant, action, players: int, strengthen: bool 
             return Unknown("unsupported: " + "; ".join(sorted(g.reasons)) + f" ({_show(act, args)})")
         return Unknown(f"not inductive ({_show(act, args)})", _model_summary(model, s0, g.s))
     if used_strength:
-        return Proved("inductive with the other built-in invariants: " + ", ".join(x["name"] for x in others))
+        return Proved(STRENGTHENED + ", ".join(x["name"] for x in others))
     return Proved("inductive")
+
+
+def _unmodelled_path(ir: dict, ed, act: Action, players: int, s0) -> str:
+    """Why the action can take a path the symbolic semantics does not model (a payer's
+    bankruptcy) from a state where every built-in invariant holds; "" when it cannot or
+    the solver does not say. One query per action: such a path makes every built-in
+    invariant's cell unknown (its own query would find the same path), so each need not
+    ask again."""
+    key = (id(ed), players, act.name, "unmodelled")
+    if key not in _STEPS:
+        whole = _sym_step(ed, act, players, s0)
+        _STEPS[key] = ""
+        if whole.s.unsupported is not False and whole.s.ok is not False:
+            solver = _solver()
+            facts = [_before(ed, x, players, s0) for x in invariants(ir) + lemmas(ir)
+                     if x.get("origin", "prelude") in ("prelude", "verifier")]
+            solver.add(*[T.lift(c) for c in (domain(ed, s0), *facts) if c is not True])
+            solver.add(T.lift(whole.s.ok), T.lift(whole.s.unsupported))
+            result, _ = _check(solver)
+            if result == z3.sat:
+                _STEPS[key] = _unmodelled(solver.model(), whole, act)
+    return _STEPS[key]
+
+
+def _unmodelled(model, whole, act) -> str:
+    """The reason, when the model takes a path the symbolic semantics does not model, with
+    the action's parameters as the model chose them; "" otherwise."""
+    if not z3.is_true(model.eval(T.lift(whole.s.unsupported), model_completion=True)):
+        return ""
+    args = {n: model.eval(v, model_completion=True) for n, v in whole.choices.items() if n.startswith(act.name + ".")}
+    shown = act.name + "(" + ", ".join(f"{n.split('.', 1)[1]}={v}" for n, v in args.items()) + ")"
+    return "unsupported: " + "; ".join(sorted(whole.reasons)) + f" (e.g. {shown})"
 
 
 def _show(act, args) -> str:
@@ -295,9 +342,7 @@ def _model_summary(model, before, after) -> dict:
 
 
 def table(ir: dict, players: int, actions: list | None = None) -> dict:
-    """Every (invariant, action) verdict. A proof strengthened by the other built-in
-    invariants stands only if each of them is itself proved everywhere (joint induction);
-    otherwise it is downgraded to unknown, until a fixpoint."""
+    """Every (invariant, action) verdict, strengthening made sound (`joint`)."""
     ed = edition(ir)
     acts = actions if actions is not None else catalogue(ir, players, ed)
     invs = invariants(ir) + lemmas(ir)
@@ -306,18 +351,31 @@ def table(ir: dict, players: int, actions: list | None = None) -> dict:
         cells[(inv["name"], "start")] = prove_initial(ir, inv, players)
         for act in acts:
             cells[(inv["name"], act.name)] = prove_preserves(ir, inv, act, players)
+    joint(ir, cells)
+    return cells
+
+
+STRENGTHENED = "inductive with the other built-in invariants: "
+
+
+def joint(ir: dict, cells: dict) -> None:
+    """A proof strengthened by the other built-in invariants (and the lemmas) stands only
+    if each of them is itself proved in every column (joint induction); otherwise it is
+    downgraded to unknown, until a fixpoint. An invariant without cells here (a lemma the
+    caller did not check) is not proved."""
+    names = [x["name"] for x in invariants(ir) + lemmas(ir) if x.get("origin", "prelude") in ("prelude", "verifier")]
     changed = True
     while changed:
         changed = False
-        sound = {inv["name"] for inv in invs
-                 if all(v.passed and not isinstance(v, Bounded) for (n, _), v in cells.items() if n == inv["name"])}
+        rows = {n for n, _ in cells}
+        sound = {n for n in rows if all(v.passed and not isinstance(v, Bounded)
+                                        for (m, _), v in cells.items() if m == n)}
         for key, v in cells.items():
-            if isinstance(v, Proved) and v.reason.startswith("inductive with") and not sound >= \
-                    {x["name"] for x in invs if x["name"] != key[0]}:
-                cells[key] = Unknown("inductive only with invariants not proved everywhere: "
-                                     + ", ".join(sorted({x["name"] for x in invs if x["name"] != key[0]} - sound)))
-                changed = True
-    return cells
+            if isinstance(v, Proved) and v.reason.startswith(STRENGTHENED):
+                missing = sorted(set(names) - {key[0]} - sound)
+                if missing:
+                    cells[key] = Unknown("inductive only with invariants not proved everywhere: " + ", ".join(missing))
+                    changed = True
 
 
 # ---- bounded model checking ---------------------------------------------------------------

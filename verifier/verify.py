@@ -89,6 +89,9 @@ def _prove_cells(ir: dict, report: Report, trace_dir: Path, acts: list) -> None:
         report.cells[(name, START)] = _traced(prove.prove_initial(ir, name, report.players), report, name, trace_dir)
         for act in acts:
             report.cells[(name, act.name)] = prove.prove_preserves(ir, name, act, report.players)
+    prove.joint(ir, report.cells)
+    for inv in report.invariants:
+        name = inv["name"]
         open_cells = [a.name for a in acts if isinstance(report.cells[(name, a.name)], Unknown)]
         if not open_cells:
             continue

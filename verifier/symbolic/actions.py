@@ -61,9 +61,9 @@ class Action:
 
 
 def _mover(g: SymGame, p: int) -> None:
-    """The seat acting is in the game and it is their turn."""
+    """The seat acting is in the game and it is their turn (the game is not over)."""
     g.cur = p
-    g.assume(T.not_(g.s.bankrupt[p]))
+    g.assume(T.and_(T.not_(g.s.bankrupt[p]), T.not_(g.s.over)))
 
 
 def _at(g: SymGame, p: int, sq: int) -> None:
@@ -78,29 +78,42 @@ def _dice(g: SymGame):
                     else list(range(ed.dice, ed.dice * ed.faces + 1)))
 
 
+MOVES = ("move_to", "move_by", "advance_to_nearest", "go_to_jail")
+
+
 def draws_of(ir: dict) -> dict:
-    """Per deck id: the squares whose `on_land` draws from it (None: anywhere, because a
-    card or an `on_pass` block draws)."""
+    """Per deck id: the squares where it is drawn (None: anywhere, because an `on_pass`
+    block or a hook draws, or a card that moves the player first). A card that draws
+    without moving draws where its own deck is drawn (to a fixpoint)."""
     out: dict = {}
 
     def walk(stmts, where):
         for s in stmts or []:
             if s.get("do") == "draw":
-                out.setdefault(s["deck"], set())
                 if where is None:
                     out[s["deck"]] = None
-                elif out[s["deck"]] is not None:
-                    out[s["deck"]].add(where)
+                elif out.setdefault(s["deck"], set()) is not None:
+                    out[s["deck"]] |= where
             for key in ("body", "then", "else"):
                 walk(s.get(key), where)
             for o in s.get("options", []) or []:
                 walk(o.get("body"), where)
+
+    def moves(stmts) -> bool:
+        return any(s.get("do") in MOVES or moves(s.get("body")) or moves(s.get("then")) or moves(s.get("else"))
+                   or any(moves(o.get("body")) for o in s.get("options", []) or []) for s in stmts or [])
     for sq in ir["squares"]:
-        walk(sq.get("on_land"), sq["index"])
+        walk(sq.get("on_land"), {sq["index"]})
         walk(sq.get("on_pass"), None)
-    for d in ir.get("decks", []):
-        for card in d.get("cards", []):
-            walk(card.get("effect"), None)
+    for hook in ir.get("hooks", []):
+        walk(hook.get("body"), None)
+    before = None
+    while before != out:
+        before = {k: (set(v) if v is not None else None) for k, v in out.items()}
+        for d in ir.get("decks", []):
+            for card in d.get("cards", []):
+                spots = out.get(d["id"], set())
+                walk(card.get("effect"), None if spots is None or moves(card.get("effect")) else set(spots))
     return out
 
 
@@ -243,6 +256,7 @@ def catalogue(ir: dict, players: int, ed=None) -> list[Action]:
             g.fork(T.lt(0, cash), lambda: g.transfer(me, q, cash, "trade"),
                    lambda: g.fork(T.lt(cash, 0), lambda: g.transfer(q, me, T.neg(cash), "trade")))
             g.fork(g.s.mortgaged[sq], lambda: g.received_mortgaged(me, sq))
+            g.acquired(me, sq, "trade")
         g.split_party(s.owner[sq], partner)
     if ed.trade_deeds:
         out.append(Action("trade_deed", "trade", {"me": seats, "sq": deeds}, trade_deed, force={"accept": True}))
@@ -282,9 +296,17 @@ def catalogue(ir: dict, players: int, ed=None) -> list[Action]:
                             g.may_give_deed(sq, owed, creditor)))
             g.set_owner(sq, creditor)
             g.fork(g.s.mortgaged[sq], lambda: g.received_mortgaged(creditor, sq))
+            g.acquired(creditor, sq, "debt")
         out.append(Action("give_deed", "debt", {"me": seats, "sq": deeds, "creditor": seats}, give_deed))
 
     # ---- squares and cards: their IR statements ----------------------------------------
+    if any(h["event"] == "land" for h in ir.get("hooks", [])):
+        def land_hooks(g, me, at):
+            _mover(g, me)
+            _at(g, me, at)
+            g.fire(g.hooks("land"), Ctx(me, _dice(g), "square:" + ed.square_ids[at]), at)
+        out.append(Action("hook:land", "hook", {"me": seats, "at": list(range(ed.n))}, land_hooks))
+
     for sq in range(ed.n):
         square = g_square(ed, sq)
         if square.get("on_land"):

@@ -120,6 +120,10 @@ class CompileMixin:
             return [(Ref("group", g), True) for g in range(len(ed.groups))]
         if name == "decks":
             return [(Ref("deck", k), True) for k in range(len(ed.decks))]
+        if name == "squares":
+            return [(Ref("deed", sq), True) for sq in range(ed.n)]
+        if name == "over":
+            return s.over
         if name == "pots":
             if ed.ir.get("pots"):
                 raise Unsupported("pots are not modelled by the symbolic semantics yet")
@@ -156,6 +160,13 @@ class CompileMixin:
         name = node["name"]
         s, ed = self.s, self.ed
         kind = of.kind if isinstance(of, Ref) else None
+        if name in ed.state_index and kind in ("player", None):     # a player's declared set of squares
+            k = ed.state_index[name]
+            return [(Ref("deed", sq), self._player(of, lambda q: s.marks[q][k][sq])) for sq in range(ed.n)]
+        if name == "kind":                                          # only a square has a kind
+            if T.is_sym(val(of)):
+                raise Unsupported("the kind of a square not known here")
+            return ed.kind_names[val(of)]
         if kind == "player":
             if name == "deeds":
                 q = val(of)
@@ -224,6 +235,10 @@ class CompileMixin:
                 return True
             return T.or_(l, self.expr(node["r"], c))
         r = self.expr(node["r"], c)
+        if op == "in":
+            if not isinstance(r, list):
+                raise Unsupported("`in` something that is not a set")
+            return T.or_(*[T.and_(m, T.eq(val(e), val(l))) for e, m in r])
         l, r = val(l), val(r)
         if op == "+":
             return T.add(l, r)
@@ -372,19 +387,60 @@ class CompileMixin:
         pick = self.choice("option", list(range(len(options))), seat=c.me)
         self.split_value(pick, list(range(len(options))), lambda i: self.block(options[i].get("body", []), c))
 
-    # statements of the variants (pots, dealt deeds, ...) the symbolic state does not hold yet:
-    # explicit arms, so an edition using them gets "unsupported", never a silent pass
     def s_add(self, node, c):
-        raise Unsupported("the statement `add` is not modelled by the symbolic semantics yet")
+        k = self.ed.state_index[node["state"]]
+        item, to = val(self.expr(node["item"], c)), val(self.expr(node["to"], c))
 
-    def s_deal(self, node, c):
-        raise Unsupported("the statement `deal` is not modelled by the symbolic semantics yet")
+        def mark(q):
+            if q == BANK:
+                self.flag(True, "a declared state of the bank")
+                return
+            self.split_value(item, range(self.ed.n), lambda sq: self.mark(q, k, sq))
+        self.split_party(to, mark)
 
     def s_choose_in(self, node, c):
-        raise Unsupported("the statement `choose_in` is not modelled by the symbolic semantics yet")
+        """`choose x in SET [where C] [or skip] { ... }`: `me` picks an element satisfying
+        the condition (or skips, when allowed); an empty choice does nothing. The decision
+        is the element's square (-1: skip); the interpreter's option number is recorded
+        too, for replaying in the interpreter."""
+        var = node["var"]
+        saved = c.vars.get(var, _MISSING)
+        cands = []
+        for elem, member in self.expr(node["over"], c):
+            c.vars[var] = elem
+            ok = T.and_(member, self.expr(node["where"], c) if node.get("where") is not None else True)
+            if ok is not False:
+                cands.append((elem, ok))
+        skip = bool(node.get("skip"))
+        squares = [val(e) for e, _ in cands]
+
+        def run(sq):
+            if sq >= 0:
+                c.vars[var] = Ref("deed", sq)
+                self.block(node.get("body", []), c)
+        if self.provider is not None and squares:      # concrete: exactly the interpreter's options
+            v = self.choice("element", squares + ([-1] if skip else []), seat=c.me)
+            self.record.append(("option", squares.index(v) if v in squares else len(squares), c.me))
+            self.split_value(v, [-1] + squares, run)
+        elif squares:
+            v = self.choice("element", [-1] + squares, seat=c.me)
+            none = T.not_(T.or_(*[ok for _, ok in cands]))
+            self.assume(T.and_(*[T.implies(T.eq(v, sq), ok) for sq, (_, ok) in zip(squares, cands)],
+                               T.implies(T.eq(v, -1), True if skip else none)))
+            self.split_value(v, [-1] + squares, run)
+        if saved is _MISSING:
+            c.vars.pop(var, None)
+        else:
+            c.vars[var] = saved
 
     def s_end_game(self, node, c):
-        raise Unsupported("the statement `end_game` is not modelled by the symbolic semantics yet")
+        """`end game`: the game is over once the action returns (the rest of the block runs)."""
+        self.s.over = True
+
+    # the setup deal (never a step of play) the symbolic state does not hold: an explicit
+    # arm, so an edition using it gets "unsupported", never a silent pass
+    def s_deal(self, node, c):
+        raise Unsupported("the statement `deal` is not modelled by the symbolic semantics yet")
 
     def s_if(self, node, c):
         cond = self.expr(node["cond"], c)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from . import terms as T
-from .compile import Ctx
+from .compile import Ctx, Ref
 
 
 class EffectsMixin:
@@ -39,7 +39,17 @@ class EffectsMixin:
             self.fork(T.not_(self.s.halt), lambda: self.split_value(new, range(n), lambda sq: self.land(c, p, sq)))
 
     def land(self, c: Ctx, p: int, sq: int) -> None:
-        """A token ends its move on `sq`: its `on_land`, then the property rule."""
+        """A token ends its move on `sq`: the `land` hooks, its `on_land`, then the
+        property rule (each stops the landing if it halts, moves or bankrupts the player)."""
+        hooks = self.hooks("land")
+        if not hooks:
+            self.landed(c, p, sq)
+            return
+        self.fire(hooks, c, sq)
+        s = self.s
+        self.fork(T.or_(s.halt, T.not_(T.eq(s.position[p], sq)), s.bankrupt[p]), None, lambda: self.landed(c, p, sq))
+
+    def landed(self, c: Ctx, p: int, sq: int) -> None:
         ed = self.ed
         block = self.squares[sq].get("on_land") or []
         if block:
@@ -142,3 +152,41 @@ class EffectsMixin:
             ed = self.ed
             c.roll = self.choice("roll", ("range", ed.dice, ed.dice * ed.faces), seat=c.me)
         return c.roll
+
+    # ---- per-player state and hooks ------------------------------------------------------
+
+    def hooks(self, event: str, state: str | None = None) -> list:
+        """The IR's hooks of one event (of one declared state for `add`), in spec order."""
+        return [h for h in self.ed.ir.get("hooks", []) if h["event"] == event and h.get("state") == state]
+
+    def fire(self, hooks: list, c: Ctx, value: int, way: str | None = None) -> None:
+        """Run the hooks with their variable bound to square `value`; once `end game` has
+        run, the rest of the action stops (the interpreter's `fire`)."""
+        for i, hook in enumerate(h for h in hooks if way is None or not h.get("by") or way in h["by"]):
+            def run(hook=hook):
+                var = hook["var"]
+                saved = c.vars.get(var)
+                c.vars[var] = Ref("deed", value)
+                cond = self.expr(hook["if"], c) if hook.get("if") is not None else True
+                self.fork(cond, lambda: self.block(hook.get("body") or [], c))
+                c.vars[var] = saved
+            if i == 0:
+                run()
+            else:
+                self.fork(self.s.over, None, run)
+            self.s.halt = T.or_(self.s.halt, self.s.over)
+
+    def acquired(self, p: int, sq: int, way: str) -> None:
+        """Deed `sq` has come to player `p` (by `way`): the `acquire` hooks, with `me` = `p`."""
+        hooks = [h for h in self.hooks("acquire") if not h.get("by") or way in h["by"]]
+        if hooks and p >= 0:
+            self.fork(self.s.bankrupt[p], None, lambda: self.fire(hooks, Ctx(p, reason="hook:acquire"), sq))
+
+    def mark(self, p: int, k: int, sq: int) -> None:
+        """`add SQUARE to P.STATE`: a new element joins the set, then the `add` hooks run."""
+        def new():
+            self.s.marks[p][k][sq] = True
+            hooks = self.hooks("add", self.ed.states[k])
+            if hooks:
+                self.fire(hooks, Ctx(p, reason="hook:add"), sq)
+        self.fork(self.s.marks[p][k][sq], None, new)

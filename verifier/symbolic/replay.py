@@ -152,6 +152,8 @@ def run(game, act, args: dict, record: list) -> bool:
     elif name.startswith("square:"):
         sq = ed.square_index[name[7:]]
         ed.on_land[sq](game, Ctx(me, dice[0], "square:" + name[7:]))
+    elif name == "hook:land":
+        game.fire(ed.land_hooks, Ctx(me, dice[0], "square:" + ed.square_ids[args["at"]]), args["at"])
     elif name.startswith("pass:"):
         sq = ed.square_index[name[5:]]
         ed.on_pass[sq](game, Ctx(me, dice[0], "square:" + name[5:]))

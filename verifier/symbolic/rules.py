@@ -79,7 +79,8 @@ class RulesMixin:
 
             def offer():
                 buy = self.choice("buy", [True, False], seat=p)
-                self.fork(buy, lambda: (self.transfer(p, BANK, price, "buy"), self.set_owner(sq, p)), declined)
+                self.fork(buy, lambda: (self.transfer(p, BANK, price, "buy"), self.set_owner(sq, p),
+                                        self.acquired(p, sq, "buy")), declined)
 
             def declined():
                 if ed.auction_on_decline:
@@ -154,7 +155,7 @@ class RulesMixin:
                 self.transfer(w, BANK, price, "auction") if least > 0 else self.pay(w, BANK, price, "auction")
             else:
                 self.pay(w, BANK, price, "auction")
-            self.fork(self.s.bankrupt[w], None, lambda: self.set_owner(sq, w))
+            self.fork(self.s.bankrupt[w], None, lambda: (self.set_owner(sq, w), self.acquired(w, sq, "auction")))
         self.split_value(winner, [-1] + bidders, won)
 
     # ---- building ----------------------------------------------------------------------
@@ -371,6 +372,9 @@ class RulesMixin:
                 st = self.s
                 self.fork(T.and_(was[sq], st.mortgaged[sq], T.eq(st.owner[sq], creditor), T.not_(st.bankrupt[creditor])),
                           lambda sq=sq: self.received_mortgaged(creditor, sq))
+            if any(not h.get("by") or "bankruptcy" in h["by"] for h in self.hooks("acquire")):
+                for sq in ed.deeds:
+                    self.fork(was[sq], lambda sq=sq: self.acquired(creditor, sq, "bankruptcy"))
         else:
             for sq in ed.deeds:
                 s.owner[sq] = T.ite(was[sq], BANK, s.owner[sq])
@@ -381,4 +385,5 @@ class RulesMixin:
             s.bankrupt[p] = True
             if ed.bank_auctions_all:
                 for sq in ed.deeds:
-                    self.fork(T.and_(was[sq], T.eq(self.s.owner[sq], BANK)), lambda sq=sq: self.auction_deed(sq, p))
+                    self.fork(T.and_(was[sq], T.eq(self.s.owner[sq], BANK), T.not_(self.s.over)),
+                              lambda sq=sq: self.auction_deed(sq, p))

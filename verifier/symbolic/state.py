@@ -1,8 +1,10 @@
 """The game state as Z3 terms, for a fixed player count: one term per deed field, per
 player field, per card (where it is: -1 in its deck, else the seat holding it), per
-group (`uneven`), and the bank's counters. The mirror of `interpreter/state.py`, with
-what no rule reads left out (turn order, landing counts, the RNG, the order inside a
-deck: a draw is an action parameter naming the card on top).
+group (`uneven`), per player, declared set (`state player.NAME : set of square`) and
+square (in it or not), the bank's counters and whether the game is over (`end game`).
+The mirror of `interpreter/state.py`, with what no rule reads left out (turn order,
+landing counts, the RNG, the order inside a deck: a draw is an action parameter naming
+the card on top).
 
 Two more fields belong to a step, not to the game: `ok` (the path condition: the
 action's guard and every assumption made along the way) and `unsupported` (true on a
@@ -10,6 +12,7 @@ path the symbolic semantics does not model; the prover reports it as unknown).
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 
 import z3
@@ -42,6 +45,8 @@ class SymState:
     bank_ledger: object = 0
     loc: list = field(default_factory=list)          # per deck, per card: -1 in the deck, else a seat
     uneven: list = field(default_factory=list)       # per group
+    marks: list = field(default_factory=list)        # per player, per declared state set, per square: in it
+    over: object = False                             # the game is over (`end game` ran)
     halt: object = False
     kept: object = False                             # the card being obeyed said `keep`
     ok: object = True
@@ -52,7 +57,8 @@ class SymState:
                         list(self.in_jail), list(self.jail_turns), list(self.bankrupt),
                         [list(x) for x in self.passes], dict(self.owner), dict(self.houses),
                         dict(self.hotels), dict(self.mortgaged), self.bank_houses, self.bank_hotels,
-                        self.bank_ledger, [list(x) for x in self.loc], list(self.uneven), self.halt,
+                        self.bank_ledger, [list(x) for x in self.loc], list(self.uneven),
+                        [[list(m) for m in q] for q in self.marks], self.over, self.halt,
                         self.kept, self.ok, self.unsupported)
 
     # ---- the named terms -------------------------------------------------------------
@@ -73,8 +79,12 @@ class SymState:
                 yield f"loc[{k}][{i}]", cards, i
         for g in range(len(self.uneven)):
             yield f"uneven[{g}]", self.uneven, g
+        for q, sets in enumerate(self.marks):
+            for k, marks in enumerate(sets):
+                for sq in range(len(marks)):
+                    yield f"marks[{q}][{k}][{sq}]", marks, sq
 
-    SCALARS = ("bank_houses", "bank_hotels", "bank_ledger")
+    SCALARS = ("bank_houses", "bank_hotels", "bank_ledger", "over")
 
     def values(self) -> dict:
         out = {name: box[key] for name, box, key in self.slots()}
@@ -121,7 +131,16 @@ def fresh(ed, players: int, prefix: str = "") -> SymState:
     s.bank_houses, s.bank_hotels, s.bank_ledger = I("bank_houses"), I("bank_hotels"), I("bank_ledger")
     s.loc = [[I(f"loc[{k}][{i}]") for i in range(len(cards))] for k, cards in enumerate(ed.cards)]
     s.uneven = [B(f"uneven[{g}]") for g in range(len(ed.groups))]
+    s.marks = [[[B(f"marks[{q}][{k}][{sq}]") for sq in range(ed.n)] for k in range(len(ed.states))] for q in P]
+    s.over = B("over") if ends(ed) else False
     return s
+
+
+def ends(ed) -> bool:
+    """Whether the game can be over inside an action or an invariant reads `over`: the
+    edition says `end game` or names `over` (otherwise the field is the constant no)."""
+    text = json.dumps(ed.ir)
+    return '"end_game"' in text or '"name": "over"' in text
 
 
 def domain(ed, s: SymState):
@@ -157,6 +176,7 @@ def initial(ed, players: int) -> SymState:
     s.bank_ledger = -ed.start_money * players
     s.loc = [[-1] * len(cards) for cards in ed.cards]
     s.uneven = [False] * len(ed.groups)
+    s.marks = [[[False] * ed.n for _ in ed.states] for _ in range(players)]
     return s
 
 
@@ -192,4 +212,6 @@ def from_game(game) -> SymState:
             if x is None:
                 raise ValueError(f"card {i} of deck {k} is nowhere")
     s.uneven = [g in st.uneven for g in range(len(ed.groups))]
+    s.marks = [[[sq in marks for sq in range(ed.n)] for marks in p.marks] for p in st.players]
+    s.over = bool(st.over or game.ending)
     return s

@@ -20,7 +20,7 @@ from verifier.symbolic.replay import legal, run
 from verifier.symbolic.state import from_game
 
 PAIRS = int(os.environ.get("BOARDRULES_DIFF_PAIRS", "10000"))
-EDITIONS = ["classic-se", "classic-nl", "classic-us"]
+EDITIONS = ["classic-se", "classic-nl", "classic-us", "wonders-se"]
 
 
 def random_state(ed, players: int, rng: random.Random) -> GameState:
@@ -60,6 +60,16 @@ def random_state(ed, players: int, rng: random.Random) -> GameState:
         p.bankrupt = p.seat in bankrupt
         p.in_jail = not p.bankrupt and rng.random() < 0.3
         p.jail_turns = rng.randint(0, ed.jail_max_turns - 1) if p.in_jail else 0
+        # a declared set of squares: often every square of one kind but a few (a hook's
+        # condition on the whole set then goes either way), else a random part of the board
+        kinds = sorted(set(ed.kind_names))
+        p.marks = []
+        for _ in ed.states:
+            kind = rng.choice(kinds)
+            whole = [sq for sq in range(n) if ed.kind_names[sq] == kind]
+            marks = set(whole) - set(rng.sample(whole, min(len(whole), rng.randint(0, 2)))) \
+                if rng.random() < 0.5 else set(rng.sample(range(n), rng.randint(0, n)))
+            p.marks.append(sorted(marks))
     st.bank_ledger = -sum(p.cash for p in st.players)
     st.decks = []
     for k, cards in enumerate(ed.cards):

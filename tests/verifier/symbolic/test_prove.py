@@ -78,16 +78,19 @@ def test_a_payers_bankruptcy_is_unknown_with_its_reason(ir):
     assert isinstance(v, Unknown) and "bankruptcy" in v.reason and "not modelled symbolically" in v.reason
 
 
-def test_an_invariant_on_unmodelled_state_is_unknown_not_a_crash():
-    """Issue 3 §3 (honest verdicts): wonders-se's own invariant reads the passport, which the
-    symbolic semantics does not model yet: the cell is `unknown` with that reason, never a
-    traceback and never a pass."""
-    import grammar
+def test_a_players_declared_set_is_modelled():
+    """wonders-se's own invariant reads the passport (a player's declared set of squares,
+    grown by `add` in hooks; the game ends by `end game`): landing, buying and auctions
+    keep it. Counterexample twin: without the hook's `end game`, landing on a wonder is
+    not shown to keep it (unknown, never proved)."""
     from spec import bundled
-    from verifier import prove
-    from verifier.verdicts import Unknown
 
     ir = grammar.compile_file(bundled()["wonders-se"])
     own = next(x["name"] for x in ir["invariants"] if x["origin"] == "wonders-se")
-    verdict = prove.prove_preserves(ir, own, "buy", 2)
-    assert isinstance(verdict, Unknown) and "passport" in verdict.reason
+    for action in ("hook:land", "buy", "auction"):
+        assert isinstance(prove.prove_preserves(ir, own, action, 2), Proved), action
+    endless = copy.deepcopy(ir)
+    for hook in endless["hooks"]:
+        hook["body"] = [s for s in hook["body"] if s.get("do") != "end_game"]
+    verdict = prove.prove_preserves(endless, own, "hook:land", 2)
+    assert isinstance(verdict, Unknown) and "not inductive" in verdict.reason, verdict

@@ -42,7 +42,8 @@ SHRINK_SECONDS = int(os.environ.get("BOARDRULES_SHRINK_SECONDS", "10"))
 # Action kinds Hypothesis may switch off for a whole game (swarm testing). When every legal
 # action is switched off the seat chooses among all of them, so a game always goes on.
 SWARM = ("Buy", "Decline", "Bid", "Pass", "Build", "BuildHotel", "SellBuilding", "Downgrade", "Mortgage",
-         "Unmortgage", "ProposeTrade", "Accept", "Reject", "PayFine", "UseCard", "GiveDeed", "Done")
+         "Unmortgage", "ProposeTrade", "Accept", "Reject", "PayFine", "UseCard", "GiveDeed", "Done",
+         "Preempt", "AuctionDeed", "Act")
 
 # A building race (one swarm setting among the random ones, drawn for about one game in
 # four): nobody mortgages or sells a building, and everybody builds whenever they can, so
@@ -50,23 +51,47 @@ SWARM = ("Buy", "Decline", "Bid", "Pass", "Build", "BuildHotel", "SellBuilding",
 # with either allowed, random play almost never empties the bank).
 RACE_OFF, RACE_EAGER = frozenset({"Mortgage", "SellBuilding"}), frozenset({"Build"})
 
-# The phase of the game a choice belongs to, by the kinds of action offered.
-PHASES = (("Buy", "buy_or_decline"), ("Bid", "auction"), ("Pass", "auction"), ("Accept", "trade_reply"),
-          ("Choose", "card_choice"), ("KeepMortgage", "mortgaged_deed"), ("GiveDeed", "raise_money"),
+# The phase of the game a choice belongs to, by the kinds of action offered (the first kind
+# listed that is offered names it).
+PHASES = (("Preempt", "preemption"), ("Buy", "buy_or_decline"), ("Bid", "auction"), ("Pass", "auction"),
+          ("Accept", "trade_reply"), ("Choose", "card_choice"), ("KeepMortgage", "mortgaged_deed"),
+          ("GiveDeed", "raise_money"), ("AuctionDeed", "raise_money"), ("Act", "end_of_turn"),
           ("Done", "manage"), ("Roll", "jail"))
 
 # What CI asks of an exploration of a complete edition: every kind of choice made, every
 # phase reached, every way out of jail, both kinds of bankruptcy, a housing shortage and
-# every card drawn (`card:*`: each card of each deck). Names only: no edition facts.
+# every card drawn (`card:*`: each card of each deck), as far as the edition's rules have
+# them (`minimums`). Names only: no edition facts.
 MINIMUMS = {
     **{f"phase:{phase}": 1 for _, phase in PHASES if phase not in ("card_choice",)},
     **{f"action:{kind}": 1 for kind in ("Buy", "Decline", "Bid", "Pass", "Build", "BuildHotel", "SellBuilding",
                                           "Mortgage", "Unmortgage", "PayFine", "UseCard", "Roll", "Done",
-                                          "ProposeTrade", "Accept", "Reject")},
+                                          "ProposeTrade", "Accept", "Reject", "Preempt", "AuctionDeed", "Act")},
     **{f"jail_exit:{how}": 1 for how in ("card", "fine", "double", "forced")},
     "bankrupt:bank": 1, "bankrupt:player": 1, "shortage:houses": 1,
     "card:*": 1,
 }
+# The part of the rules a minimum needs, by name prefix (an edition without it is not asked).
+NEEDS = {
+    "phase:buy_or_decline": "buying", "action:Buy": "buying", "action:Decline": "buying",
+    "action:Build": "houses", "action:BuildHotel": "houses", "action:SellBuilding": "houses",
+    "shortage:houses": "houses",
+    "phase:mortgaged_deed": "mortgages", "action:Mortgage": "mortgages", "action:Unmortgage": "mortgages",
+    "phase:jail": "jail", "action:PayFine": "jail", "action:UseCard": "jail", "action:Roll": "jail",
+    "jail_exit:": "jail",
+    "phase:raise_money": "raising", "phase:preemption": "preemption", "action:Preempt": "preemption",
+    "action:AuctionDeed": "forced_sales", "phase:end_of_turn": "actions", "action:Act": "actions",
+}
+
+
+def minimums(ed) -> dict[str, int]:
+    """MINIMUMS, less what the edition's rules never offer (Metropol has no jail, no houses,
+    no mortgages and no purchase at a price; the classic game has no pre-emption)."""
+    has = {"buying": not ed.auction_only, "houses": ed.stock_houses > 0, "mortgages": ed.mortgages,
+           "jail": ed.jail_square >= 0, "preemption": ed.preempt is not None, "forced_sales": ed.debt_auction,
+           "raising": ed.debt_auction or ed.pay_with_deeds, "actions": bool(ed.actions)}
+    return {name: least for name, least in MINIMUMS.items()
+            if all(has[part] for prefix, part in NEEDS.items() if name.startswith(prefix))}
 
 
 @dataclass
@@ -87,7 +112,7 @@ class Counters:
             self.counts[f"jail_exit:{event['how']}"] += 1
         elif kind == "bankrupt":
             self.counts["bankrupt:bank" if event["creditor"] < 0 else "bankrupt:player"] += 1
-        if game.st.bank_houses == 0 and game.st.owner:
+        if game.st.bank_houses == 0 and ed.stock_houses and game.st.owner:
             self.counts["shortage:houses"] += 1
 
     def choice(self, actions: list, chosen) -> None:
@@ -99,7 +124,7 @@ class Counters:
     def shortfalls(self, ed) -> dict[str, tuple[int, int]]:
         """Every counter under its minimum, as name -> (count, minimum)."""
         out = {}
-        for name, least in MINIMUMS.items():
+        for name, least in minimums(ed).items():
             if name == "card:*":
                 for d, deck in enumerate(ed.decks):
                     for card in range(len(ed.cards[d])):

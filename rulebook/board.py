@@ -69,7 +69,7 @@ def square_svg(book: Booklet, sq: dict) -> str:
     rows, size = lines(name, width)
     for n, row in enumerate(rows):
         parts.append(f'<text x="0" y="{top + NAME_TOP + n * size * 1.15:.1f}" font-size="{size:.1f}" class="name">{html(row)}</text>')
-    if deed:
+    if deed and "price" in deed:
         parts.append(f'<text x="0" y="{height / 2 - PRICE_BOTTOM:.1f}" font-size="{PRICE_FONT}" class="price">{html(book.money(deed["price"]))}</text>')
     body = "".join(parts)
     return (f'<g class="square" id="board-{html(sq["id"])}" data-index="{sq["index"]}" data-name="{html(name)}" '
@@ -93,7 +93,7 @@ def board_page(book: Booklet) -> str:
     for sq in book.ir["squares"]:
         deed = sq["deed"]
         group = book.name(book.group(deed["group"])) if deed else ""
-        price = book.money(deed["price"]) if deed else ""
+        price = book.money(deed["price"]) if deed and "price" in deed else ""
         rows.append(f"| {sq['index']} | {book.name(sq)} | {words.text('kinds/' + sq['kind'])} | {group} | {price} |")
     return "\n".join([
         f"# {book.say('pages/board_title')}\n",

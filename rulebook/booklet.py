@@ -160,6 +160,12 @@ class Booklet:
         """A kind of thing (`lot`, `house`) by the word the edition uses for it (`about.lot`)."""
         return self.noun(self.ir["edition"].get("words", {}).get(kind, kind), form)
 
+    def kind_label(self, kind: str) -> str:
+        """A kind of square as a table names it (capitalised): the edition's own word for it, if it has one."""
+        word = self.ir["edition"].get("words", {}).get(kind)
+        label = self.noun(word, "one") if word else self.words.text(f"kinds/{kind}")
+        return label[:1].upper() + label[1:]
+
     def houses(self, n: int) -> str:
         return self.say("deed/house_1") if n == 1 else self.say("deed/houses", n=n)
 

@@ -30,6 +30,11 @@ def anchor(key: str) -> str:
 DOUBLE_STOP = re.compile(r"(?<!\.)\.\.(?!\.)")
 
 
+def capital(text: str) -> str:
+    """A glossary word or name that begins a sentence or a table cell."""
+    return text[:1].upper() + text[1:]
+
+
 def paragraph(text: str, ident: str, choice: str | None = None) -> str:
     """A Markdown paragraph carrying its id (and the decided option) for readers and tests."""
     attrs = f"#{ident}" + (f' data-choice="{choice}"' if choice is not None else "")
@@ -163,8 +168,7 @@ class Booklet:
     def kind_label(self, kind: str) -> str:
         """A kind of square as a table names it (capitalised): the edition's own word for it, if it has one."""
         word = self.ir["edition"].get("words", {}).get(kind)
-        label = self.noun(word, "one") if word else self.words.text(f"kinds/{kind}")
-        return label[:1].upper() + label[1:]
+        return capital(self.noun(word, "one") if word else self.words.text(f"kinds/{kind}"))
 
     def houses(self, n: int) -> str:
         return self.say("deed/house_1") if n == 1 else self.say("deed/houses", n=n)

@@ -3,7 +3,7 @@ setup, pots, the end condition and the edition's own invariants, each a paragrap
 filled from the IR (a phrase per construct kind, never a test for an edition)."""
 from __future__ import annotations
 
-from rulebook.booklet import Booklet, escape, paragraph
+from rulebook.booklet import Booklet, capital, escape, paragraph
 from rulebook.conditions import ME, called, condition, expand, holds_money, money_calls, param_kind, phrase, say, state_set, term
 from rulebook.effects import describe
 
@@ -126,7 +126,7 @@ def procedures(book: Booklet) -> str:
     out = []
     for pid, procedure in book.ir.get("procedures", {}).items():
         heads, nouns = params(book, procedure)
-        text = book.words.text("procedures/item", name=called(book, pid, heads), effects=describe(book, procedure["body"], nouns))
+        text = book.words.text("procedures/item", name=capital(called(book, pid, heads)), effects=describe(book, procedure["body"], nouns))
         out.append(paragraph(text, f"procedure-{pid}"))
     return "\n".join(out)
 
@@ -149,10 +149,10 @@ def terms(book: Booklet) -> str:
         heads, nouns = params(book, formula)
         body = expand(book, formula["body"])
         if is_condition(body):
-            text = book.words.text("definitions/condition", name=called(book, fn, heads), body=say(book, body, nouns))
+            text = book.words.text("definitions/condition", name=capital(called(book, fn, heads)), body=say(book, body, nouns))
         else:
             amount = fn in money or holds_money(book, body)
-            text = book.words.text("definitions/value", name=called(book, fn, heads), body=phrase(book, body, nouns, amount))
+            text = book.words.text("definitions/value", name=capital(called(book, fn, heads)), body=phrase(book, body, nouns, amount))
         out.append(paragraph(text, f"term-{fn}"))
     return "\n".join([paragraph(book.say("definitions/intro"), "definitions-intro"), *out]) if out else ""
 

@@ -120,7 +120,7 @@ def test_actions_procedures_and_hooks_are_said_in_words(site, met, lang):
     assert met["actions"][0]["label"] in action
     assert fixed(lang, "actions/allowed") in action and fixed(lang, "actions/required") in action
     for pid in met["procedures"]:
-        assert fixed(lang, f"terms/{pid}") in found[f"procedure-{pid}"]["text"]
+        assert fixed(lang, f"terms/{pid}").lower() in found[f"procedure-{pid}"]["text"].lower()
     events = [hook["event"] for hook in met["hooks"]]
     for n, event in enumerate(events, 1):
         assert fixed(lang, f"hooks/{event}") in found[f"rule-hook-{n}"]["text"], (n, event)

@@ -138,13 +138,14 @@ def is_condition(expr: dict) -> bool:
 
 
 def terms(book: Booklet) -> str:
-    """Every formula the glossary names, defined once: the rules above say it by that name."""
+    """Every formula the glossary names, defined once: the rules above say it by that name (a
+    number, such as the blocks in the box, by its value)."""
     ir = book.ir
     money = set().union(*[money_calls(book, formula, True) for formula in ir["rent"].values()])
     money |= money_calls(book, [ir["squares"], ir["hooks"], ir.get("procedures"), ir.get("actions")], False)
     out = []
     for fn, formula in ir["formulas"].items():
-        if term(book, fn) is None or formula["body"]["k"] == "int":
+        if term(book, fn) is None:
             continue
         heads, nouns = params(book, formula)
         body = expand(book, formula["body"])

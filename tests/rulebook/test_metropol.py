@@ -168,3 +168,14 @@ def test_deeds_board_and_compare_pages(site, met, lang):
     words = phrases(lang)
     compare = plain(page(site, lang, "compare"))
     assert words.text("compare/no_parent", edition=met["edition"]["title"]) in compare
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_numbers_of_the_rules_are_defined_by_their_values(site, met, lang):
+    """A formula that is a number (the blocks in the box, a block's price) is listed with its value."""
+    found = elements(page(site, lang))
+    numbers = {fn: formula["body"]["v"] for fn, formula in met["formulas"].items() if formula["body"]["k"] == "int"}
+    assert numbers
+    for fn, value in numbers.items():
+        text = found[f"term-{fn}"]["text"]
+        assert written(met, value) in text or re.search(rf"\b{value}\b", text), (fn, text)

@@ -69,8 +69,10 @@ def square_svg(book: Booklet, sq: dict) -> str:
     rows, size = lines(name, width)
     for n, row in enumerate(rows):
         parts.append(f'<text x="0" y="{top + NAME_TOP + n * size * 1.15:.1f}" font-size="{size:.1f}" class="name">{html(row)}</text>')
-    if deed:
+    if deed and "price" in deed:
         parts.append(f'<text x="0" y="{height / 2 - PRICE_BOTTOM:.1f}" font-size="{PRICE_FONT}" class="price">{html(book.money(deed["price"]))}</text>')
+    elif "number" in sq:   # the number printed on the square, which a square's rules may read
+        parts.append(f'<text x="0" y="{height / 2 - PRICE_BOTTOM:.1f}" font-size="{PRICE_FONT}" class="number">{sq["number"]}</text>')
     body = "".join(parts)
     return (f'<g class="square" id="board-{html(sq["id"])}" data-index="{sq["index"]}" data-name="{html(name)}" '
             f'transform="translate({x:.1f} {y:.1f}) rotate({turn})"><title>{sq["index"]}: {html(name)}</title>{body}</g>')
@@ -87,14 +89,18 @@ def board_svg(book: Booklet) -> str:
 
 
 def board_page(book: Booklet) -> str:
-    words = book.words
-    rows = [f"| {words.text('table/index')} | {words.text('table/square')} | {words.text('table/kind')} | {words.text('table/group')} | {words.text('table/price')} |",
-            "|---|---|---|---|---|"]
-    for sq in book.ir["squares"]:
-        deed = sq["deed"]
-        group = book.name(book.group(deed["group"])) if deed else ""
-        price = book.money(deed["price"]) if deed else ""
-        rows.append(f"| {sq['index']} | {book.name(sq)} | {words.text('kinds/' + sq['kind'])} | {group} | {price} |")
+    """The board drawn, then a table of its squares: a price column when deeds have prices, a
+    number column when squares have printed numbers."""
+    words, squares = book.words, book.ir["squares"]
+    columns = {"index": lambda sq: str(sq["index"]), "square": book.name,
+               "kind": lambda sq: book.kind_label(sq["kind"]),
+               "group": lambda sq: book.name(book.group(sq["deed"]["group"])) if sq["deed"] else ""}
+    if book.has("prices"):
+        columns["price"] = lambda sq: book.money(sq["deed"]["price"]) if sq["deed"] else ""
+    if any("number" in sq for sq in squares):
+        columns["number"] = lambda sq: str(sq.get("number", ""))
+    rows = ["| " + " | ".join(words.text(f"table/{column}") for column in columns) + " |", "|" + "---|" * len(columns)]
+    rows += ["| " + " | ".join(cell(sq) for cell in columns.values()) + " |" for sq in squares]
     return "\n".join([
         f"# {book.say('pages/board_title')}\n",
         book.say("board/intro", n=len(book.ir["squares"])) + "\n",

@@ -7,11 +7,11 @@ from fractions import Fraction
 from functools import cached_property
 
 from boardrules.money import format_money
-from grammar.language import PERCENT
+from grammar.language import DEED_KINDS, PERCENT
 from rulebook.phrases import Phrases
 
 # The settings that hold an amount of money (or a list of amounts): written the edition's way.
-MONEY_SETTINGS = {"money.start", "money.salary", "jail.fine", "auction.raises"}
+MONEY_SETTINGS = {"money.start", "money.salary", "jail.fine", "auction.raises", "auction.preempt"}
 
 MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>|#{}])")
 
@@ -26,10 +26,19 @@ def anchor(key: str) -> str:
     return "rule-" + re.sub(r"[._]", "-", key)
 
 
+# Two full stops where an amount written with one (`{amount} kr.`) ends a sentence.
+DOUBLE_STOP = re.compile(r"(?<!\.)\.\.(?!\.)")
+
+
+def capital(text: str) -> str:
+    """A glossary word or name that begins a sentence or a table cell."""
+    return text[:1].upper() + text[1:]
+
+
 def paragraph(text: str, ident: str, choice: str | None = None) -> str:
     """A Markdown paragraph carrying its id (and the decided option) for readers and tests."""
     attrs = f"#{ident}" + (f' data-choice="{choice}"' if choice is not None else "")
-    return f"{text}\n{{: {attrs} }}\n"
+    return f"{DOUBLE_STOP.sub('.', text)}\n{{: {attrs} }}\n"
 
 
 @dataclass
@@ -74,6 +83,25 @@ class Booklet:
         section, key = path.split(".")
         return self.settings.get(section, {}).get(key)
 
+    def has(self, feature: str) -> bool:
+        """Whether the game has what some paragraphs speak of: a deed kind on the board (`lot`,
+        `station`, `utility`), a `jail`, `houses`, `mortgage`s, printed `prices` (not every deed
+        auctioned), money `notes`; `!jail`: it has none. A spec leaves a section out when the
+        game has none of it (its ints are then 0)."""
+        if feature.startswith("!"):
+            return not self.has(feature[1:])
+        if feature in DEED_KINDS:
+            return bool(self.deeds(feature))
+        s = self.settings
+        return {"jail": "square" in s["jail"], "houses": s["building"]["max_houses"] > 0,
+                "mortgage": bool(s["mortgage"]), "prices": not s["auction"].get("only", False),
+                "notes": bool(s["money"].get("notes"))}[feature]
+
+    def fact(self, path: str):
+        """A setting's value, or for `has.FEATURE` whether the game has it (`has`)."""
+        section, key = path.split(".")
+        return self.has(key) if section == "has" else self.setting(path)
+
     def value(self, path: str, value) -> str:
         """A setting's value as a reader reads it: money, percent, a square's name, a count."""
         squares = {sq["id"] for sq in self.ir["squares"]}
@@ -89,6 +117,8 @@ class Booklet:
             return self.words.join([self.words.text("note", count=n["count"], value=self.money(n["value"])) for n in value])
         if isinstance(value, str) and value in squares:
             return self.name(self.square_named(value))
+        if isinstance(value, str) and value in self.ir["formulas"] and not self.words.has(f"choices/{path}/{value}"):
+            return self.noun(value, "one")
         if isinstance(value, str) and (path in {d["key"] for d in self.ir["decisions"]} or self.words.has(f"choices/{path}")):
             return self.words.text(f"choices/{path}/{value}")
         if isinstance(value, dict):
@@ -110,6 +140,7 @@ class Booklet:
         out["deck_contents"] = self.words.join(
             [self.words.text("contents_deck", count=len(d["cards"]), name=self.name(d)) for d in decks])
         out["deeds"] = str(len(self.deeds()))
+        out["property_kinds"] = self.words.join([self.kind_noun(kind, "many") for kind in DEED_KINDS if self.has(kind)])
         out["deck_squares"] = self.words.join(self.distinct_names(self.squares_doing("draw")), "or")
         out["go_to_jail_squares"] = self.words.join(self.distinct_names(self.squares_doing("go_to_jail")), "or")
         for kind in ("station", "utility"):
@@ -133,6 +164,11 @@ class Booklet:
     def kind_noun(self, kind: str, form: str) -> str:
         """A kind of thing (`lot`, `house`) by the word the edition uses for it (`about.lot`)."""
         return self.noun(self.ir["edition"].get("words", {}).get(kind, kind), form)
+
+    def kind_label(self, kind: str) -> str:
+        """A kind of square as a table names it (capitalised): the edition's own word for it, if it has one."""
+        word = self.ir["edition"].get("words", {}).get(kind)
+        return capital(self.noun(word, "one") if word else self.words.text(f"kinds/{kind}"))
 
     def houses(self, n: int) -> str:
         return self.say("deed/house_1") if n == 1 else self.say("deed/houses", n=n)

@@ -1,13 +1,16 @@
-"""Conditions (IR expressions that say yes or no) in words: hooks' guards, a chosen element's
-filter, the end of the game.
+"""Expressions in words: hooks' guards, a chosen element's filter, the end of the game, and any
+other expression a rule holds (a rent formula, an action's conditions, a procedure's values).
 
-Each shape a booklet can say has one phrase (`cond/<shape>`), filled from the IR; formulas
-are read through (their bodies, with the arguments bound). A shape the table cannot say is
-`cond/formula`, never left out.
+Each shape a booklet says well has one phrase (`cond/<shape>`); any other expression is read
+part by part (`expr/...`: operators, aggregates, names), so no rule is left out or left vague.
+A formula the glossary names (`terms/<formula>`) is said by that name and defined once on the
+rules page; a formula with a constant body is said as its value; any other formula is read
+through (its body, with the arguments bound).
 """
 from __future__ import annotations
 
-from rulebook.booklet import Booklet
+from grammar.language import ATTRS, DEED_KINDS, STATE_OWNERS
+from rulebook.booklet import MONEY_SETTINGS, Booklet, escape
 
 Nouns = dict[str, str]   # a variable's name -> how the booklet names what it holds ("the square")
 
@@ -25,13 +28,27 @@ def bind(expr, names: dict[str, dict]):
     return expr
 
 
+def term(book: Booklet, fn: str) -> str | None:
+    """The glossary's name for a formula or procedure (`terms/<fn>`), if it has one."""
+    return book.words.raw(f"terms/{fn}") if book.words.has(f"terms/{fn}") else None
+
+
+def constant(book: Booklet, expr: dict) -> int | None:
+    """The value of a call to a formula whose body is a number (`formula limit() = N`)."""
+    if expr.get("k") == "call" and expr["fn"] in book.ir["formulas"]:
+        body = book.ir["formulas"][expr["fn"]]["body"]
+        return body["v"] if body["k"] == "int" else None
+    return None
+
+
 def expand(book: Booklet, expr):
-    """Every formula call in `expr` replaced by its body (formulas are not recursive)."""
+    """Every formula call in `expr` replaced by its body (formulas are not recursive), except
+    the formulas the glossary names and those that are a number."""
     if isinstance(expr, list):
         return [expand(book, value) for value in expr]
     if not isinstance(expr, dict):
         return expr
-    if expr.get("k") == "call" and expr["fn"] in book.ir["formulas"]:
+    if expr.get("k") == "call" and expr["fn"] in book.ir["formulas"] and not term(book, expr["fn"]) and constant(book, expr) is None:
         formula = book.ir["formulas"][expr["fn"]]
         return expand(book, bind(formula["body"], dict(zip(formula["params"], expr["args"]))))
     return {key: expand(book, value) for key, value in expr.items()}
@@ -88,4 +105,193 @@ def say(book: Booklet, expr: dict, nouns: Nouns) -> str:
             return words.text("cond/left_at_most", n=n)
         case {"k": "bin", "op": ">=", "l": {"k": "var", "name": "rounds"}, "r": {"k": "int", "v": n}}:
             return words.text("cond/rounds", n=n)
+    return phrase(book, expr, nouns)
+
+
+# ---- any expression, part by part ---------------------------------------------------------
+
+COMPARISONS = {"==": "eq", "!=": "ne", "<": "lt", "<=": "le", ">": "gt", ">=": "ge", "in": "in"}
+ARITHMETIC = {"+": "plus", "-": "minus", "*": "times", "/": "over"}
+# The element kind of a set the language names, and of a set-valued attribute.
+SETS = {"areas": "area", "squares": "square", "players": "player", "others": "player", "deeds": "deed",
+        "groups": "group", "faces": "square"}
+
+
+def holds_money(book: Booklet, expr) -> bool:
+    """Whether `expr` is an amount of money for certain: a printed rent, cash, a money setting."""
+    match expr:
+        case {"k": "index", "of": {"k": "var", "name": "printed"}} | {"k": "attr", "name": "cash"}:
+            return True
+        case {"k": "setting", "path": path}:
+            return path in MONEY_SETTINGS
+        case {"k": "call", "fn": fn} if fn in book.ir["formulas"]:
+            return holds_money(book, book.ir["formulas"][fn]["body"])
+        case {"k": "bin", "op": op, "l": left, "r": right} if op in ARITHMETIC:
+            return holds_money(book, left) or holds_money(book, right)
+        case {"k": "if", "t": then, "e": other}:
+            return holds_money(book, then) or holds_money(book, other)
+        case {"k": "agg", "fn": "sum" | "max" | "min", "body": body}:
+            return holds_money(book, body)
+    return False
+
+
+def has_number(expr) -> bool:
+    """Whether a number is written in `expr`: in `dice * N`, the amount is the N."""
+    if isinstance(expr, dict):
+        return expr.get("k") == "int" or any(has_number(value) for value in expr.values())
+    return isinstance(expr, list) and any(has_number(value) for value in expr)
+
+
+def money_parts(book: Booklet, expr: dict, money: bool) -> dict[str, bool]:
+    """Which parts of `expr` are amounts of money when `expr` is (`money`): both terms of a sum;
+    one factor of a product (the one holding money, else the one with a number: `dice * N`);
+    both sides of a comparison with an amount; the branches of an `if`; a sum's body."""
+    match expr:
+        case {"k": "bin", "op": "*" | "/", "l": left, "r": right} if money:
+            first = holds_money(book, left) or (not holds_money(book, right) and has_number(left))
+            return {"l": first, "r": not first}
+        case {"k": "bin", "op": "+" | "-"}:
+            return {"l": money, "r": money}
+        case {"k": "bin", "op": op, "l": left, "r": right} if op in COMPARISONS:
+            both = holds_money(book, left) or holds_money(book, right)
+            return {"l": both, "r": both}
+        case {"k": "if"}:
+            return {"c": False, "t": money, "e": money}
+        case {"k": "agg", "fn": "sum" | "max" | "min"}:
+            return {"body": money}
+    return {}
+
+
+def money_calls(book: Booklet, expr, money: bool) -> set[str]:
+    """The formulas `expr` calls where an amount of money is meant (their terms are amounts)."""
+    if isinstance(expr, list):
+        return set().union(*[money_calls(book, value, money) for value in expr])
+    if not isinstance(expr, dict):
+        return set()
+    found = set()
+    if money and expr.get("k") == "call" and expr["fn"] in book.ir["formulas"]:
+        found = {expr["fn"]} | money_calls(book, book.ir["formulas"][expr["fn"]]["body"], True)
+    parts = money_parts(book, expr, money)
+    amount = {"amount"} if expr.get("do") == "transfer" else set()
+    for key, value in expr.items():
+        found |= money_calls(book, value, parts.get(key, key in amount))
+    return found
+
+
+def element_of(over: dict) -> str:
+    """The kind of the elements of a set: `areas` -> area, `s.areas` -> area."""
+    match over:
+        case {"k": "var", "name": name} | {"k": "attr", "name": name} if name in SETS:
+            return SETS[name]
+    return "square"
+
+
+def bound(book: Booklet, kind: str, nouns: Nouns) -> str:
+    """How a loop names its element: `the area`, or `the other area` inside a loop over areas."""
+    noun = book.noun(kind, "the")
+    return book.noun(kind, "other") if noun in nouns.values() else noun
+
+
+def param_kind(book: Booklet, body, param: str) -> str:
+    """What a formula's or procedure's parameter holds, read from the attributes used on it."""
+    used = {node["name"] for node in walk(body) if node.get("k") == "attr" and node["of"] == {"k": "var", "name": param}}
+    own = {owner: {st["name"] for st in book.ir["state"] if st["owner"] == owner} for owner in STATE_OWNERS}
+    for kind in ("area", "square", "player", "deed"):
+        if used <= set(ATTRS[kind]) | own.get(kind, set()):
+            return kind
+    return "square"
+
+
+def walk(node):
+    """Every dict inside an IR node."""
+    if isinstance(node, dict):
+        yield node
+        for value in node.values():
+            yield from walk(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from walk(value)
+
+
+def phrase(book: Booklet, expr: dict, nouns: Nouns, money: bool = False) -> str:
+    """Any expression in words (`money`: it is an amount, so its numbers are written as money)."""
+    words, parts = book.words, money_parts(book, expr, money)
+
+    def part(key: str, scope: Nouns = nouns) -> str:
+        inner = expr[key]
+        text = phrase(book, inner, scope, parts.get(key, False))
+        nested = inner.get("k") in ("if", "agg") or (inner.get("k") == "bin" and inner["op"] in ("+", "-")
+                                                      and expr.get("k") == "bin" and expr["op"] in ("*", "/", "-"))
+        return words.text("expr/group", e=text) if nested else text
+
+    match expr:
+        case {"k": "int", "v": v}:
+            return book.money(v) if money else str(v)
+        case {"k": "ratio"}:
+            return book.percent(expr)
+        case {"k": "bool", "v": v}:
+            return words.text("yes" if v else "no")
+        case {"k": "enum", "v": v}:
+            return book.kind_noun(v, "a") if v in DEED_KINDS else escape(v)
+        case {"k": "bank"}:
+            return words.text("expr/bank")
+        case {"k": "setting", "path": path}:
+            return book.value(path, book.setting(path))
+        case {"k": "square" | "group" | "deck" | "pot"}:
+            return book.name(next(thing for key in ("squares", "groups", "decks", "pots") for thing in book.ir[key] if thing["id"] == expr["id"]))
+        case {"k": "var", "name": name}:
+            return nouns.get(name) or (words.text(f"expr/names/{name}") if words.has(f"expr/names/{name}") else escape(name))
+        case {"k": "attr", "of": of, "name": name} if words.has(f"expr/is/{name}"):   # a yes-or-no attribute
+            return words.text(f"expr/is/{name}", of=part("of"))
+        case {"k": "attr", "of": of, "name": name}:
+            if of == ME:
+                return book.noun(name, "your")
+            return words.text("expr/attr", name=book.noun(name, "the"), of=part("of"))
+        case {"k": "index", "of": {"k": "var", "name": "printed"}, "at": at}:
+            match at:
+                case {"k": "int", "v": v}:
+                    return words.text("expr/printed", n=v + 1)
+                case {"k": "bin", "op": "-", "l": count, "r": {"k": "int", "v": 1}}:
+                    return words.text("expr/printed_for", n=phrase(book, count, nouns))
+        case {"k": "neg" | "not"}:
+            return words.text(f"expr/{expr['k']}", e=phrase(book, expr["e"], nouns, money))
+        case {"k": "bin", "op": "and" | "or"}:
+            return say(book, expr, nouns)
+        case {"k": "bin", "op": op} if op in COMPARISONS:
+            return words.text(f"expr/{COMPARISONS[op]}", l=part("l"), r=part("r"))
+        case {"k": "bin", "op": op} if op in ARITHMETIC:
+            return words.text(f"expr/{ARITHMETIC[op]}", l=part("l"), r=part("r"))
+        case {"k": "if"}:
+            return words.text("expr/if", c=say(book, expr["c"], nouns), t=part("t"), e=part("e"))
+        case {"k": "agg", "fn": fn, "var": var, "over": over}:
+            scope = nouns | {var: bound(book, element_of(over), nouns)}
+            body = say(book, expr["body"], scope) if fn in ("count", "any", "all") else part("body", scope)
+            return words.text(f"expr/agg/{fn}", body=body, over=collection(book, over, nouns))
+        case {"k": "call", "fn": "numbers", "args": [low, high]}:
+            return words.text("expr/numbers", low=phrase(book, low, nouns), high=phrase(book, high, nouns))
+        case {"k": "call", "fn": fn, "args": args} if fn in book.ir["formulas"]:
+            value = constant(book, expr)
+            if value is not None:
+                return book.money(value) if money else str(value)
+            if term(book, fn) is None:
+                return phrase(book, expand(book, expr), nouns, money)
+            return called(book, fn, [phrase(book, arg, nouns) for arg in args])
     return words.text("cond/formula")
+
+
+def called(book: Booklet, fn: str, args: list[str]) -> str:
+    """A formula or procedure by the glossary's name for it, its arguments in words."""
+    name = term(book, fn)
+    return escape(fn.replace("_", " ")) if name is None else name.format(*args)
+
+
+def collection(book: Booklet, over: dict, nouns: Nouns) -> str:
+    """A set in words: `areas` -> the areas; `s.areas` -> the areas of the street."""
+    if over.get("k") == "var" and over["name"] in SETS and over["name"] not in nouns:
+        return words_for_set(book, over["name"])
+    return phrase(book, over, nouns)
+
+
+def words_for_set(book: Booklet, name: str) -> str:
+    key = f"expr/names/{name}"
+    return book.words.text(key) if book.words.has(key) else book.noun(SETS[name], "many")

@@ -13,13 +13,21 @@ def rows(book: Booklet, sq: dict) -> list[tuple[str, str]]:
         levels = book.settings["building"]["max_houses"]
         labels = [words.text("deed/rent")] + [book.houses(n) for n in range(1, levels + 1)] + [words.text("deed/hotel")]
         lines = [(label, book.money(r)) for label, r in zip(labels, deed["rent"])]
-        lines += [(words.text("deed/house_cost"), words.text("deed/each", amount=book.money(deed["house_cost"]))),
-                  (words.text("deed/hotel_cost"), words.text("deed/hotel_plus", amount=book.money(deed["hotel_cost"]),
-                                                             n=book.settings["building"]["houses_per_hotel"]))]
+        if book.has("houses"):
+            lines += [(words.text("deed/house_cost"), words.text("deed/each", amount=book.money(deed["house_cost"]))),
+                      (words.text("deed/hotel_cost"), words.text("deed/hotel_plus", amount=book.money(deed["hotel_cost"]),
+                                                                 n=book.settings["building"]["houses_per_hotel"]))]
     else:
         lines = [(words.text("deed/owned", n=n + 1), book.money(r) if sq["kind"] == "station" else words.text("times", n=r))
                  for n, r in enumerate(deed["rent"])]
-    return lines + [(words.text("deed/mortgage"), book.money(deed["mortgage"]))]
+    return lines + ([(words.text("deed/mortgage"), book.money(deed["mortgage"]))] if "mortgage" in deed else [])
+
+
+def price(book: Booklet, deed: dict) -> str:
+    """The printed price; none in a game that auctions every deed (`auction.only`)."""
+    if "price" not in deed:
+        return ""
+    return f'<p class="deed-price">{html(book.words.text("deed/price", amount=book.money(deed["price"])))}</p>'
 
 
 def card(book: Booklet, sq: dict) -> str:
@@ -30,7 +38,7 @@ def card(book: Booklet, sq: dict) -> str:
     table = "".join(f"<tr><td>{html(what)}</td><td>{html(amount)}</td></tr>" for what, amount in rows(book, sq))
     return (f'<div class="deed deed-{sq["kind"]}" id="deed-{html(sq["id"])}">'
             f'<div class="deed-band"{band}><small>{html(book.words.text("deed/title"))}</small><strong>{name}</strong></div>'
-            f'<p class="deed-price">{html(book.words.text("deed/price", amount=book.money(deed["price"])))}</p>'
+            f'{price(book, deed)}'
             f"<table>{table}</table></div>")
 
 

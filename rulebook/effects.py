@@ -6,15 +6,11 @@ table cannot put in words says so (`effects/unsupported`) instead of being skipp
 from __future__ import annotations
 
 from rulebook.booklet import Booklet, escape
-from rulebook.conditions import ME, Nouns, condition, kind_filter, parts, state_set
+from rulebook.conditions import ME, Nouns, called, condition, element_of, expand, kind_filter, parts, phrase, state_set
 
 
-def amount(book: Booklet, expr: dict) -> str:
-    if expr["k"] == "int":
-        return book.money(expr["v"])
-    if expr["k"] == "setting":
-        return book.value(expr["path"], book.setting(expr["path"]))
-    return book.words.text("effects/formula")
+def amount(book: Booklet, expr: dict, nouns: Nouns | None = None) -> str:
+    return phrase(book, expand(book, expr), nouns or {}, money=True)
 
 
 def describe(book: Booklet, stmts: list[dict], nouns: Nouns | None = None) -> str:
@@ -24,16 +20,55 @@ def describe(book: Booklet, stmts: list[dict], nouns: Nouns | None = None) -> st
 
 def choose_in(book: Booklet, stmt: dict, nouns: Nouns) -> str:
     """`choose w in SET where ... or skip { ... }`: the kind asked for names the choice."""
+    words, var = book.words, stmt["var"]
+    match stmt["where"]:
+        case {"k": "bin", "op": "==", "l": {"k": "var", "name": name}, "r": one} if name == var:   # a single element
+            body = describe(book, stmt["body"], nouns | {var: phrase(book, one, nouns)})
+            return words.text("effects/may" if stmt["skip"] else "effects/must", body=body)
     conditions = parts(stmt["where"], "and") if stmt["where"] else []
-    kind = kind_filter(conditions[0], stmt["var"]) if conditions else None
+    kind = kind_filter(conditions[0], var) if conditions else None
     if kind:
         conditions = conditions[1:]
-    thing = book.kind_noun(kind or stmt["element"], "a")
-    scope = nouns | {stmt["var"]: book.kind_noun(kind or stmt["element"], "the")}
+    thing = book.kind_noun(kind or stmt["element"], "a") if stmt["over"]["k"] == "var" else \
+        words.text("effects/one_of", among=phrase(book, stmt["over"], nouns))
+    scope = nouns | {var: book.kind_noun(kind or stmt["element"], "the")}
     where = [condition(book, c, scope) for c in conditions]
-    return book.words.text("effects/choose_in", thing=thing, body=describe(book, stmt["body"], scope),
-                           where=book.words.text("effects/choose_where", cond=book.words.join(where)) if where else "",
-                           skip=book.words.text("effects/or_skip") if stmt["skip"] else "")
+    return words.text("effects/choose_in", thing=thing, body=describe(book, stmt["body"], scope),
+                      where=words.text("effects/choose_where", cond=words.join(where)) if where else "",
+                      skip=words.text("effects/or_skip") if stmt["skip"] else "")
+
+
+def procedure_call(book: Booklet, stmt: dict, nouns: Nouns) -> str:
+    """`do NAME(args)`: the procedure by its name, linked to its paragraph."""
+    args = [phrase(book, arg, nouns) for arg in stmt["args"]]
+    return book.words.text("effects/call", name=called(book, stmt["procedure"], args), id=stmt["procedure"])
+
+
+def set_state(book: Booklet, stmt: dict, nouns: Nouns) -> str:
+    """`set X.NAME = EXPR`; `X.NAME + N` is said as raising it by N."""
+    target = {"k": "attr", "of": stmt["of"], "name": stmt["state"]}
+    what = phrase(book, target, nouns)
+    match stmt["value"]:
+        case {"k": "bin", "op": "+", "l": same, "r": step} if same == target:
+            return book.words.text("effects/raise", what=what, by=phrase(book, step, nouns))
+    return book.words.text("effects/set", what=what, value=phrase(book, expand(book, stmt["value"]), nouns))
+
+
+def throw(book: Booklet, stmt: dict, nouns: Nouns) -> str:
+    """`throw A, B { ... }`: one die per name, one at a time; the body reads them as die 1, die 2."""
+    scope = nouns | {name: book.words.text("effects/die", n=n) for n, name in enumerate(stmt["names"], 1)}
+    return book.words.text("effects/throw", n=len(stmt["names"]), body=describe(book, stmt["body"], scope))
+
+
+def for_each(book: Booklet, stmt: dict, nouns: Nouns) -> str:
+    """`for x in SET { if COND { ... } }` as "for the x where COND: ...", any other loop as "for each"."""
+    kind = element_of(stmt["over"])
+    scope = nouns | {stmt["var"]: book.noun(kind, "the")}
+    match stmt["body"]:
+        case [{"do": "if", "cond": cond, "then": then, "else": []}]:
+            return book.words.text("effects/for_where", thing=book.noun(kind, "the"), cond=condition(book, cond, scope),
+                                   body=describe(book, then, scope))
+    return book.words.text("effects/for_each", thing=book.noun(kind, "one"), things=book.noun(kind, "many"), body=describe(book, stmt["body"], scope))
 
 
 def statement(book: Booklet, stmt: dict, nouns: Nouns) -> str:
@@ -51,16 +86,31 @@ def statement(book: Booklet, stmt: dict, nouns: Nouns) -> str:
             paying = words.text("effects/deal_paying" if stmt["paying"] else "effects/deal_free")
             if stmt["each"] is None:
                 return words.text("effects/deal_all", paying=paying)
-            each = stmt["each"]
-            return words.text("effects/deal_each", paying=paying,
-                              n=each["v"] if each["k"] == "int" else words.text("effects/formula"))
+            return words.text("effects/deal_each", paying=paying, n=phrase(book, stmt["each"], nouns),
+                              deeds=book.kind_noun(stmt.get("of") or "deed", "all"))
         case {"do": "transfer", "from": {"k": "bank"}, "to": {"k": "var", "name": "me"}}:
-            return words.text("effects/collect", amount=amount(book, stmt["amount"]))
+            return words.text("effects/collect", amount=amount(book, stmt["amount"], nouns))
         case {"do": "transfer", "from": {"k": "var", "name": "me"}, "to": {"k": "bank"}}:
-            return words.text("effects/pay", amount=amount(book, stmt["amount"]))
+            return words.text("effects/pay", amount=amount(book, stmt["amount"], nouns))
         case {"do": "for", "over": {"k": "var", "name": "others"}, "body": [transfer]} if transfer["do"] == "transfer":
             key = "effects/pay_each" if transfer["from"] == ME else "effects/collect_each"
-            return words.text(key, amount=amount(book, transfer["amount"]))
+            return words.text(key, amount=amount(book, transfer["amount"], nouns))
+        case {"do": "for"}:
+            return for_each(book, stmt, nouns)
+        case {"do": "if"}:
+            otherwise = words.text("effects/else", body=describe(book, stmt["else"], nouns)) if stmt["else"] else ""
+            return words.text("effects/if", cond=condition(book, stmt["cond"], nouns),
+                              body=describe(book, stmt["then"], nouns), otherwise=otherwise)
+        case {"do": "set"}:
+            return set_state(book, stmt, nouns)
+        case {"do": "call"}:
+            return procedure_call(book, stmt, nouns)
+        case {"do": "move_by"}:
+            return words.text("effects/move_by", steps=phrase(book, stmt["steps"], nouns))
+        case {"do": "jump_to" | "place_at" as do}:
+            return words.text(f"effects/{do}", square=phrase(book, stmt["target"], nouns))
+        case {"do": "throw"}:
+            return throw(book, stmt, nouns)
         case {"do": "draw"}:
             deck = next(d for d in book.ir["decks"] if d["id"] == stmt["deck"])
             return words.text("effects/draw", deck=book.name(deck))
@@ -69,5 +119,6 @@ def statement(book: Booklet, stmt: dict, nouns: Nouns) -> str:
         case {"do": "move_to"}:
             return words.text("effects/move_to", square=book.name(book.square(stmt["square"])))
         case {"do": "choose"}:
-            return words.text("effects/choose", options=words.join([f"“{escape(o['label'])}”" for o in stmt["options"]], "or"))
+            return words.text("effects/choose", options=words.join([
+                words.text("effects/option", label=escape(o["label"]), body=describe(book, o["body"], nouns)) for o in stmt["options"]], "or"))
     return words.text("effects/unsupported")

@@ -3,8 +3,8 @@ setup, pots, the end condition and the edition's own invariants, each a paragrap
 filled from the IR (a phrase per construct kind, never a test for an edition)."""
 from __future__ import annotations
 
-from rulebook.booklet import Booklet, escape, paragraph
-from rulebook.conditions import ME, condition, state_set
+from rulebook.booklet import Booklet, capital, escape, paragraph
+from rulebook.conditions import ME, called, condition, expand, holds_money, money_calls, param_kind, phrase, say, state_set, term
 from rulebook.effects import describe
 
 PRELUDE = "prelude"
@@ -22,8 +22,8 @@ def state_types(book: Booklet) -> dict[str, str]:
 def hook_text(book: Booklet, hook: dict) -> str:
     """`when EVENT(var) [by ...] [to STATE] [if COND] { ... }` as one sentence."""
     words, event = book.words, hook["event"]
-    kind = {"land": "square", "acquire": "deed", "add": state_types(book).get(hook["state"], "square")}[event]
-    nouns = {hook["var"]: book.kind_noun(kind, "the")}
+    kind = {"acquire": "deed", "add": state_types(book).get(hook["state"], "square")}.get(event, "square")
+    nouns = {hook["var"]: words.text("expr/names/dice") if event == "roll" else book.kind_noun(kind, "the")}
     guard = words.text("hooks/if", cond=condition(book, hook["if"], nouns)) if hook["if"] else ""
     ways = words.join([words.text(f"ways/{way}") for way in hook["by"]], "or") or words.text("ways/any")
     return words.text(f"hooks/{event}", a=book.kind_noun(kind, "a"), what=nouns[hook["var"]], ways=ways, guard=guard,
@@ -31,6 +31,9 @@ def hook_text(book: Booklet, hook: dict) -> str:
 
 
 def state_text(book: Booklet, st: dict) -> str:
+    if st["type"] == "int":
+        return book.words.text("state/number", a=book.noun(st["name"], "a"), owner=book.noun(st["owner"], "one"),
+                               owners=book.noun(st["owner"], "many"))
     return book.words.text("state/set", a=book.noun(st["name"], "a"), things=book.kind_noun(element(st["type"]), "many"))
 
 
@@ -65,5 +68,105 @@ def special(book: Booklet) -> str:
     return "\n".join(paragraph(text, ident, choice) for ident, text, choice, _ in items(book))
 
 
+PLAYER = {"k": "var", "name": "p"}
+
+
+def of_player(book: Booklet, fn: str) -> tuple[dict, dict[str, str]]:
+    """A call of the player formula `fn` (`end.score`, `end.sits_out`) on "the player"."""
+    return {"k": "call", "fn": fn, "args": [PLAYER]}, {"p": book.noun("player", "the")}
+
+
+def score_text(book: Booklet, fn: str) -> str:
+    """The score a player formula gives, in words (an amount of money)."""
+    return phrase(book, *of_player(book, fn), money=True)
+
+
 def end_over(book: Booklet) -> str:
-    return paragraph(over_text(book, book.settings["end"]["over"]), "rule-end-over")
+    """When the game ends, and who then takes no more turns (`end.sits_out`)."""
+    out = [paragraph(over_text(book, book.settings["end"]["over"]), "rule-end-over")]
+    sits_out = book.settings["end"].get("sits_out")
+    if sits_out:
+        text = book.say("rules/end.sits_out", cond=condition(book, *of_player(book, sits_out)))
+        out.append(paragraph(text, "rule-end-sits-out"))
+    return "\n".join(out)
+
+
+def params(book: Booklet, thing: dict) -> tuple[list[str], dict[str, str]]:
+    """A formula's or procedure's parameters: each as "a ..." for its name, and as "the ..." in its body."""
+    body = thing["body"]
+    kinds = [param_kind(book, body, name) for name in thing["params"]]
+    return [book.kind_noun(kind, "a") for kind in kinds], {name: book.kind_noun(kind, "the") for name, kind in zip(thing["params"], kinds)}
+
+
+def action_text(book: Booklet, action: dict) -> str:
+    """An end-of-turn action: what it does, when it is allowed, and when it must be taken."""
+    words, var = book.words, action["var"]
+    nouns = {var: book.kind_noun(action["element"], "the")}
+    thing = book.kind_noun(action["element"], "a") if action["over"]["k"] == "var" else \
+        words.text("effects/one_of", among=phrase(book, action["over"], {}))
+    out = [words.text("actions/item", label=escape(action["label"]), thing=thing, effects=describe(book, action["effect"], nouns)),
+           words.text("actions/allowed", cond=condition(book, action["allowed"], nouns))]
+    if action.get("required"):
+        out.append(words.text("actions/required", cond=condition(book, action["required"], nouns)))
+    return " ".join(out)
+
+
+def actions(book: Booklet) -> str:
+    """The choices offered at the end of every turn (`action`), each a paragraph."""
+    listed = book.ir.get("actions", [])   # the IR has `actions`, `procedures`, `areas` only when the spec uses them
+    if not listed:
+        return ""
+    out = [paragraph(book.say("actions/intro"), "actions-intro")]
+    out += [paragraph(action_text(book, action), f"action-{action['id']}") for action in listed]
+    return "\n".join(out)
+
+
+def procedures(book: Booklet) -> str:
+    """Each named rule (`procedure`) once, as the rules that follow it link to it."""
+    out = []
+    for pid, procedure in book.ir.get("procedures", {}).items():
+        heads, nouns = params(book, procedure)
+        text = book.words.text("procedures/item", name=capital(called(book, pid, heads)), effects=describe(book, procedure["body"], nouns))
+        out.append(paragraph(text, f"procedure-{pid}"))
+    return "\n".join(out)
+
+
+def is_condition(expr: dict) -> bool:
+    """A yes-or-no body is defined with "when", a value with "is"."""
+    return expr["k"] in ("not", "bool") or (expr["k"] == "agg" and expr["fn"] in ("any", "all")) or \
+        (expr["k"] == "bin" and expr["op"] in ("and", "or", "==", "!=", "<", "<=", ">", ">=", "in"))
+
+
+def terms(book: Booklet) -> str:
+    """Every formula the glossary names, defined once: the rules above say it by that name (a
+    number, such as the blocks in the box, by its value)."""
+    ir = book.ir
+    money = set().union(*[money_calls(book, formula, True) for formula in ir["rent"].values()])
+    money |= money_calls(book, [ir["squares"], ir["hooks"], ir.get("procedures"), ir.get("actions")], False)
+    out = []
+    for fn, formula in ir["formulas"].items():
+        if term(book, fn) is None:
+            continue
+        heads, nouns = params(book, formula)
+        body = expand(book, formula["body"])
+        if is_condition(body):
+            text = book.words.text("definitions/condition", name=capital(called(book, fn, heads)), body=say(book, body, nouns))
+        else:
+            amount = fn in money or holds_money(book, body)
+            text = book.words.text("definitions/value", name=capital(called(book, fn, heads)), body=phrase(book, body, nouns, amount))
+        out.append(paragraph(text, f"term-{fn}"))
+    return "\n".join([paragraph(book.say("definitions/intro"), "definitions-intro"), *out]) if out else ""
+
+
+def city(book: Booklet) -> str:
+    """The places to build (`area`), by quarter, with the deed squares each faces, as a table."""
+    areas, words = book.ir.get("areas", []), book.words
+    if not areas:
+        return ""
+    quarters = list(dict.fromkeys(area["quarter"] for area in areas))
+    intro = book.say("city/intro", areas=len(areas), quarters=len(quarters), names=words.join([escape(q) for q in quarters]))
+    rows = [f"| {words.text('table/quarter')} | {words.text('table/area')} | {words.text('table/faces')} |", "|---|---|---|"]
+    for area in areas:
+        faces = words.join([book.name(book.square_named(sid)) for sid in area["faces"]])
+        rows.append(f"| {escape(area['quarter'])} | {book.name(area)} | {faces} |")
+    return "\n".join([paragraph(intro, "rule-city"), "\n".join(rows) + "\n"])

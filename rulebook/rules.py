@@ -9,8 +9,9 @@ from dataclasses import dataclass
 from typing import Callable
 
 from rulebook.booklet import Booklet, anchor, escape, paragraph
+from rulebook.conditions import phrase
 from rulebook.effects import describe
-from rulebook.mechanics import end_over, special
+from rulebook.mechanics import actions, city, end_over, procedures, score_text, special, terms
 from rulebook.variants import variants_section
 
 
@@ -18,13 +19,14 @@ from rulebook.variants import variants_section
 class Rule:
     """A paragraph: `rules/<key>` in the phrase table, id `rule-<key>`.
 
-    `by` names a setting (or decided rule) whose value picks the paragraph's variant; a rule
-    whose setting the edition lacks is left out. `needs` is a deed kind the board must have.
+    `by` names a setting (or decided rule, or `has.FEATURE`) whose value picks the paragraph's
+    variant; a rule whose setting the edition lacks is left out. `needs` are what the game must
+    have (`Booklet.has`: a deed kind, `jail`, `houses`, ...; `!x`: must not have x).
     """
 
     key: str
     by: str | None = None
-    needs: str | None = None
+    needs: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -32,6 +34,7 @@ class Section:
     key: str
     rules: tuple[Rule, ...]
     extra: Callable[[Booklet], str] | None = None
+    needs: tuple[str, ...] = ()
 
 
 def rent_table(book: Booklet) -> str:
@@ -47,6 +50,26 @@ def rent_table(book: Booklet) -> str:
         cells += [book.money(r) for r in deed["rent"]] + [book.money(deed["mortgage"])]
         rows.append("| " + " | ".join(cells) + " |")
     return "\n".join(rows) + "\n"
+
+
+def rent_formulas(book: Booklet) -> str:
+    """Rent as the spec computes it, a paragraph per kind of deed on the board, and the rents
+    printed on each deed (a game without houses has no rent table by buildings)."""
+    words, out = book.words, []
+    for kind, formula in book.ir["rent"].items():
+        if book.has(kind):
+            text = book.say("rent/formula", kind=book.kind_noun(kind, "a"),
+                            formula=phrase(book, formula, {"here": book.kind_noun(kind, "the")}, money=True))
+            out.append(paragraph(text, anchor(f"rent.formula.{kind}")))
+    rows = [f"| {words.text('table/square')} | {words.text('table/group')} | {words.text('table/printed')} |", "|---|---|---|"]
+    for sq in book.deeds():
+        rents = words.join([book.money(r) for r in sq["deed"]["rent"]], "or")
+        rows.append(f"| {book.name(sq)} | {book.name(book.group(sq['deed']['group']))} | {rents} |")
+    return "\n".join([*out, "\n".join(rows) + "\n"])
+
+
+def rents(book: Booklet) -> str:
+    return rent_table(book) if book.has("houses") else rent_formulas(book)
 
 
 def owned_table(kind: str) -> Callable[[Booklet], str]:
@@ -86,7 +109,7 @@ def building_costs(book: Booklet) -> str:
 
 def squares(book: Booklet) -> str:
     """Each kind of square without a deed, once (three squares that draw from one deck are one entry)."""
-    jail = book.settings["jail"]["square"]
+    jail = book.settings["jail"].get("square")
     seen: dict[str, list[dict]] = {}
     for sq in book.ir["squares"]:
         if not sq["deed"]:
@@ -132,30 +155,40 @@ def assumptions(book: Booklet) -> str:
 
 
 SECTIONS = (
-    Section("aim", (Rule("aim"), Rule("players"))),
-    Section("contents", (Rule("contents"),)),
-    Section("setup", (Rule("setup.board"), Rule("money.start"), Rule("turn.order"), Rule("bank"))),
-    Section("turn", (Rule("turn"), Rule("turn.doubles"), Rule("money.salary_limit", by="money.salary_limit"))),
+    Section("aim", (Rule("aim", by="has.houses"), Rule("players"))),
+    Section("contents", (Rule("contents", by="has.houses"),)),
+    Section("setup", (Rule("setup.board"), Rule("money.start", by="has.notes"), Rule("turn.order"), Rule("bank", by="has.mortgage"))),
+    Section("turn", (Rule("turn"), Rule("turn.doubles", needs=("jail",)), Rule("game.doubles_again", by="game.doubles_again"),
+                     Rule("money.salary_limit", by="money.salary_limit"))),
+    Section("actions", (), actions),
+    Section("city", (), city),
     Section("squares", (), squares),
-    Section("buying", (Rule("buy"), Rule("auction", by="auction.on_decline"),
-                       Rule("auction.decliner_may_bid", by="auction.decliner_may_bid"),
-                       Rule("auction.bid_within_cash", by="auction.bid_within_cash"))),
-    Section("rent", (Rule("rent"), Rule("rent.complete_group", needs="lot"),
-                     Rule("rent.mortgaged_group", by="rent.mortgaged_group", needs="lot")), rent_table),
-    Section("stations", (Rule("rent.station", needs="station"), Rule("rent.utility", needs="utility")), both_tables),
-    Section("cards", (Rule("cards"), Rule("cards.jail_card", by="trade.jail_cards"), Rule("cards.moves")), deck_link),
+    Section("buying", (Rule("buy", needs=("prices",)), Rule("auction", by="auction.on_decline", needs=("prices",)),
+                       Rule("auction.only", by="auction.only"),
+                       Rule("auction.decliner_may_bid", by="auction.decliner_may_bid", needs=("prices",)),
+                       Rule("auction.bid_within_cash", by="auction.bid_within_cash"), Rule("auction.raises", needs=("!prices",)),
+                       Rule("auction.preempt", by="auction.preempt"))),
+    Section("rent", (Rule("rent", by="has.houses"), Rule("rent.complete_group", needs=("lot", "houses")),
+                     Rule("rent.mortgaged_group", by="rent.mortgaged_group", needs=("lot",))), rents),
+    Section("stations", (Rule("rent.station", needs=("station",)), Rule("rent.utility", needs=("utility",))), both_tables,
+            needs=("houses",)),
+    Section("cards", (Rule("cards"), Rule("cards.jail_card", by="trade.jail_cards", needs=("jail",)),
+                      Rule("cards.moves", needs=("jail",))), deck_link),
     Section("jail", (Rule("jail.sent"), Rule("jail.visiting"), Rule("jail.leave"),
                      Rule("jail.fine_timing", by="jail.fine_timing"), Rule("jail.doubles_exit", by="jail.doubles_exit"),
-                     Rule("jail.max_turns"), Rule("jail.collects_rent", by="jail.collects_rent"))),
+                     Rule("jail.max_turns"), Rule("jail.collects_rent", by="jail.collects_rent")), needs=("jail",)),
     Section("building", (Rule("building", by="building.needs_complete_group"), Rule("building.even", by="building.even"),
                          Rule("building.blocked_by_mortgage", by="building.blocked_by_mortgage"), Rule("building.hotels"),
-                         Rule("building.shortage", by="building.shortage")), building_costs),
-    Section("selling", (Rule("building.sale_value"), Rule("building.hotel_sale", by="building.hotel_sale"),
-                        Rule("trade.deeds", by="trade.built_groups"), Rule("trade.cash", by="trade.cash"))),
-    Section("mortgages", (Rule("mortgage"), Rule("mortgage.interest"), Rule("mortgage.transfer_interest"))),
-    Section("bankruptcy", (Rule("debt.pay_with_deeds", by="debt.pay_with_deeds"), Rule("bankruptcy.to_player"),
-                           Rule("bankruptcy.to_bank", by="bankruptcy.to_bank"))),
+                         Rule("building.shortage", by="building.shortage")), building_costs, needs=("houses",)),
+    Section("selling", (Rule("building.sale_value", needs=("houses",)), Rule("building.hotel_sale", by="building.hotel_sale"),
+                        Rule("trade.deeds", by="trade.built_groups"), Rule("trade.cash", by="trade.cash", needs=("mortgage",)),
+                        Rule("trade.loans", by="trade.cash", needs=("!mortgage",)))),
+    Section("mortgages", (Rule("mortgage"), Rule("mortgage.interest"), Rule("mortgage.transfer_interest")), needs=("mortgage",)),
+    Section("bankruptcy", (Rule("debt.pay_with_deeds", by="debt.pay_with_deeds"), Rule("debt.auction_deeds", by="debt.auction_deeds"),
+                           Rule("bankruptcy.to_player", by="has.mortgage"), Rule("bankruptcy.to_bank", by="bankruptcy.to_bank"))),
     Section("special", (), special),
+    Section("procedures", (), procedures),
+    Section("terms", (), terms),
     Section("end", (Rule("end.winner"), Rule("end.score", by="end.score"), Rule("game.turn_cap")), end_over),
     Section("variants", (), variants_section),
     Section("assumptions", (), assumptions),
@@ -163,23 +196,29 @@ SECTIONS = (
 
 
 def rule_text(book: Booklet, rule: Rule) -> str | None:
-    """The paragraph of one rule, or None when the edition does not have it."""
-    if rule.needs and not book.deeds(rule.needs):
+    """The paragraph of one rule, or None when the edition does not have it. A choice that names
+    one of the edition's formulas (`end.score = fortune`) is said by the formula, in words."""
+    if not all(book.has(need) for need in rule.needs):
         return None
     entry = book.words.raw(f"rules/{rule.key}")
     if rule.by is None:
         return paragraph(book.say(f"rules/{rule.key}"), anchor(rule.key))
-    value = book.setting(rule.by)
+    value = book.fact(rule.by)
     if value is None:
         return None
     choice = {True: "yes", False: "no"}.get(value, value) if isinstance(value, bool) else value
-    key = f"rules/{rule.key}/{choice}" if isinstance(entry, dict) else f"rules/{rule.key}"
-    return paragraph(book.say(key), anchor(rule.key), choice)
+    if not isinstance(entry, dict):
+        return paragraph(book.say(f"rules/{rule.key}"), anchor(rule.key), choice)
+    if choice not in entry and choice in book.ir["formulas"]:
+        return paragraph(book.say(f"rules/{rule.key}/formula", formula=score_text(book, choice)), anchor(rule.key), choice)
+    return paragraph(book.say(f"rules/{rule.key}/{choice}"), anchor(rule.key), choice)
 
 
 def rules_page(book: Booklet) -> str:
     out = [f"# {book.say('pages/rules_title')}\n", book.say("intro") + "\n"]
     for section in SECTIONS:
+        if not all(book.has(need) for need in section.needs):
+            continue
         body = [text for rule in section.rules if (text := rule_text(book, rule))]
         body += [extra] if section.extra and (extra := section.extra(book)) else []
         if body:   # a section the edition has nothing for (no state, no hooks) is left out

@@ -317,10 +317,23 @@ def _unmodelled_path(ir: dict, ed, act: Action, players: int, s0) -> str:
             facts = [_before(ed, x, players, s0) for x in invariants(ir) + lemmas(ir)
                      if x.get("origin", "prelude") in ("prelude", "verifier")]
             solver.add(*[T.lift(c) for c in (_domain(ed, players, s0), *facts) if c is not True])
+            solver.push()
             solver.add(T.lift(whole.s.ok), T.lift(whole.s.unsupported))
             result, _ = _check(solver)
             if result == z3.sat:
                 _STEPS[key] = _unmodelled(solver.model(), whole, act)
+            solver.pop()
+            if result == z3.unknown:      # all parameters at once is too much: one by one
+                for args, g in _steps(ir, ed, act, players, s0):
+                    if isinstance(g, Unsupported) or g.s.unsupported is False or g.s.ok is False:
+                        continue
+                    solver.push()
+                    solver.add(T.lift(g.s.ok), T.lift(g.s.unsupported))
+                    result, _ = _check(solver)
+                    solver.pop()
+                    if result == z3.sat:
+                        _STEPS[key] = "unsupported: " + "; ".join(sorted(g.reasons)) + f" (e.g. {_show(act, args)})"
+                        break
     return _STEPS[key]
 
 

@@ -130,6 +130,14 @@ def holds(ed, inv: dict, state):
     return g.expr(inv["body"], Ctx())
 
 
+def _domain(ed, players: int, s0):
+    """`domain` of the fresh pre-state, built once per edition and player count."""
+    key = (id(ed), players, "domain")
+    if key not in _BEFORE:
+        _BEFORE[key] = domain(ed, s0)
+    return _BEFORE[key]
+
+
 def _before(ed, inv: dict, players: int, s0):
     """The invariant on the fresh pre-state `fresh(ed, players)` (the same constants every
     time): built once per edition, player count and invariant, shared by every action."""
@@ -217,7 +225,7 @@ def prove_preserves(ir: dict, invariant, action, players: int, strengthen: bool 
     pre = _before(ed, inv, players, s0)
     others = [x for x in invariants(ir) + lemmas(ir)
               if x["name"] != inv["name"] and x.get("origin", "prelude") in ("prelude", "verifier")]
-    base = [T.lift(c) for c in (domain(ed, s0), pre) if c is not True]
+    base = [T.lift(c) for c in (_domain(ed, players, s0), pre) if c is not True]
     strong = None
     used_strength = False
     # first all instances at once (the parameters symbolic): one query, often enough
@@ -308,11 +316,24 @@ def _unmodelled_path(ir: dict, ed, act: Action, players: int, s0) -> str:
             solver = _solver()
             facts = [_before(ed, x, players, s0) for x in invariants(ir) + lemmas(ir)
                      if x.get("origin", "prelude") in ("prelude", "verifier")]
-            solver.add(*[T.lift(c) for c in (domain(ed, s0), *facts) if c is not True])
+            solver.add(*[T.lift(c) for c in (_domain(ed, players, s0), *facts) if c is not True])
+            solver.push()
             solver.add(T.lift(whole.s.ok), T.lift(whole.s.unsupported))
             result, _ = _check(solver)
             if result == z3.sat:
                 _STEPS[key] = _unmodelled(solver.model(), whole, act)
+            solver.pop()
+            if result == z3.unknown:      # all parameters at once is too much: one by one
+                for args, g in _steps(ir, ed, act, players, s0):
+                    if isinstance(g, Unsupported) or g.s.unsupported is False or g.s.ok is False:
+                        continue
+                    solver.push()
+                    solver.add(T.lift(g.s.ok), T.lift(g.s.unsupported))
+                    result, _ = _check(solver)
+                    solver.pop()
+                    if result == z3.sat:
+                        _STEPS[key] = "unsupported: " + "; ".join(sorted(g.reasons)) + f" (e.g. {_show(act, args)})"
+                        break
     return _STEPS[key]
 
 

@@ -214,7 +214,9 @@ def catalogue(ir: dict, players: int, ed=None) -> list[Action]:
 
     def build_house(g, me, sq):
         _mover(g, me)
-        g.assume(T.and_(g.can_build(me, sq), T.not_(shortage(g))))
+        if "shortage" not in g.memo:        # read before any effect: the same in every branch
+            g.memo["shortage"] = shortage(g)
+        g.assume(T.and_(g.can_build(me, sq), T.not_(g.memo["shortage"])))
         g.build(me, sq)
     out.append(Action("build_house", "build", {"me": seats, "sq": lots}, build_house))
 

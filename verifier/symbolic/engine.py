@@ -41,6 +41,9 @@ class SymGame(CompileMixin, EffectsMixin, RulesMixin):
         self.reasons: set[str] = set()
         self.draw_depth = 0
         self.bankrupt_depth = 0
+        # terms of the state the step starts from, shared by every branch of its parameters
+        # (a guard read before any effect: the same terms in each branch)
+        self.memo: dict = {}
         # symbolic mode only: a bankruptcy marks its path unsupported instead of being
         # computed (the formula it builds is too large for an inductive query)
         self.abstract_bankruptcy = abstract_bankruptcy and provider is None

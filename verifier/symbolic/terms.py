@@ -52,6 +52,14 @@ def ite(c, a, b):
     return z3.If(c, lift(a), lift(b))
 
 
+def _junction(make, out: list):
+    """`z3.And`/`z3.Or` of Bool terms by the C API (the Python wrapper's argument checks
+    cost several times the term itself, and these are built by the hundred thousand)."""
+    ctx = out[0].ctx
+    args = (z3.z3.Ast * len(out))(*[x.as_ast() for x in out])
+    return z3.BoolRef(make(ctx.ref(), len(out), args), ctx)
+
+
 def and_(*xs):
     out = []
     for x in xs:
@@ -61,7 +69,7 @@ def and_(*xs):
             return False
     if not out:
         return True
-    return out[0] if len(out) == 1 else z3.And(*out)
+    return out[0] if len(out) == 1 else _junction(z3.Z3_mk_and, out)
 
 
 def or_(*xs):
@@ -73,11 +81,11 @@ def or_(*xs):
             return True
     if not out:
         return False
-    return out[0] if len(out) == 1 else z3.Or(*out)
+    return out[0] if len(out) == 1 else _junction(z3.Z3_mk_or, out)
 
 
 def not_(x):
-    return z3.Not(x) if is_sym(x) else not x
+    return z3.BoolRef(z3.Z3_mk_not(x.ctx.ref(), x.as_ast()), x.ctx) if is_sym(x) else not x
 
 
 def implies(a, b):

@@ -10,23 +10,31 @@ from interpreter import ReplayError
 from verifier import trace as traces
 from verifier.verify import render, to_json, verify
 
-from .editions import concrete_editions, load
+from .editions import UsageError, concrete_editions, load
 from .logfile import _error
 
 
 def run(specs: tuple[str, ...], as_json: bool, depth: int, examples: int | None, players: int, mutate: bool,
-        trace_dir: Path, prove: bool, variants: tuple[str, ...] = ()) -> int:
+        trace_dir: Path, prove: bool, variants: tuple[str, ...] = (), only: str = "") -> int:
     """Verify each spec (every bundled concrete edition when none is given), with the
-    variants laid over it; the exit status: 1 when anything is violated, else 0."""
+    variants laid over it, and score its mutants (those described with `only`); the exit
+    status: 1 when anything is violated, else 0 (surviving mutants are a report, not a failure)."""
+    if only and not mutate:
+        raise UsageError("`--mutants` chooses among the mutants of `--mutate`", "add --mutate")
     reports, out = [], []
     for spec in specs or tuple(concrete_editions()):
         loaded = load(spec, variants)
+        if mutate:
+            from verifier.mutate import mutants
+            if not any(only in m.description for m in mutants(loaded.ir)):
+                raise UsageError(f"no mutant of `{spec}` is described with `{only}`",
+                                 "see the mutants in `boardrules verify SPEC --mutate --json`")
         report = verify(loaded.ir, spec, players, depth, examples, trace_dir, prove)
         reports.append(report)
         entry = to_json(report)
         if mutate:
             from verifier.mutate import mutation_score
-            entry["mutation"] = mutation_score(loaded.ir, players=players).to_json()
+            entry["mutation"] = mutation_score(loaded.ir, players=players, only=only).to_json()
         out.append(entry)
         if not as_json:
             click.echo(render(report))

@@ -3,7 +3,7 @@ flipped or dropped, a transfer redirected or dropped, a step of a card effect sk
 drop those Z3 proves equivalent to the original, and score a check against the rest.
 
     mutants(ir) -> [Mutant]
-    mutation_score(ir, check=None) -> MutationReport    # check(ir) -> True when caught
+    mutation_score(ir, check=None, only="") -> MutationReport   # check(ir) -> truthy when caught
 """
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ class Mutant:
     ir: dict
     touches: list = field(default_factory=list)   # action names whose IR changed ([] : settings)
     equivalent: str = ""                           # why it was dropped, when it was
+    caught: str | bool = ""                        # what caught it, when something did
 
 
 @dataclass
@@ -35,6 +36,8 @@ class MutationReport:
     def to_json(self) -> dict:
         return {"score": self.score, "killed": len(self.killed), "survived": len(self.survived),
                 "survivors": [m.description for m in self.survived],
+                "kills": [{"mutant": m.description, "caught_by": m.caught if isinstance(m.caught, str) else "the check"}
+                          for m in self.killed],
                 "dropped": [{"mutant": m.description, "reason": m.equivalent} for m in self.dropped]}
 
 
@@ -89,11 +92,10 @@ def mutants(ir: dict) -> list[Mutant]:
                 s["from"], s["to"] = s["to"], s["from"]
                 out.append(Mutant(f"{where}: transfer redirected (payer and payee swapped)", m, touches))
                 amount = stmt["amount"]
-                if amount.get("k") == "int":
-                    for new in (amount["v"] + 1, 0):
-                        m = copy.deepcopy(ir)
-                        _get(m, path)[j]["amount"] = {"k": "int", "v": new}
-                        out.append(Mutant(f"{where}: amount {amount['v']} -> {new}", m, touches))
+                if amount.get("k") == "int":    # (to 0 would be the transfer dropped, again)
+                    m = copy.deepcopy(ir)
+                    _get(m, path)[j]["amount"] = {"k": "int", "v": amount["v"] + 1}
+                    out.append(Mutant(f"{where}: amount {amount['v']} -> {amount['v'] + 1}", m, touches))
             if stmt.get("do") == "if":
                 m = copy.deepcopy(ir)
                 s = _get(m, path)[j]
@@ -147,6 +149,10 @@ def _equivalent(ir: dict, m: Mutant) -> str:
     """Z3: the mutated rent formula equals the original on every state -> dropped."""
     if not m.description.startswith("rent."):
         return ""
+    return _same_rent(ir, m)
+
+
+def _same_rent(ir: dict, m: Mutant) -> str:
     from .prove import edition
     from .symbolic.engine import SymGame
     from .symbolic.state import fresh
@@ -174,40 +180,50 @@ def _equivalent(ir: dict, m: Mutant) -> str:
     return ""
 
 
-def default_check(ir: dict, touches: list | None = None, players: int = 2, baseline: set | None = None) -> bool:
-    """Caught when the start state breaks a built-in invariant, or some invariant is no
-    longer proved for an action the mutant changed (every action for a settings mutant)
-    where the original edition's was (`baseline`: the cells not proved originally)."""
+def default_check(ir: dict, touches: list | None = None, players: int = 2, proved=None) -> str:
+    """Why the mutant is caught ("" when it is not): the start state breaks an invariant, or
+    an invariant is no longer proved for an action the mutant changed (every action for a
+    settings mutant) where the original edition's is (`proved(invariant, action)`)."""
     from .prove import prove_initial, prove_preserves
     from .symbolic.actions import catalogue
     from .symbolic.prelude import invariants
-    baseline = baseline or set()
     acts = catalogue(ir, players)
     if touches:
         acts = [a for a in acts if a.name in touches]
     for inv in invariants(ir):
         if not prove_initial(ir, inv, players).passed:
-            return True
+            return f"{inv['name']} x start: false in the start state"
         for a in acts:
-            if (inv["name"], a.name) not in baseline and not prove_preserves(ir, inv, a, players).passed:
-                return True
-    return False
+            if proved is None or proved(inv["name"], a.name):
+                verdict = prove_preserves(ir, inv, a, players)
+                if not verdict.passed:
+                    return f"{inv['name']} x {a.name}: {verdict.reason}"
+    return ""
 
 
-def mutation_score(ir: dict, check: Callable | None = None, players: int = 2) -> MutationReport:
-    ms = mutants(ir)
+def original_proofs(ir: dict, players: int = 2):
+    """`proved(invariant, action)` for the original edition, each cell proved once, when
+    first asked (a mutant of one card needs only that card's cells)."""
+    from .prove import prove_preserves
+    cells: dict = {}
+
+    def proved(invariant: str, action: str) -> bool:
+        if (invariant, action) not in cells:
+            cells[(invariant, action)] = prove_preserves(ir, invariant, action, players).passed
+        return cells[(invariant, action)]
+    return proved
+
+
+def mutation_score(ir: dict, check: Callable | None = None, players: int = 2, only: str = "") -> MutationReport:
+    """Score `check` (default: `default_check` against the original's proofs) on every
+    mutant, or on those whose description contains `only`."""
+    ms = [m for m in mutants(ir) if only in m.description]
     dropped = [m for m in ms if m.equivalent]
     live = [m for m in ms if not m.equivalent]
-    baseline = None
-    if check is None:
-        from .prove import prove_preserves
-        from .symbolic.actions import catalogue
-        from .symbolic.prelude import invariants
-        baseline = {(inv["name"], a.name) for inv in invariants(ir) for a in catalogue(ir, players)
-                    if not prove_preserves(ir, inv, a, players).passed}
+    proved = original_proofs(ir, players) if check is None else None
     killed, survived = [], []
     for m in live:
-        caught = check(m.ir) if check is not None else default_check(m.ir, m.touches, players, baseline)
-        (killed if caught else survived).append(m)
+        m.caught = check(m.ir) if check is not None else default_check(m.ir, m.touches, players, proved)
+        (killed if m.caught else survived).append(m)
     score = len(killed) / len(live) if live else 1.0
     return MutationReport(score, killed, survived, dropped)

@@ -15,6 +15,7 @@ import z3
 
 from .symbolic import terms as T
 from .symbolic.compile import Ctx, Unsupported
+from .texts import disagreements
 
 
 @dataclass
@@ -180,13 +181,19 @@ def _same_rent(ir: dict, m: Mutant) -> str:
     return ""
 
 
-def default_check(ir: dict, touches: list | None = None, players: int = 2, proved=None) -> str:
-    """Why the mutant is caught ("" when it is not): the start state breaks an invariant, or
-    an invariant is no longer proved for an action the mutant changed (every action for a
-    settings mutant) where the original edition's is (`proved(invariant, action)`)."""
-    from .prove import prove_initial, prove_preserves
+def default_check(ir: dict, touches: list | None = None, players: int = 2, proved=None,
+                  texts: frozenset = frozenset(), happens=None) -> str:
+    """Why the mutant is caught ("" when it is not): a card text disagrees with its effect
+    (one the original's `texts` does not), the start state breaks an invariant, an
+    invariant is no longer proved for an action the mutant changed (every action for a
+    settings mutant) where the original edition's is (`proved(invariant, action)`), or such
+    an action can no longer happen where the original's can (`happens(action)`)."""
+    from .prove import can_happen, prove_initial, prove_preserves
     from .symbolic.actions import catalogue
     from .symbolic.prelude import invariants
+    for text in disagreements(ir):
+        if text not in texts:
+            return f"card text: {text}"
     acts = catalogue(ir, players)
     if touches:
         acts = [a for a in acts if a.name in touches]
@@ -198,20 +205,28 @@ def default_check(ir: dict, touches: list | None = None, players: int = 2, prove
                 verdict = prove_preserves(ir, inv, a, players)
                 if not verdict.passed:
                     return f"{inv['name']} x {a.name}: {verdict.reason}"
+    for a in acts:
+        if happens is not None and can_happen(ir, a, players) is False and happens(a.name):
+            return f"{a.name} can no longer happen in any state the invariants allow (a dead rule)"
     return ""
 
 
 def original_proofs(ir: dict, players: int = 2):
-    """`proved(invariant, action)` for the original edition, each cell proved once, when
-    first asked (a mutant of one card needs only that card's cells)."""
-    from .prove import prove_preserves
+    """`proved(invariant, action)` and `happens(action)` for the original edition, each
+    decided once, when first asked (a mutant of one card needs only that card's cells)."""
+    from .prove import can_happen, prove_preserves
     cells: dict = {}
 
     def proved(invariant: str, action: str) -> bool:
         if (invariant, action) not in cells:
             cells[(invariant, action)] = prove_preserves(ir, invariant, action, players).passed
         return cells[(invariant, action)]
-    return proved
+
+    def happens(action: str) -> bool:
+        if action not in cells:
+            cells[action] = can_happen(ir, action, players) is True
+        return cells[action]
+    return proved, happens
 
 
 def mutation_score(ir: dict, check: Callable | None = None, players: int = 2, only: str = "") -> MutationReport:
@@ -220,10 +235,12 @@ def mutation_score(ir: dict, check: Callable | None = None, players: int = 2, on
     ms = [m for m in mutants(ir) if only in m.description]
     dropped = [m for m in ms if m.equivalent]
     live = [m for m in ms if not m.equivalent]
-    proved = original_proofs(ir, players) if check is None else None
+    proved, happens = original_proofs(ir, players)
+    texts = frozenset(disagreements(ir))
     killed, survived = [], []
     for m in live:
-        m.caught = check(m.ir) if check is not None else default_check(m.ir, m.touches, players, proved)
+        m.caught = check(m.ir) if check is not None else \
+            default_check(m.ir, m.touches, players, proved, texts, happens)
         (killed if m.caught else survived).append(m)
     score = len(killed) / len(live) if live else 1.0
     return MutationReport(score, killed, survived, dropped)

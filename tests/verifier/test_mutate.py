@@ -10,7 +10,7 @@ from click.testing import CliRunner
 import grammar
 import spec
 from boardrules.cli import main
-from verifier.mutate import mutants
+from verifier.mutate import default_check, mutants
 
 
 def run(*args: str):
@@ -19,21 +19,28 @@ def run(*args: str):
     return result
 
 
-def test_one_cards_mutants_scored_through_the_command(tmp_path: Path):
-    """A chance card that pays the player: swapping payer and payee lets the card bankrupt
-    them, so money conservation is no longer proved for it (killed); dropping the payment or
-    paying one more keeps every invariant (survivors, listed)."""
-    card = "card 6 of `chance`"
+def test_redirected_card_payments_scored_through_the_command(tmp_path: Path):
+    """Swapping payer and payee of a card that pays the player lets the card bankrupt them:
+    money conservation is no longer proved for it (killed). Swapped on a card the player
+    pays, the player is paid instead and every invariant still holds (survivors, listed)."""
     result = run("verify", "classic-se", "--no-prove", "--examples", "1", "--traces", str(tmp_path),
-                 "--mutate", "--mutants", card, "--json")
+                 "--mutate", "--mutants", "chance`: transfer redirected", "--json")
     assert result.exit_code == 0, result.output + result.stderr
     mutation = json.loads(result.output)["editions"][0]["mutation"]
     assert {"score", "killed", "survived", "survivors", "kills", "dropped"} <= set(mutation)
-    assert (mutation["killed"], mutation["survived"]) == (1, 2)
-    assert mutation["score"] == 1 / 3
-    assert [k["mutant"] for k in mutation["kills"]] == [f"{card}: transfer redirected (payer and payee swapped)"]
-    assert "money_conservation" in mutation["kills"][0]["caught_by"]
-    assert sorted(mutation["survivors"]) == [f"{card}: amount 1000 -> 1001", f"{card}: drop the transfer"]
+    assert (mutation["killed"], mutation["survived"], mutation["score"]) == (2, 2, 0.5)
+    redirected = "of `chance`: transfer redirected (payer and payee swapped)"
+    assert [k["mutant"] for k in mutation["kills"]] == [f"card 6 {redirected}", f"card 15 {redirected}"]
+    assert all(k["caught_by"].startswith("money_conservation x card:chance:") for k in mutation["kills"])
+    assert mutation["survivors"] == [f"card 10 {redirected}", f"card 11 {redirected}"]
+
+
+def test_a_card_paying_other_than_its_text_says_is_caught():
+    """The card says 1 000 kr: paying 1 001, or nothing, disagrees with its text."""
+    ir = grammar.compile_file(str(spec.bundled()["classic-se"]))
+    for m in mutants(ir):
+        if m.description in ("card 6 of `chance`: amount 1000 -> 1001", "card 6 of `chance`: drop the transfer"):
+            assert default_check(m.ir, m.touches).startswith("card text: card 6 of `chance`: "), m.description
 
 
 def test_mutants_chosen_by_a_text_no_mutant_has_is_exit_2():

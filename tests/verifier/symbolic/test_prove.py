@@ -91,3 +91,11 @@ def test_an_invariant_on_unmodelled_state_is_unknown_not_a_crash():
     own = next(x["name"] for x in ir["invariants"] if x["origin"] == "wonders-se")
     verdict = prove.prove_preserves(ir, own, "buy", 2)
     assert isinstance(verdict, Unknown) and "passport" in verdict.reason
+
+
+def test_a_rule_that_can_never_fire_is_dead(ir):
+    """With no hotel allowed on a lot, building one can happen in no state the invariants allow."""
+    assert prove.can_happen(ir, "build_hotel", 2) is True
+    no_hotels = copy.deepcopy(ir)
+    no_hotels["settings"]["building"]["hotels_per_lot"] = 0
+    assert prove.can_happen(no_hotels, "build_hotel", 2) is False

@@ -2,7 +2,7 @@
 flipped or dropped, a transfer redirected or dropped, a step of a card effect skipped),
 drop those Z3 proves equivalent to the original, and score a check against the rest.
 
-    mutants(ir) -> [Mutant]
+    mutants(ir) -> [Mutant]                                   # every mutant, not yet judged
     mutation_score(ir, check=None, only="") -> MutationReport   # check(ir) -> truthy when caught
 """
 from __future__ import annotations
@@ -114,8 +114,6 @@ def mutants(ir: dict) -> list[Mutant]:
             target["op"] = _FLIP[target["op"]]
             out.append(Mutant(f"rent.{kind}: comparison {k + 1} `{sub['op']}` -> `{_FLIP[sub['op']]}`", m,
                               [f"rent:{kind}"]))
-    for m in out:
-        m.equivalent = _equivalent(ir, m)
     return out
 
 
@@ -150,10 +148,6 @@ def _equivalent(ir: dict, m: Mutant) -> str:
     """Z3: the mutated rent formula equals the original on every state -> dropped."""
     if not m.description.startswith("rent."):
         return ""
-    return _same_rent(ir, m)
-
-
-def _same_rent(ir: dict, m: Mutant) -> str:
     from .prove import edition
     from .symbolic.engine import SymGame
     from .symbolic.state import fresh
@@ -233,6 +227,8 @@ def mutation_score(ir: dict, check: Callable | None = None, players: int = 2, on
     """Score `check` (default: `default_check` against the original's proofs) on every
     mutant, or on those whose description contains `only`."""
     ms = [m for m in mutants(ir) if only in m.description]
+    for m in ms:
+        m.equivalent = _equivalent(ir, m)
     dropped = [m for m in ms if m.equivalent]
     live = [m for m in ms if not m.equivalent]
     proved, happens = original_proofs(ir, players)

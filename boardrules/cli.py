@@ -253,14 +253,15 @@ def docs(specs: tuple[str, ...], out: str, serve_it: bool, variants: tuple[str, 
 @click.option("--examples", type=click.IntRange(min=1), help="Games Hypothesis explores per edition (default 40; BOARDRULES_EXPLORE_EXAMPLES).")
 @click.option("--players", default=2, show_default=True, type=click.IntRange(min=1), help="Players in the proofs.")
 @click.option("--mutate", is_flag=True, help="Also score the checks against mutants of each spec.")
+@click.option("--mutants", "only", default="", help="With --mutate: only the mutants whose description contains this text.")
 @click.option("--traces", "trace_dir", default="traces", show_default=True, type=click.Path(file_okay=False, path_type=Path), help="Folder for violation trace files.")
 @click.option("--no-prove", "no_prove", is_flag=True, help="Explore only (no Z3 proofs).")
 @VARIANT
-def verify(specs, as_json, depth, examples, players, mutate, trace_dir, no_prove, variants) -> None:
+def verify(specs, as_json, depth, examples, players, mutate, only, trace_dir, no_prove, variants) -> None:
     """Verify each SPEC (default: every bundled edition): invariants x actions, proved by Z3 and explored by Hypothesis; exit 1 when anything is violated."""
     from .verify import run
 
-    sys.exit(run(specs, as_json, depth, examples, players, mutate, trace_dir, not no_prove, variants))
+    sys.exit(run(specs, as_json, depth, examples, players, mutate, trace_dir, not no_prove, variants, only))
 
 
 if __name__ == "__main__":

@@ -12,18 +12,28 @@ from interpreter import ReplayError
 from verifier import trace as traces
 from verifier.verify import render, to_json, verify
 
-from .editions import concrete_editions, load
+from .editions import UsageError, concrete_editions, load
 from .logfile import _error
 
 
 def run(specs: tuple[str, ...], as_json: bool, depth: int, examples: int | None, players: int, mutate: bool,
-        trace_dir: Path, prove: bool, variants: tuple[str, ...] = ()) -> int:
+        trace_dir: Path, prove: bool, variants: tuple[str, ...] = (), only: str = "") -> int:
     """Verify each spec (every bundled concrete edition when none is given), with the
-    variants laid over it; the exit status: 1 when anything is violated, else 0. Editions
-    are verified side by side, one process per core (each is independent)."""
+    variants laid over it, and score its mutants (those described with `only`); the exit
+    status: 1 when anything is violated, else 0 (surviving mutants are a report, not a failure).
+    Editions are verified side by side, one process per core (each is independent)."""
+    if only and not mutate:
+        raise UsageError("`--mutants` chooses among the mutants of `--mutate`", "add --mutate")
     specs = specs or tuple(concrete_editions())
-    jobs = [(load(spec, variants).ir, spec, players, depth, examples, trace_dir, prove, mutate)
-            for spec in specs]                  # spec errors are reported here, before any work
+    jobs = []
+    for spec in specs:                          # spec errors are reported here, before any work
+        ir = load(spec, variants).ir
+        if mutate:
+            from verifier.mutate import mutants
+            if not any(only in m.description for m in mutants(ir)):
+                raise UsageError(f"no mutant of `{spec}` is described with `{only}`",
+                                 "see the mutants in `boardrules verify SPEC --mutate --json`")
+        jobs.append((ir, spec, players, depth, examples, trace_dir, prove, mutate, only))
     workers = min(len(jobs), os.cpu_count() or 1)
     if workers > 1:
         with ProcessPoolExecutor(workers) as pool:
@@ -42,13 +52,13 @@ def run(specs: tuple[str, ...], as_json: bool, depth: int, examples: int | None,
 def _one(job) -> tuple[str, dict, bool]:
     """One edition's verdicts as (the table, its JSON entry, violated): plain data, so a
     worker process can hand them back."""
-    ir, spec, players, depth, examples, trace_dir, prove, mutate = job
+    ir, spec, players, depth, examples, trace_dir, prove, mutate, only = job
     report = verify(ir, spec, players, depth, examples, trace_dir, prove)
     entry = to_json(report)
     text = render(report)
     if mutate:
         from verifier.mutate import mutation_score
-        entry["mutation"] = mutation_score(ir, players=players).to_json()
+        entry["mutation"] = mutation_score(ir, players=players, only=only).to_json()
         m = entry["mutation"]
         text += (f"\nmutation score {m['score']:.0%}: {m['killed']} killed, {m['survived']} survived"
                  + "".join(f"\n  survived: {s}" for s in m["survivors"]))

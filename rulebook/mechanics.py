@@ -58,7 +58,7 @@ def items(book: Booklet) -> list[tuple[str, str, str | None, dict]]:
     out += [(f"rule-setup-{n}", setup_text(book, stmt), None, stmt) for n, stmt in enumerate(ir["setup"], 1)]
     out += [(f"pot-{pot['id']}", pot_text(book, pot), None, pot) for pot in ir["pots"]]
     out += [(f"rule-hook-{n}", hook_text(book, hook), hook["event"], hook) for n, hook in enumerate(ir["hooks"], 1)]
-    out += [(f"invariant-{inv['name']}", book.say("invariants/item", text=escape(inv["text"])), None, inv)
+    out += [(f"invariant-{inv['name']}", book.words.text("invariants/item", text=escape(inv["text"])), None, inv)
             for inv in ir["invariants"] if inv["origin"] != PRELUDE]
     return out
 

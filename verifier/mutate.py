@@ -2,8 +2,8 @@
 flipped or dropped, a transfer redirected or dropped, a step of a card effect skipped),
 drop those Z3 proves equivalent to the original, and score a check against the rest.
 
-    mutants(ir) -> [Mutant]
-    mutation_score(ir, check=None) -> MutationReport    # check(ir) -> True when caught
+    mutants(ir) -> [Mutant]                                   # every mutant, not yet judged
+    mutation_score(ir, check=None, only="") -> MutationReport   # check(ir) -> truthy when caught
 """
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ import z3
 
 from .symbolic import terms as T
 from .symbolic.compile import Ctx, Unsupported
+from .texts import disagreements
 
 
 @dataclass
@@ -23,6 +24,7 @@ class Mutant:
     ir: dict
     touches: list = field(default_factory=list)   # action names whose IR changed ([] : settings)
     equivalent: str = ""                           # why it was dropped, when it was
+    caught: str | bool = ""                        # what caught it, when something did
 
 
 @dataclass
@@ -35,6 +37,8 @@ class MutationReport:
     def to_json(self) -> dict:
         return {"score": self.score, "killed": len(self.killed), "survived": len(self.survived),
                 "survivors": [m.description for m in self.survived],
+                "kills": [{"mutant": m.description, "caught_by": m.caught if isinstance(m.caught, str) else "the check"}
+                          for m in self.killed],
                 "dropped": [{"mutant": m.description, "reason": m.equivalent} for m in self.dropped]}
 
 
@@ -89,11 +93,10 @@ def mutants(ir: dict) -> list[Mutant]:
                 s["from"], s["to"] = s["to"], s["from"]
                 out.append(Mutant(f"{where}: transfer redirected (payer and payee swapped)", m, touches))
                 amount = stmt["amount"]
-                if amount.get("k") == "int":
-                    for new in (amount["v"] + 1, 0):
-                        m = copy.deepcopy(ir)
-                        _get(m, path)[j]["amount"] = {"k": "int", "v": new}
-                        out.append(Mutant(f"{where}: amount {amount['v']} -> {new}", m, touches))
+                if amount.get("k") == "int":    # (to 0 would be the transfer dropped, again)
+                    m = copy.deepcopy(ir)
+                    _get(m, path)[j]["amount"] = {"k": "int", "v": amount["v"] + 1}
+                    out.append(Mutant(f"{where}: amount {amount['v']} -> {amount['v'] + 1}", m, touches))
             if stmt.get("do") == "if":
                 m = copy.deepcopy(ir)
                 s = _get(m, path)[j]
@@ -111,8 +114,6 @@ def mutants(ir: dict) -> list[Mutant]:
             target["op"] = _FLIP[target["op"]]
             out.append(Mutant(f"rent.{kind}: comparison {k + 1} `{sub['op']}` -> `{_FLIP[sub['op']]}`", m,
                               [f"rent:{kind}"]))
-    for m in out:
-        m.equivalent = _equivalent(ir, m)
     return out
 
 
@@ -174,40 +175,68 @@ def _equivalent(ir: dict, m: Mutant) -> str:
     return ""
 
 
-def default_check(ir: dict, touches: list | None = None, players: int = 2, baseline: set | None = None) -> bool:
-    """Caught when the start state breaks a built-in invariant, or some invariant is no
-    longer proved for an action the mutant changed (every action for a settings mutant)
-    where the original edition's was (`baseline`: the cells not proved originally)."""
-    from .prove import prove_initial, prove_preserves
+def default_check(ir: dict, touches: list | None = None, players: int = 2, proved=None,
+                  texts: frozenset = frozenset(), happens=None) -> str:
+    """Why the mutant is caught ("" when it is not): a card text disagrees with its effect
+    (one the original's `texts` does not), the start state breaks an invariant, an
+    invariant is no longer proved for an action the mutant changed (every action for a
+    settings mutant) where the original edition's is (`proved(invariant, action)`), or such
+    an action can no longer happen where the original's can (`happens(action)`)."""
+    from .prove import can_happen, prove_initial, prove_preserves
     from .symbolic.actions import catalogue
     from .symbolic.prelude import invariants
-    baseline = baseline or set()
+    for text in disagreements(ir):
+        if text not in texts:
+            return f"card text: {text}"
     acts = catalogue(ir, players)
     if touches:
         acts = [a for a in acts if a.name in touches]
     for inv in invariants(ir):
         if not prove_initial(ir, inv, players).passed:
-            return True
+            return f"{inv['name']} x start: false in the start state"
         for a in acts:
-            if (inv["name"], a.name) not in baseline and not prove_preserves(ir, inv, a, players).passed:
-                return True
-    return False
+            if proved is None or proved(inv["name"], a.name):
+                verdict = prove_preserves(ir, inv, a, players)
+                if not verdict.passed:
+                    return f"{inv['name']} x {a.name}: {verdict.reason}"
+    for a in acts:
+        if happens is not None and can_happen(ir, a, players) is False and happens(a.name):
+            return f"{a.name} can no longer happen in any state the invariants allow (a dead rule)"
+    return ""
 
 
-def mutation_score(ir: dict, check: Callable | None = None, players: int = 2) -> MutationReport:
-    ms = mutants(ir)
+def original_proofs(ir: dict, players: int = 2):
+    """`proved(invariant, action)` and `happens(action)` for the original edition, each
+    decided once, when first asked (a mutant of one card needs only that card's cells)."""
+    from .prove import can_happen, prove_preserves
+    cells: dict = {}
+
+    def proved(invariant: str, action: str) -> bool:
+        if (invariant, action) not in cells:
+            cells[(invariant, action)] = prove_preserves(ir, invariant, action, players).passed
+        return cells[(invariant, action)]
+
+    def happens(action: str) -> bool:
+        if action not in cells:
+            cells[action] = can_happen(ir, action, players) is True
+        return cells[action]
+    return proved, happens
+
+
+def mutation_score(ir: dict, check: Callable | None = None, players: int = 2, only: str = "") -> MutationReport:
+    """Score `check` (default: `default_check` against the original's proofs) on every
+    mutant, or on those whose description contains `only`."""
+    ms = [m for m in mutants(ir) if only in m.description]
+    for m in ms:
+        m.equivalent = _equivalent(ir, m)
     dropped = [m for m in ms if m.equivalent]
     live = [m for m in ms if not m.equivalent]
-    baseline = None
-    if check is None:
-        from .prove import prove_preserves
-        from .symbolic.actions import catalogue
-        from .symbolic.prelude import invariants
-        baseline = {(inv["name"], a.name) for inv in invariants(ir) for a in catalogue(ir, players)
-                    if not prove_preserves(ir, inv, a, players).passed}
+    proved, happens = original_proofs(ir, players)
+    texts = frozenset(disagreements(ir))
     killed, survived = [], []
     for m in live:
-        caught = check(m.ir) if check is not None else default_check(m.ir, m.touches, players, baseline)
-        (killed if caught else survived).append(m)
+        m.caught = check(m.ir) if check is not None else \
+            default_check(m.ir, m.touches, players, proved, texts, happens)
+        (killed if m.caught else survived).append(m)
     score = len(killed) / len(live) if live else 1.0
     return MutationReport(score, killed, survived, dropped)

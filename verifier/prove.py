@@ -4,6 +4,7 @@
     prove_preserves(ir, inv, action, players)  Inv(s) and guard(s) imply Inv(step(s))
     bounded(ir, inv, players, depth)           no violation within `depth` actions of the start
     witness(ir, inv_or_action, players)        a reachable state where a guard / premise holds
+    can_happen(ir, action, players)            the guard holds in some state the invariants allow
     table(ir, players)                         every invariant x action, strengthening made sound
 
 Solver effort is bounded by Z3's resource limit (`rlimit`), not the clock, so a verdict
@@ -345,6 +346,26 @@ def _unmodelled(model, whole, act) -> str:
     args = {n: model.eval(v, model_completion=True) for n, v in whole.choices.items() if n.startswith(act.name + ".")}
     shown = act.name + "(" + ", ".join(f"{n.split('.', 1)[1]}={v}" for n, v in args.items()) + ")"
     return "unsupported: " + "; ".join(sorted(whole.reasons)) + f" (e.g. {shown})"
+
+
+def can_happen(ir: dict, action, players: int) -> bool | None:
+    """Z3: is there a state where every invariant and lemma holds and the action's guard
+    (with the assumptions along some path) holds too? False is a rule that can never fire
+    (a dead rule); None is unknown."""
+    ed = edition(ir)
+    act = _action(ir, action, players)
+    s0 = fresh(ed, players)
+    try:
+        whole = _sym_step(ed, act, players, s0)
+        if whole is None:
+            return None
+        known = [holds(ed, x, s0) for x in invariants(ir) + lemmas(ir)] + [domain(ed, s0), whole.s.ok]
+    except Unsupported:
+        return None
+    solver = _solver()
+    solver.add(*[T.lift(c) for c in known if c is not True])
+    result = _check(solver)[0]
+    return True if result == z3.sat else False if result == z3.unsat else None
 
 
 def _show(act, args) -> str:

@@ -1,7 +1,8 @@
 """`boardrules verify`: per edition, a verdict for every invariant x action, from Z3
 (verifier.prove: the start state, each action's preservation, bounded checking where
 induction fails) and from exploration (verifier.explore: Hypothesis plays the interpreter);
-rendered as a terminal table or as JSON (docs/verifier.md, "Reading the table").
+rendered as a terminal table or as JSON (docs/verifier.md, "Reading the table"). Card texts
+are read against card effects too (verifier.texts).
 
 An exploration violation overrides the proof cells of its invariant: a concrete game that
 breaks it outranks any symbolic verdict. Unknown never counts as a pass.
@@ -14,6 +15,7 @@ from pathlib import Path
 
 from . import trace as traces
 from .explore import Exploration, explore
+from .texts import disagreements
 from .verdicts import Bounded, Proved, Unknown, Violated
 
 START = "start"          # the column of the initial state
@@ -32,6 +34,8 @@ class Report:
     actions: list[str]                          # the columns, START first
     cells: dict[tuple[str, str], object] = field(default_factory=dict)   # (invariant, action) -> verdict
     exploration: Exploration | None = None
+    texts: list[str] = field(default_factory=list)   # card texts that disagree with their effects
+    dead: list[str] = field(default_factory=list)    # actions that can happen in no state the invariants allow
     seconds: float = 0.0
 
     @property
@@ -55,7 +59,8 @@ def verify(ir: dict, spec: str, players: int = 2, depth: int = 2, examples: int 
     searches again after each violation, at most `searches` times (default: until clean)."""
     began = time.perf_counter()
     invs = [{"name": x["name"], "text": x["text"], "origin": x["origin"]} for x in ir["invariants"]]
-    report = Report(ir["edition"]["id"], spec, players, depth, invs, [START] if prove else [])
+    report = Report(ir["edition"]["id"], spec, players, depth, invs, [START] if prove else [],
+                    texts=disagreements(ir))
     if prove:
         _prove(ir, report, trace_dir)
     kwargs = {} if examples is None else {"examples": examples}
@@ -80,6 +85,7 @@ def _prove(ir: dict, report: Report, trace_dir: Path) -> None:
     report.actions += [a.name for a in acts]
     with prove.budget():             # one total of Z3 resource units for the edition
         _prove_cells(ir, report, trace_dir, acts)
+        report.dead = [a.name for a in acts if prove.can_happen(ir, a, report.players) is False]
 
 
 def _prove_cells(ir: dict, report: Report, trace_dir: Path, acts: list) -> None:
@@ -153,6 +159,12 @@ def render(report: Report) -> str:
                      f"{len(ex.violations)} violations; testing, not proof): " + _counts(ex))
         if ex.shortfalls:
             lines.append("under their minimum: " + ", ".join(f"{k} {n}/{least}" for k, (n, least) in ex.shortfalls.items()))
+    if report.dead:
+        lines.append("dead rules (can happen in no state the invariants allow): " + ", ".join(report.dead))
+    if report.texts:
+        lines.append("card texts that disagree with their effects:" + "".join(f"\n  {t}" for t in report.texts))
+    else:
+        lines.append("card texts: every amount written on a card is one its effect moves (or the salary)")
     t = report.tally()
     if report.violated:
         verdict = "VIOLATED"
@@ -202,7 +214,8 @@ def to_json(report: Report) -> dict:
             cells.append(cell)
     ex = report.exploration
     return {"edition": report.edition, "spec": report.spec, "players": report.players, "depth": report.depth,
-            "invariants": report.invariants, "cells": cells, "summary": report.tally(),
+            "invariants": report.invariants, "cells": cells, "summary": report.tally(), "card_texts": report.texts,
+            "dead_actions": report.dead if START in report.actions else None,
             "exploration": ex.counters.to_json() | {"examples": ex.examples, "rounds": ex.rounds,
                                                     "under_minimum": {k: {"count": n, "minimum": least}
                                                                       for k, (n, least) in ex.shortfalls.items()}}

@@ -94,3 +94,11 @@ def test_a_players_declared_set_is_modelled():
         hook["body"] = [s for s in hook["body"] if s.get("do") != "end_game"]
     verdict = prove.prove_preserves(endless, own, "hook:land", 2)
     assert isinstance(verdict, Unknown) and "not inductive" in verdict.reason, verdict
+
+
+def test_a_rule_that_can_never_fire_is_dead(ir):
+    """With no hotel allowed on a lot, building one can happen in no state the invariants allow."""
+    assert prove.can_happen(ir, "build_hotel", 2) is True
+    no_hotels = copy.deepcopy(ir)
+    no_hotels["settings"]["building"]["hotels_per_lot"] = 0
+    assert prove.can_happen(no_hotels, "build_hotel", 2) is False

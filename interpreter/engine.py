@@ -209,30 +209,36 @@ class Game(RulesMixin, EffectsMixin):
         st.rng = rng_state_to_json(self.rng.getstate())
 
     def play_turn(self, p: int) -> None:
+        """The manage window before each roll (spared while the strategy's standing Done in
+        `quiet` holds and nothing is logged), a jailed player's try first, then the dice
+        until no double."""
         ed = self.ed
         pl = self.pl[p]
         self.cur = p
         self.halt = False
-        if self.log_on:
+        log_on = self.log_on
+        if log_on:
             self.ev({"type": "turn", "seat": p, "turn": self.st.turns})
-        self.manage(p)
-        if pl.bankrupt or self.ending:
-            return
+        jailed = pl.in_jail
         doubles = 0
-        if pl.in_jail:
-            doubles = self.jail_turn(p)
-            if doubles is None:
-                return
-            if doubles:
-                if self.halt or pl.bankrupt or pl.in_jail:
-                    return
+        limit = ed.doubles_to_jail
+        while True:
+            quiet = self.quiet[p]
+            if log_on or quiet is None or pl.cash >= quiet[1] or quiet[0] != self.versions[p]:
                 self.manage(p)
                 if pl.bankrupt or self.ending:
                     return
-        limit = ed.doubles_to_jail
-        while True:
+            if jailed:
+                jailed = False
+                doubles = self.jail_turn(p)
+                if doubles is None:
+                    return
+                if doubles:
+                    if self.halt or pl.bankrupt or pl.in_jail:
+                        return
+                    continue      # out by a double and moved: the window again, then roll
             dice, total, double = self.throw()
-            if self.log_on:
+            if log_on:
                 self.ev({"type": "roll", "seat": p, "dice": list(dice)})
             if double:
                 doubles += 1
@@ -245,9 +251,6 @@ class Game(RulesMixin, EffectsMixin):
             if not (ed.roll_hooks and self.rolled(c, total)):
                 self.move_steps(c, p, total)
             if not double or not ed.doubles_again or self.halt or self.ending or pl.bankrupt or pl.in_jail:
-                return
-            self.manage(p)
-            if pl.bankrupt or self.ending:
                 return
 
     def rolled(self, c, total: int) -> bool:

@@ -11,10 +11,6 @@ from .state import BANK, POT0, Player
 
 NOBODY = Player(seat=BANK, strategy="bank")   # what a party's player attributes read for the bank
 
-# The legality check of each action on one square, by action kind (one table for the
-# manage window and for raising money).
-SQUARE_CHECKS = {A.Build: "can_build", A.BuildHotel: "can_build_hotel", A.SellBuilding: "can_sell",
-                 A.Downgrade: "can_downgrade", A.Mortgage: "can_mortgage", A.Unmortgage: "can_unmortgage"}
 # What a debtor may do to raise money (besides handing deeds to the creditor).
 RAISING = (A.SellBuilding, A.Downgrade, A.Mortgage)
 
@@ -97,16 +93,22 @@ class RulesMixin:
     def set_mortgaged(self, sq: int, value: bool) -> None:
         if self.st.mortgaged[sq] != value:
             self.st.mortgaged[sq] = value
-            g = self.ed.group_of[sq]
-            self.gmort[g] += 1 if value else -1
-            self.touch(g)
+            self.gmort[self.ed.group_of[sq]] += 1 if value else -1
+            self.touch_deed(sq)
 
     def touch(self, g: int) -> None:
-        """A holding, a mortgage, a hotel or a sale changed in group `g`: the version of
-        every seat holding a deed of it moves (strategies cache answers by it)."""
+        """A deed of group `g` changed hands: the version of every seat holding a deed of
+        it moves (strategies cache answers by it: who holds the rest of a group matters)."""
         versions = self.versions
         for q in self.holders[g]:
             versions[q] += 1
+
+    def touch_deed(self, sq: int) -> None:
+        """A mortgage, a hotel or a sale on deed `sq`: only its holder's version moves (the
+        other holders of its group hold what they held)."""
+        o = self.st.owner[sq]
+        if o >= 0:
+            self.versions[o] += 1
 
     def party(self, q: int) -> Player:
         """A party's player record: the bank reads as a player holding nothing, never bankrupt."""
@@ -362,7 +364,7 @@ class RulesMixin:
 
     def build_hotel(self, p: int, sq: int) -> None:
         ed, st = self.ed, self.st
-        self.touch(ed.group_of[sq])
+        self.touch_deed(sq)
         self.transfer(p, BANK, ed.hotel_cost[sq], "build")
         st.bank_houses += st.houses[sq]
         st.houses[sq] = 0
@@ -374,7 +376,7 @@ class RulesMixin:
 
     def sell_building(self, p: int, sq: int) -> None:
         ed, st = self.ed, self.st
-        self.touch(ed.group_of[sq])
+        self.touch_deed(sq)
         if st.hotels[sq]:
             st.hotels[sq] -= 1
             st.bank_hotels += 1
@@ -393,7 +395,7 @@ class RulesMixin:
 
     def downgrade(self, p: int, sq: int) -> None:
         ed, st = self.ed, self.st
-        self.touch(ed.group_of[sq])
+        self.touch_deed(sq)
         st.hotels[sq] -= 1
         st.bank_hotels += 1
         st.houses[sq] = ed.houses_per_hotel
@@ -414,7 +416,7 @@ class RulesMixin:
         ed, st = self.ed, self.st
         for sq in self.deeds_of(p):
             if st.hotels[sq] or st.houses[sq]:
-                self.touch(ed.group_of[sq])
+                self.touch_deed(sq)
             while st.hotels[sq]:
                 st.hotels[sq] -= 1
                 st.bank_hotels += 1
@@ -599,8 +601,10 @@ class RulesMixin:
     def square_action_legal(self, p: int, a) -> bool:
         """Whether an action on one square (build, sell, mortgage, ...) is legal for `p` now."""
         check = SQUARE_CHECKS.get(type(a))
-        sq = getattr(a, "square", -1)
-        return check is not None and type(sq) is int and 0 <= sq < self.ed.n and getattr(self, check)(p, sq)
+        if check is None:
+            return False
+        sq = a.square
+        return type(sq) is int and 0 <= sq < self.ed.n and check(self, p, sq)
 
     def raise_legal(self, p: int, a, owed: int, creditor: int, refused) -> bool:
         if self.ed.debt_auction:
@@ -723,3 +727,10 @@ class RulesMixin:
         self.bankruptcies += 1
         if self.log_on:
             self.ev({"type": "bankrupt", "seat": p, "creditor": creditor})
+
+
+# The legality check of each action on one square, by action kind (one table for the
+# manage window and for raising money).
+SQUARE_CHECKS = {A.Build: RulesMixin.can_build, A.BuildHotel: RulesMixin.can_build_hotel,
+                 A.SellBuilding: RulesMixin.can_sell, A.Downgrade: RulesMixin.can_downgrade,
+                 A.Mortgage: RulesMixin.can_mortgage, A.Unmortgage: RulesMixin.can_unmortgage}

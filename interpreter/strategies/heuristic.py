@@ -54,7 +54,8 @@ class Amounts:
 _AMOUNTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def _amounts(ed) -> Amounts:
+def _amounts(ed) -> dict:
+    """The edition's `Amounts` as a dict of attributes (a player copies it in one go)."""
     if ed not in _AMOUNTS:
         reserve = max(ed.house_cost + [ed.jail_fine, int(ed.start_money * RESERVE)])
         rich = reserve * RICH
@@ -66,7 +67,8 @@ def _amounts(ed) -> Amounts:
         least = min([rich] + [reserve + group_house[g] for g in lot_groups]
                     + [reserve + offer[s] for g in lot_groups for s in ed.group_squares[g]])
         build_key = [(ed.house_cost[s], s) for s in range(ed.n)]
-        _AMOUNTS[ed] = Amounts(reserve, rich, ed.n, lot_groups, group_house, value, offer, build_key, least)
+        amounts = Amounts(reserve, rich, ed.n, lot_groups, group_house, value, offer, build_key, least)
+        _AMOUNTS[ed] = {f.name: getattr(amounts, f.name) for f in fields(Amounts)}
     return _AMOUNTS[ed]
 
 
@@ -88,22 +90,15 @@ class Heuristic:
         if game.ed is self.ed:
             return
         self.ed = game.ed
-        amounts = _amounts(game.ed)
-        for f in fields(Amounts):
-            setattr(self, f.name, getattr(amounts, f.name))
-        self.dispatch = {
-            A.Buy: self.buy, A.Pass: self.bid, A.Roll: self.jail, A.Choose: self.pick,
-            A.Done: self.manage, A.Accept: self.answer, A.KeepMortgage: self.keep_mortgage,
-            A.Build: self.place, A.Preempt: self.preempt, A.Act: self.act,
-        }
+        vars(self).update(_amounts(game.ed))
 
     def choose(self, game, seat, actions):
         if game is not self.game:
             self._setup(game)
-        handler = self.dispatch.get(type(actions[0]))
+        handler = DISPATCH.get(type(actions[0]))
         if handler is None:
             return self.raise_money(game, seat, actions)
-        return handler(game, seat, actions)
+        return handler(self, game, seat, actions)
 
     # ---- buying and bidding ----------------------------------------------------------
 
@@ -412,3 +407,12 @@ class Heuristic:
                     if best is None or worth < best.value:
                         best = A.GiveDeed(sq, worth)
         return best
+
+
+# The heuristic's answer to each decision, by the kind of its first action (raising money
+# has no entry: its first action varies).
+DISPATCH = {
+    A.Buy: Heuristic.buy, A.Pass: Heuristic.bid, A.Roll: Heuristic.jail, A.Choose: Heuristic.pick,
+    A.Done: Heuristic.manage, A.Accept: Heuristic.answer, A.KeepMortgage: Heuristic.keep_mortgage,
+    A.Build: Heuristic.place, A.Preempt: Heuristic.preempt, A.Act: Heuristic.act,
+}

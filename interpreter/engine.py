@@ -38,6 +38,9 @@ class Game(RulesMixin, EffectsMixin):
         # per seat, set by a `manage_fast` strategy: (version, cash), its word that while
         # `versions[seat]` is `version` and its cash is below `cash` it answers Done
         self.quiet: list[tuple | None] = [None] * len(strategies)
+        # per seat, set by a strategy: the groups whose deeds changing hands move its version
+        # besides its own deeds (None: every group it holds a deed of)
+        self.watching: list = [None] * len(strategies)
         self.move_ctx = Ctx()        # the context of each move by the dice, made anew by `again`
         if state is None:
             st = GameState(edition=ed.id, seed=seed, players=[Player(seat=i, strategy=names[i]) for i in range(len(names))])

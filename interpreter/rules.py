@@ -88,7 +88,7 @@ class RulesMixin:
             if self.gcount[new][g] == 1:
                 self.holders[g].append(new)
         st.owner[sq] = new
-        self.touch(g)
+        self.touch(g, new)
 
     def set_mortgaged(self, sq: int, value: bool) -> None:
         if self.st.mortgaged[sq] != value:
@@ -96,12 +96,15 @@ class RulesMixin:
             self.gmort[self.ed.group_of[sq]] += 1 if value else -1
             self.touch_deed(sq)
 
-    def touch(self, g: int) -> None:
-        """A deed of group `g` changed hands: the version of every seat holding a deed of
-        it moves (strategies cache answers by it: who holds the rest of a group matters)."""
-        versions = self.versions
+    def touch(self, g: int, new: int) -> None:
+        """A deed of group `g` changed hands: the version of its new holder moves, and that
+        of every other holder of the group watching it (`watching`: by default every group
+        it holds; strategies cache answers by it)."""
+        versions, watching = self.versions, self.watching
         for q in self.holders[g]:
-            versions[q] += 1
+            watched = watching[q]
+            if watched is None or q == new or g in watched:
+                versions[q] += 1
 
     def touch_deed(self, sq: int) -> None:
         """A mortgage, a hotel or a sale on deed `sq`: only its holder's version moves (the

@@ -7,7 +7,9 @@ A strategy may also define `manage_fast(game, seat) -> action`: its manage-windo
 without the list of legal actions (the engine then checks the answer against the rules).
 Such a strategy may leave its word in `game.quiet[seat] = (version, cash)`: while
 `game.versions[seat]` is `version` and its cash is below `cash`, it answers Done, and the
-engine does not ask.
+engine does not ask. A seat's version moves when one of its deeds changes (hands, a
+mortgage, a hotel, a sale) and when a deed of a group it holds changes hands; a strategy
+may narrow the latter to the groups in `game.watching[seat]` (those its answers read).
 """
 from __future__ import annotations
 

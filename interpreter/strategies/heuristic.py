@@ -204,8 +204,9 @@ class Heuristic:
     def _plan(self, game, seat, version: int) -> "Plan":
         """Which of my groups the manage window looks at, and the least cash with which
         `manage_fast` could answer anything but Done, for the board as it stands (kept
-        until `game.versions[seat]` moves: a holding, a mortgage, a hotel or a sale
-        changed in one of my groups; a house does not move it)."""
+        until `game.versions[seat]` moves: one of my deeds changed hands, or its mortgage,
+        hotel or buildings sold, or a deed of a group I lack one deed of changed hands;
+        a house built does not move it)."""
         ed = self.ed
         gmort = game.gmort
         owner, hotels, mortgaged = game.st.owner, game.st.hotels, game.st.mortgaged
@@ -248,6 +249,7 @@ class Heuristic:
                         floor = reserve + offer[s]
         if build:
             build.sort(key=self.build_key.__getitem__, reverse=True)
+        game.watching[seat] = near        # of others' deeds, only who holds these matters here
         return Plan(version, floor, lift, build, near)
 
     def _target(self, game, seat, g):

@@ -7,7 +7,7 @@ import random
 from . import actions as A
 from .compile import Ctx
 from .effects import EffectsMixin
-from .rules import RulesMixin
+from .rules import SQUARE_ACTIONS, RulesMixin
 from .state import BANK, NO_DEED, GameState, Player, rng_state_to_json, rng_state_from_json
 
 
@@ -350,48 +350,39 @@ class Game(RulesMixin, EffectsMixin):
         word in `quiet` spares the call while it holds."""
         fast = self.fasts[p]
         pl = self.pl[p]
+        n = self.ed.n
         proposed = False
-        for _ in range(self.ed.n):
+        for _ in range(n):
             if fast is not None:
                 quiet = self.quiet[p]
                 if quiet is not None and pl.cash < quiet[1] and quiet[0] == self.versions[p]:
                     a = A.DONE        # its standing answer: no call needed
                 else:
                     a = fast(self, p)
-                    if type(a) is not A.Done and not self.manage_legal(p, a, proposed):
-                        raise self.strategy_error(p, a, ())
-                if self.log_on:
-                    self.ev({"type": "choice", "seat": p, "action": A.to_json(a)})
             else:
-                acts = self.manage_actions(p, not proposed)
-                a = self.ask(p, acts)
+                a = self.ask(p, self.manage_actions(p, not proposed))
             kind = type(a)
+            step = SQUARE_ACTIONS.get(kind)
+            if step is not None:
+                sq = a.square     # an answer without the list is checked here
+                if fast is not None and not (type(sq) is int and 0 <= sq < n and step[0](self, p, sq)):
+                    raise self.strategy_error(p, a, ())
+            elif kind is A.ProposeTrade:
+                if proposed or (fast is not None and not self.ed.trade_cash) or not self.valid_trade(p, a):
+                    raise self.strategy_error(p, a, ())
+            elif kind is not A.Done:
+                raise self.strategy_error(p, a, ())
+            if fast is not None and self.log_on:
+                self.ev({"type": "choice", "seat": p, "action": A.to_json(a)})
             if kind is A.Done:
                 return
-            if kind is A.Build:
-                self.request_house(p, a.square)
-            elif kind is A.BuildHotel:
-                self.build_hotel(p, a.square)
-            elif kind is A.SellBuilding:
-                self.sell_building(p, a.square)
-            elif kind is A.Downgrade:
-                self.downgrade(p, a.square)
-            elif kind is A.Mortgage:
-                self.mortgage(p, a.square)
-            elif kind is A.Unmortgage:
-                self.unmortgage(p, a.square)
-            elif kind is A.ProposeTrade:
-                if proposed or not self.valid_trade(p, a):
-                    raise self.strategy_error(p, a, ())
+            if step is not None:
+                step[1](self, p, sq)
+            else:
                 proposed = True
                 self.propose_trade(p, a)
             if pl.bankrupt or self.st.over or self.ending:
                 return
-
-    def manage_legal(self, p: int, a, proposed: bool) -> bool:
-        if type(a) is A.ProposeTrade:
-            return not proposed and self.ed.trade_cash and self.valid_trade(p, a)
-        return self.square_action_legal(p, a)
 
     def manage_actions(self, p: int, trades: bool = True) -> list:
         ed, st = self.ed, self.st

@@ -603,11 +603,11 @@ class RulesMixin:
 
     def square_action_legal(self, p: int, a) -> bool:
         """Whether an action on one square (build, sell, mortgage, ...) is legal for `p` now."""
-        check = SQUARE_CHECKS.get(type(a))
-        if check is None:
+        step = SQUARE_ACTIONS.get(type(a))
+        if step is None:
             return False
         sq = a.square
-        return type(sq) is int and 0 <= sq < self.ed.n and check(self, p, sq)
+        return type(sq) is int and 0 <= sq < self.ed.n and step[0](self, p, sq)
 
     def raise_legal(self, p: int, a, owed: int, creditor: int, refused) -> bool:
         if self.ed.debt_auction:
@@ -643,12 +643,8 @@ class RulesMixin:
                 a = self.ask(p, acts)
                 self.pending = None
             kind = type(a)
-            if kind is A.SellBuilding:
-                self.sell_building(p, a.square)
-            elif kind is A.Downgrade:
-                self.downgrade(p, a.square)
-            elif kind is A.Mortgage:
-                self.mortgage(p, a.square)
+            if kind in RAISING:
+                SQUARE_ACTIONS[kind][1](self, p, a.square)
             elif kind is A.AuctionDeed:
                 if not self.forced_sale(p, a.square):
                     refused.add(a.square)
@@ -732,8 +728,11 @@ class RulesMixin:
             self.ev({"type": "bankrupt", "seat": p, "creditor": creditor})
 
 
-# The legality check of each action on one square, by action kind (one table for the
-# manage window and for raising money).
-SQUARE_CHECKS = {A.Build: RulesMixin.can_build, A.BuildHotel: RulesMixin.can_build_hotel,
-                 A.SellBuilding: RulesMixin.can_sell, A.Downgrade: RulesMixin.can_downgrade,
-                 A.Mortgage: RulesMixin.can_mortgage, A.Unmortgage: RulesMixin.can_unmortgage}
+# Each action on one square, by kind: (its legality check, what it does), both
+# `f(game, seat, square)` (one table for the manage window and for raising money).
+SQUARE_ACTIONS = {A.Build: (RulesMixin.can_build, RulesMixin.request_house),
+                  A.BuildHotel: (RulesMixin.can_build_hotel, RulesMixin.build_hotel),
+                  A.SellBuilding: (RulesMixin.can_sell, RulesMixin.sell_building),
+                  A.Downgrade: (RulesMixin.can_downgrade, RulesMixin.downgrade),
+                  A.Mortgage: (RulesMixin.can_mortgage, RulesMixin.mortgage),
+                  A.Unmortgage: (RulesMixin.can_unmortgage, RulesMixin.unmortgage)}

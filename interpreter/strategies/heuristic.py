@@ -187,10 +187,13 @@ class Heuristic:
                         break
             if unmortgage is not None:
                 return ed.UNMORTGAGE[unmortgage]
+        houses, most, hotel_after = st.houses, ed.max_houses, ed.houses_per_hotel
         for s in plan.build:       # the dearest first: the first I can build on is the pick
-            if cash - ed.house_cost[s] >= self.reserve and game.can_build(seat, s):
+            # (the lot's houses rule out cheaply what the rules would refuse; they decide the rest)
+            if houses[s] < most and cash - ed.house_cost[s] >= self.reserve and game.can_build(seat, s):
                 return ed.BUILD[s]
-            if cash - ed.hotel_cost[s] >= self.reserve and game.can_build_hotel(seat, s):
+            if houses[s] >= hotel_after and cash - ed.hotel_cost[s] >= self.reserve \
+                    and game.can_build_hotel(seat, s):
                 return ed.BUILD_HOTEL[s]
         if ed.trade_cash and self.proposed_on != st.turns:
             for g in plan.near:

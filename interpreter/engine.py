@@ -35,8 +35,9 @@ class Game(RulesMixin, EffectsMixin):
         self.max_rounds = ed.turn_cap if max_turns is None else max_turns
         self.fasts = [getattr(s, "manage_fast", None) for s in strategies]
         self.raise_fasts = [getattr(s, "raise_fast", None) for s in strategies]
-        # per seat, set by a `manage_fast` strategy: (version, cash), its word that while
-        # `versions[seat]` is `version` and its cash is below `cash` it answers Done
+        # per seat, set by a `manage_fast` strategy: (version, cash, least), its word that it
+        # answers Done while its cash is below `least`, or below `cash` while
+        # `versions[seat]` is `version`
         self.quiet: list[tuple | None] = [None] * len(strategies)
         # per seat, set by a strategy: the groups whose deeds changing hands move its version
         # besides its own deeds (None: every group it holds a deed of)
@@ -227,7 +228,8 @@ class Game(RulesMixin, EffectsMixin):
         limit = ed.doubles_to_jail
         while True:
             quiet = self.quiet[p]
-            if log_on or quiet is None or pl.cash >= quiet[1] or quiet[0] != self.versions[p]:
+            cash = pl.cash
+            if log_on or quiet is None or cash >= quiet[2] and (cash >= quiet[1] or quiet[0] != self.versions[p]):
                 self.manage(p)
                 if pl.bankrupt or self.ending:
                     return
@@ -355,7 +357,7 @@ class Game(RulesMixin, EffectsMixin):
         for _ in range(n):
             if fast is not None:
                 quiet = self.quiet[p]
-                if quiet is not None and pl.cash < quiet[1] and quiet[0] == self.versions[p]:
+                if quiet is not None and (pl.cash < quiet[2] or pl.cash < quiet[1] and quiet[0] == self.versions[p]):
                     a = A.DONE        # its standing answer: no call needed
                 else:
                     a = fast(self, p)

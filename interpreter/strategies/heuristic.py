@@ -167,12 +167,12 @@ class Heuristic:
         cash = game.pl[seat].cash
         version = game.versions[seat]
         if cash < self.least:
-            game.quiet[seat] = (version, self.least)
+            game.quiet[seat] = (version, self.least, self.least)
             return A.DONE
         plan = self.plans.get(seat)
         if plan is None or plan.version != version:
             plan = self.plans[seat] = self._plan(game, seat, version)
-            game.quiet[seat] = (version, plan.floor)
+            game.quiet[seat] = (version, plan.floor, self.least)
         if cash < plan.floor:
             return A.DONE
         st = game.st

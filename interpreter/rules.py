@@ -183,7 +183,8 @@ class RulesMixin:
         c.complete = owned == ed.group_size[g]
         c.mig = self.gmort[g]
         c.here = sq
-        return ed.money(ed.rent_fn[sq](self, c))
+        amount = ed.rent_fn[sq](self, c)
+        return amount if type(amount) is int else ed.money(amount)      # most rents are whole
 
     def rent_owed(self, p: int, sq: int, dice: int) -> int:
         """The rent `p` would owe landing on `sq` now (0 on a free, own or mortgaged deed)."""
@@ -361,7 +362,8 @@ class RulesMixin:
             self.transfer(p, BANK, cost, "build")
         st.houses[sq] += 1
         st.bank_houses -= 1
-        self.check_even(ed.group_of[sq])
+        if st.uneven:         # (a build is hot; most games never leave a group uneven)
+            self.check_even(ed.group_of[sq])
         if self.log_on:
             self.ev({"type": "build", "seat": p, "square": sq, "houses": st.houses[sq]})
 

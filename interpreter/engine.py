@@ -182,12 +182,13 @@ class Game(RulesMixin, EffectsMixin):
         if not st.over and self.ending:
             self.finish("end_game")
         sits_out = self.ed.sits_out
+        actions = self.ed.actions
         while not st.over:
             p = order[st.turn_index]
             if not pl[p].bankrupt and (sits_out is None or not self.sitting_out(p)):
                 self.bankruptcies = 0
                 self.play_turn(p)
-                if self.ed.actions and not pl[p].bankrupt and not self.ending:
+                if actions and not pl[p].bankrupt and not self.ending:
                     self.end_of_turn(p)
                 st.turns += 1
                 if self.ending:

@@ -7,7 +7,7 @@ import random
 from . import actions as A
 from .compile import Ctx
 from .effects import EffectsMixin
-from .rules import RulesMixin
+from .rules import SQUARE_ACTIONS, RulesMixin
 from .state import BANK, NO_DEED, GameState, Player, rng_state_to_json, rng_state_from_json
 
 
@@ -35,9 +35,13 @@ class Game(RulesMixin, EffectsMixin):
         self.max_rounds = ed.turn_cap if max_turns is None else max_turns
         self.fasts = [getattr(s, "manage_fast", None) for s in strategies]
         self.raise_fasts = [getattr(s, "raise_fast", None) for s in strategies]
-        # per seat, set by a `manage_fast` strategy: (version, cash), its word that while
-        # `versions[seat]` is `version` and its cash is below `cash` it answers Done
+        # per seat, set by a `manage_fast` strategy: (version, cash, least), its word that it
+        # answers Done while its cash is below `least`, or below `cash` while
+        # `versions[seat]` is `version`
         self.quiet: list[tuple | None] = [None] * len(strategies)
+        # per seat, set by a strategy: the groups whose deeds changing hands move its version
+        # besides its own deeds (None: every group it holds a deed of)
+        self.watching: list = [None] * len(strategies)
         self.move_ctx = Ctx()        # the context of each move by the dice, made anew by `again`
         if state is None:
             st = GameState(edition=ed.id, seed=seed, players=[Player(seat=i, strategy=names[i]) for i in range(len(names))])
@@ -178,12 +182,13 @@ class Game(RulesMixin, EffectsMixin):
         if not st.over and self.ending:
             self.finish("end_game")
         sits_out = self.ed.sits_out
+        actions = self.ed.actions
         while not st.over:
             p = order[st.turn_index]
             if not pl[p].bankrupt and (sits_out is None or not self.sitting_out(p)):
                 self.bankruptcies = 0
                 self.play_turn(p)
-                if self.ed.actions and not pl[p].bankrupt and not self.ending:
+                if actions and not pl[p].bankrupt and not self.ending:
                     self.end_of_turn(p)
                 st.turns += 1
                 if self.ending:
@@ -209,30 +214,37 @@ class Game(RulesMixin, EffectsMixin):
         st.rng = rng_state_to_json(self.rng.getstate())
 
     def play_turn(self, p: int) -> None:
+        """The manage window before each roll (spared while the strategy's standing Done in
+        `quiet` holds and nothing is logged), a jailed player's try first, then the dice
+        until no double."""
         ed = self.ed
         pl = self.pl[p]
         self.cur = p
         self.halt = False
-        if self.log_on:
+        log_on = self.log_on
+        if log_on:
             self.ev({"type": "turn", "seat": p, "turn": self.st.turns})
-        self.manage(p)
-        if pl.bankrupt or self.ending:
-            return
+        jailed = pl.in_jail
         doubles = 0
-        if pl.in_jail:
-            doubles = self.jail_turn(p)
-            if doubles is None:
-                return
-            if doubles:
-                if self.halt or pl.bankrupt or pl.in_jail:
-                    return
+        limit = ed.doubles_to_jail
+        while True:
+            quiet = self.quiet[p]
+            cash = pl.cash
+            if log_on or quiet is None or cash >= quiet[2] and (cash >= quiet[1] or quiet[0] != self.versions[p]):
                 self.manage(p)
                 if pl.bankrupt or self.ending:
                     return
-        limit = ed.doubles_to_jail
-        while True:
+            if jailed:
+                jailed = False
+                doubles = self.jail_turn(p)
+                if doubles is None:
+                    return
+                if doubles:
+                    if self.halt or pl.bankrupt or pl.in_jail:
+                        return
+                    continue      # out by a double and moved: the window again, then roll
             dice, total, double = self.throw()
-            if self.log_on:
+            if log_on:
                 self.ev({"type": "roll", "seat": p, "dice": list(dice)})
             if double:
                 doubles += 1
@@ -245,9 +257,6 @@ class Game(RulesMixin, EffectsMixin):
             if not (ed.roll_hooks and self.rolled(c, total)):
                 self.move_steps(c, p, total)
             if not double or not ed.doubles_again or self.halt or self.ending or pl.bankrupt or pl.in_jail:
-                return
-            self.manage(p)
-            if pl.bankrupt or self.ending:
                 return
 
     def rolled(self, c, total: int) -> bool:
@@ -344,48 +353,39 @@ class Game(RulesMixin, EffectsMixin):
         word in `quiet` spares the call while it holds."""
         fast = self.fasts[p]
         pl = self.pl[p]
+        n = self.ed.n
         proposed = False
-        for _ in range(self.ed.n):
+        for _ in range(n):
             if fast is not None:
                 quiet = self.quiet[p]
-                if quiet is not None and pl.cash < quiet[1] and quiet[0] == self.versions[p]:
+                if quiet is not None and (pl.cash < quiet[2] or pl.cash < quiet[1] and quiet[0] == self.versions[p]):
                     a = A.DONE        # its standing answer: no call needed
                 else:
                     a = fast(self, p)
-                    if type(a) is not A.Done and not self.manage_legal(p, a, proposed):
-                        raise self.strategy_error(p, a, ())
-                if self.log_on:
-                    self.ev({"type": "choice", "seat": p, "action": A.to_json(a)})
             else:
-                acts = self.manage_actions(p, not proposed)
-                a = self.ask(p, acts)
+                a = self.ask(p, self.manage_actions(p, not proposed))
             kind = type(a)
+            step = SQUARE_ACTIONS.get(kind)
+            if step is not None:
+                sq = a.square     # an answer without the list is checked here
+                if fast is not None and not (type(sq) is int and 0 <= sq < n and step[0](self, p, sq)):
+                    raise self.strategy_error(p, a, ())
+            elif kind is A.ProposeTrade:
+                if proposed or (fast is not None and not self.ed.trade_cash) or not self.valid_trade(p, a):
+                    raise self.strategy_error(p, a, ())
+            elif kind is not A.Done:
+                raise self.strategy_error(p, a, ())
+            if fast is not None and self.log_on:
+                self.ev({"type": "choice", "seat": p, "action": A.to_json(a)})
             if kind is A.Done:
                 return
-            if kind is A.Build:
-                self.request_house(p, a.square)
-            elif kind is A.BuildHotel:
-                self.build_hotel(p, a.square)
-            elif kind is A.SellBuilding:
-                self.sell_building(p, a.square)
-            elif kind is A.Downgrade:
-                self.downgrade(p, a.square)
-            elif kind is A.Mortgage:
-                self.mortgage(p, a.square)
-            elif kind is A.Unmortgage:
-                self.unmortgage(p, a.square)
-            elif kind is A.ProposeTrade:
-                if proposed or not self.valid_trade(p, a):
-                    raise self.strategy_error(p, a, ())
+            if step is not None:
+                step[1](self, p, sq)
+            else:
                 proposed = True
                 self.propose_trade(p, a)
             if pl.bankrupt or self.st.over or self.ending:
                 return
-
-    def manage_legal(self, p: int, a, proposed: bool) -> bool:
-        if type(a) is A.ProposeTrade:
-            return not proposed and self.ed.trade_cash and self.valid_trade(p, a)
-        return self.square_action_legal(p, a)
 
     def manage_actions(self, p: int, trades: bool = True) -> list:
         ed, st = self.ed, self.st

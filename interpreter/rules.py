@@ -11,10 +11,6 @@ from .state import BANK, POT0, Player
 
 NOBODY = Player(seat=BANK, strategy="bank")   # what a party's player attributes read for the bank
 
-# The legality check of each action on one square, by action kind (one table for the
-# manage window and for raising money).
-SQUARE_CHECKS = {A.Build: "can_build", A.BuildHotel: "can_build_hotel", A.SellBuilding: "can_sell",
-                 A.Downgrade: "can_downgrade", A.Mortgage: "can_mortgage", A.Unmortgage: "can_unmortgage"}
 # What a debtor may do to raise money (besides handing deeds to the creditor).
 RAISING = (A.SellBuilding, A.Downgrade, A.Mortgage)
 
@@ -92,21 +88,30 @@ class RulesMixin:
             if self.gcount[new][g] == 1:
                 self.holders[g].append(new)
         st.owner[sq] = new
-        self.touch(g)
+        self.touch(g, new)
 
     def set_mortgaged(self, sq: int, value: bool) -> None:
         if self.st.mortgaged[sq] != value:
             self.st.mortgaged[sq] = value
-            g = self.ed.group_of[sq]
-            self.gmort[g] += 1 if value else -1
-            self.touch(g)
+            self.gmort[self.ed.group_of[sq]] += 1 if value else -1
+            self.touch_deed(sq)
 
-    def touch(self, g: int) -> None:
-        """A holding, a mortgage, a hotel or a sale changed in group `g`: the version of
-        every seat holding a deed of it moves (strategies cache answers by it)."""
-        versions = self.versions
+    def touch(self, g: int, new: int) -> None:
+        """A deed of group `g` changed hands: the version of its new holder moves, and that
+        of every other holder of the group watching it (`watching`: by default every group
+        it holds; strategies cache answers by it)."""
+        versions, watching = self.versions, self.watching
         for q in self.holders[g]:
-            versions[q] += 1
+            watched = watching[q]
+            if watched is None or q == new or g in watched:
+                versions[q] += 1
+
+    def touch_deed(self, sq: int) -> None:
+        """A mortgage, a hotel or a sale on deed `sq`: only its holder's version moves (the
+        other holders of its group hold what they held)."""
+        o = self.st.owner[sq]
+        if o >= 0:
+            self.versions[o] += 1
 
     def party(self, q: int) -> Player:
         """A party's player record: the bank reads as a player holding nothing, never bankrupt."""
@@ -178,7 +183,8 @@ class RulesMixin:
         c.complete = owned == ed.group_size[g]
         c.mig = self.gmort[g]
         c.here = sq
-        return ed.money(ed.rent_fn[sq](self, c))
+        amount = ed.rent_fn[sq](self, c)
+        return amount if type(amount) is int else ed.money(amount)      # most rents are whole
 
     def rent_owed(self, p: int, sq: int, dice: int) -> int:
         """The rent `p` would owe landing on `sq` now (0 on a free, own or mortgaged deed)."""
@@ -356,13 +362,14 @@ class RulesMixin:
             self.transfer(p, BANK, cost, "build")
         st.houses[sq] += 1
         st.bank_houses -= 1
-        self.check_even(ed.group_of[sq])
+        if st.uneven:         # (a build is hot; most games never leave a group uneven)
+            self.check_even(ed.group_of[sq])
         if self.log_on:
             self.ev({"type": "build", "seat": p, "square": sq, "houses": st.houses[sq]})
 
     def build_hotel(self, p: int, sq: int) -> None:
         ed, st = self.ed, self.st
-        self.touch(ed.group_of[sq])
+        self.touch_deed(sq)
         self.transfer(p, BANK, ed.hotel_cost[sq], "build")
         st.bank_houses += st.houses[sq]
         st.houses[sq] = 0
@@ -374,7 +381,7 @@ class RulesMixin:
 
     def sell_building(self, p: int, sq: int) -> None:
         ed, st = self.ed, self.st
-        self.touch(ed.group_of[sq])
+        self.touch_deed(sq)
         if st.hotels[sq]:
             st.hotels[sq] -= 1
             st.bank_hotels += 1
@@ -393,7 +400,7 @@ class RulesMixin:
 
     def downgrade(self, p: int, sq: int) -> None:
         ed, st = self.ed, self.st
-        self.touch(ed.group_of[sq])
+        self.touch_deed(sq)
         st.hotels[sq] -= 1
         st.bank_hotels += 1
         st.houses[sq] = ed.houses_per_hotel
@@ -414,7 +421,7 @@ class RulesMixin:
         ed, st = self.ed, self.st
         for sq in self.deeds_of(p):
             if st.hotels[sq] or st.houses[sq]:
-                self.touch(ed.group_of[sq])
+                self.touch_deed(sq)
             while st.hotels[sq]:
                 st.hotels[sq] -= 1
                 st.bank_hotels += 1
@@ -598,9 +605,11 @@ class RulesMixin:
 
     def square_action_legal(self, p: int, a) -> bool:
         """Whether an action on one square (build, sell, mortgage, ...) is legal for `p` now."""
-        check = SQUARE_CHECKS.get(type(a))
-        sq = getattr(a, "square", -1)
-        return check is not None and type(sq) is int and 0 <= sq < self.ed.n and getattr(self, check)(p, sq)
+        step = SQUARE_ACTIONS.get(type(a))
+        if step is None:
+            return False
+        sq = a.square
+        return type(sq) is int and 0 <= sq < self.ed.n and step[0](self, p, sq)
 
     def raise_legal(self, p: int, a, owed: int, creditor: int, refused) -> bool:
         if self.ed.debt_auction:
@@ -636,12 +645,8 @@ class RulesMixin:
                 a = self.ask(p, acts)
                 self.pending = None
             kind = type(a)
-            if kind is A.SellBuilding:
-                self.sell_building(p, a.square)
-            elif kind is A.Downgrade:
-                self.downgrade(p, a.square)
-            elif kind is A.Mortgage:
-                self.mortgage(p, a.square)
+            if kind in RAISING:
+                SQUARE_ACTIONS[kind][1](self, p, a.square)
             elif kind is A.AuctionDeed:
                 if not self.forced_sale(p, a.square):
                     refused.add(a.square)
@@ -723,3 +728,13 @@ class RulesMixin:
         self.bankruptcies += 1
         if self.log_on:
             self.ev({"type": "bankrupt", "seat": p, "creditor": creditor})
+
+
+# Each action on one square, by kind: (its legality check, what it does), both
+# `f(game, seat, square)` (one table for the manage window and for raising money).
+SQUARE_ACTIONS = {A.Build: (RulesMixin.can_build, RulesMixin.request_house),
+                  A.BuildHotel: (RulesMixin.can_build_hotel, RulesMixin.build_hotel),
+                  A.SellBuilding: (RulesMixin.can_sell, RulesMixin.sell_building),
+                  A.Downgrade: (RulesMixin.can_downgrade, RulesMixin.downgrade),
+                  A.Mortgage: (RulesMixin.can_mortgage, RulesMixin.mortgage),
+                  A.Unmortgage: (RulesMixin.can_unmortgage, RulesMixin.unmortgage)}

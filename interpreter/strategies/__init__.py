@@ -5,9 +5,11 @@ edition, its `.pending` what the current decision is about: an `AuctionInfo`, th
 `ProposeTrade` or `GiveDeed` to answer, or `(ctx, options)` for a `choose`).
 A strategy may also define `manage_fast(game, seat) -> action`: its manage-window answer
 without the list of legal actions (the engine then checks the answer against the rules).
-Such a strategy may leave its word in `game.quiet[seat] = (version, cash)`: while
-`game.versions[seat]` is `version` and its cash is below `cash`, it answers Done, and the
-engine does not ask.
+Such a strategy may leave its word in `game.quiet[seat] = (version, cash, least)`: while
+its cash is below `least`, or below `cash` while `game.versions[seat]` is `version`, it
+answers Done, and the engine does not ask. A seat's version moves when one of its deeds changes (hands, a
+mortgage, a hotel, a sale) and when a deed of a group it holds changes hands; a strategy
+may narrow the latter to the groups in `game.watching[seat]` (those its answers read).
 """
 from __future__ import annotations
 

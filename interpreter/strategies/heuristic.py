@@ -54,7 +54,8 @@ class Amounts:
 _AMOUNTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def _amounts(ed) -> Amounts:
+def _amounts(ed) -> dict:
+    """The edition's `Amounts` as a dict of attributes (a player copies it in one go)."""
     if ed not in _AMOUNTS:
         reserve = max(ed.house_cost + [ed.jail_fine, int(ed.start_money * RESERVE)])
         rich = reserve * RICH
@@ -66,7 +67,8 @@ def _amounts(ed) -> Amounts:
         least = min([rich] + [reserve + group_house[g] for g in lot_groups]
                     + [reserve + offer[s] for g in lot_groups for s in ed.group_squares[g]])
         build_key = [(ed.house_cost[s], s) for s in range(ed.n)]
-        _AMOUNTS[ed] = Amounts(reserve, rich, ed.n, lot_groups, group_house, value, offer, build_key, least)
+        amounts = Amounts(reserve, rich, ed.n, lot_groups, group_house, value, offer, build_key, least)
+        _AMOUNTS[ed] = {f.name: getattr(amounts, f.name) for f in fields(Amounts)}
     return _AMOUNTS[ed]
 
 
@@ -88,22 +90,15 @@ class Heuristic:
         if game.ed is self.ed:
             return
         self.ed = game.ed
-        amounts = _amounts(game.ed)
-        for f in fields(Amounts):
-            setattr(self, f.name, getattr(amounts, f.name))
-        self.dispatch = {
-            A.Buy: self.buy, A.Pass: self.bid, A.Roll: self.jail, A.Choose: self.pick,
-            A.Done: self.manage, A.Accept: self.answer, A.KeepMortgage: self.keep_mortgage,
-            A.Build: self.place, A.Preempt: self.preempt, A.Act: self.act,
-        }
+        vars(self).update(_amounts(game.ed))
 
     def choose(self, game, seat, actions):
         if game is not self.game:
             self._setup(game)
-        handler = self.dispatch.get(type(actions[0]))
+        handler = DISPATCH.get(type(actions[0]))
         if handler is None:
             return self.raise_money(game, seat, actions)
-        return handler(game, seat, actions)
+        return handler(self, game, seat, actions)
 
     # ---- buying and bidding ----------------------------------------------------------
 
@@ -172,12 +167,12 @@ class Heuristic:
         cash = game.pl[seat].cash
         version = game.versions[seat]
         if cash < self.least:
-            game.quiet[seat] = (version, self.least)
+            game.quiet[seat] = (version, self.least, self.least)
             return A.DONE
         plan = self.plans.get(seat)
         if plan is None or plan.version != version:
             plan = self.plans[seat] = self._plan(game, seat, version)
-            game.quiet[seat] = (version, plan.floor)
+            game.quiet[seat] = (version, plan.floor, self.least)
         if cash < plan.floor:
             return A.DONE
         st = game.st
@@ -192,10 +187,13 @@ class Heuristic:
                         break
             if unmortgage is not None:
                 return ed.UNMORTGAGE[unmortgage]
+        houses, most, hotel_after = st.houses, ed.max_houses, ed.houses_per_hotel
         for s in plan.build:       # the dearest first: the first I can build on is the pick
-            if cash - ed.house_cost[s] >= self.reserve and game.can_build(seat, s):
+            # (the lot's houses rule out cheaply what the rules would refuse; they decide the rest)
+            if houses[s] < most and cash - ed.house_cost[s] >= self.reserve and game.can_build(seat, s):
                 return ed.BUILD[s]
-            if cash - ed.hotel_cost[s] >= self.reserve and game.can_build_hotel(seat, s):
+            if houses[s] >= hotel_after and cash - ed.hotel_cost[s] >= self.reserve \
+                    and game.can_build_hotel(seat, s):
                 return ed.BUILD_HOTEL[s]
         if ed.trade_cash and self.proposed_on != st.turns:
             for g in plan.near:
@@ -209,8 +207,9 @@ class Heuristic:
     def _plan(self, game, seat, version: int) -> "Plan":
         """Which of my groups the manage window looks at, and the least cash with which
         `manage_fast` could answer anything but Done, for the board as it stands (kept
-        until `game.versions[seat]` moves: a holding, a mortgage, a hotel or a sale
-        changed in one of my groups; a house does not move it)."""
+        until `game.versions[seat]` moves: one of my deeds changed hands, or its mortgage,
+        hotel or buildings sold, or a deed of a group I lack one deed of changed hands;
+        a house built does not move it)."""
         ed = self.ed
         gmort = game.gmort
         owner, hotels, mortgaged = game.st.owner, game.st.hotels, game.st.mortgaged
@@ -253,6 +252,7 @@ class Heuristic:
                         floor = reserve + offer[s]
         if build:
             build.sort(key=self.build_key.__getitem__, reverse=True)
+        game.watching[seat] = near        # of others' deeds, only who holds these matters here
         return Plan(version, floor, lift, build, near)
 
     def _target(self, game, seat, g):
@@ -412,3 +412,12 @@ class Heuristic:
                     if best is None or worth < best.value:
                         best = A.GiveDeed(sq, worth)
         return best
+
+
+# The heuristic's answer to each decision, by the kind of its first action (raising money
+# has no entry: its first action varies).
+DISPATCH = {
+    A.Buy: Heuristic.buy, A.Pass: Heuristic.bid, A.Roll: Heuristic.jail, A.Choose: Heuristic.pick,
+    A.Done: Heuristic.manage, A.Accept: Heuristic.answer, A.KeepMortgage: Heuristic.keep_mortgage,
+    A.Build: Heuristic.place, A.Preempt: Heuristic.preempt, A.Act: Heuristic.act,
+}

@@ -1,8 +1,8 @@
 """The heuristic's fast paths (`manage_fast`, `raise_fast`) give the same answer as its
 choice from the engine's full list of legal actions, at every manage window and every
 step of raising money, in whole games of every edition (DESIGN principle 5: the fast
-path is a shortcut, not another player). Its word in `game.quiet` (Done while the
-version stands and cash is below a mark) holds wherever it would spare a call."""
+path is a shortcut, not another player). Its word in `game.quiet` (Done while cash is
+below a mark, or below another while the version stands) holds wherever it would spare a call."""
 from __future__ import annotations
 
 import pytest
@@ -32,7 +32,8 @@ class Checked(Heuristic):
         listed = self.manage(game, seat, game.manage_actions(seat, proposed_on != game.st.turns))
         assert fast == listed, f"seat {seat}, turn {game.st.turns}: fast {fast!r}, from the list {listed!r}"
         word = self.words.get(seat)
-        if word is not None and word[0] == game.versions[seat] and game.pl[seat].cash < word[1]:
+        cash = game.pl[seat].cash
+        if word is not None and (cash < word[2] or word[0] == game.versions[seat] and cash < word[1]):
             assert type(listed) is A.Done, f"seat {seat}, turn {game.st.turns}: quiet {word}, yet {listed!r}"
         if game.quiet[seat] is not None:
             self.words[seat], game.quiet[seat] = game.quiet[seat], None

@@ -6,6 +6,8 @@ from pathlib import Path
 
 import grammar
 import interpreter
+from grammar.extend import read
+from grammar.parse import parse
 from spec import bundled, bundled_variants
 
 
@@ -47,6 +49,17 @@ def resolve_variant(variant: str) -> Path:
     if path.suffix == ".rules" and path.is_file():
         return path
     raise UsageError(f"no variant `{variant}`", "bundled variants: " + ", ".join(sorted(known)))
+
+
+def variant_targets() -> list[tuple[str, str]]:
+    """Each bundled variant with the first bundled edition (by id) it lays over: what
+    `verify` checks of the variants when given no spec."""
+    editions = {eid: grammar.compile_file(bundled()[eid])["edition"]["lineage"] for eid in concrete_editions()}
+    out = []
+    for vid, path in bundled_variants().items():
+        family = parse(read(path)).header.parent.text
+        out += [(next(eid for eid, lineage in editions.items() if family in lineage), vid)]
+    return out
 
 
 def concrete_editions() -> list[str]:

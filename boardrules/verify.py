@@ -12,22 +12,25 @@ from interpreter import ReplayError
 from verifier import trace as traces
 from verifier.verify import render, to_json, verify
 
-from .editions import UsageError, concrete_editions, load
+from .editions import UsageError, concrete_editions, load, variant_targets
 from .logfile import _error
 
 
 def run(specs: tuple[str, ...], as_json: bool, depth: int, examples: int | None, players: int, mutate: bool,
         trace_dir: Path, prove: bool, variants: tuple[str, ...] = (), only: str = "") -> int:
-    """Verify each spec (every bundled concrete edition when none is given), with the
-    variants laid over it, and score its mutants (those described with `only`); the exit
+    """Verify each spec (when none is given: every bundled concrete edition, and every bundled
+    variant laid over the first edition of its family), with the variants laid over it, and
+    score its mutants (those described with `only`); the exit
     status: 1 when anything is violated, else 0 (surviving mutants are a report, not a failure).
     Editions are verified side by side, one process per core (each is independent)."""
     if only and not mutate:
         raise UsageError("`--mutants` chooses among the mutants of `--mutate`", "add --mutate")
-    specs = specs or tuple(concrete_editions())
+    targets = [(spec, variants) for spec in specs] if specs else \
+        [(eid, variants) for eid in concrete_editions()] + \
+        ([(eid, (variant,)) for eid, variant in variant_targets()] if not variants else [])
     jobs = []
-    for spec in specs:                          # spec errors are reported here, before any work
-        ir = load(spec, variants).ir
+    for spec, laid in targets:                  # spec errors are reported here, before any work
+        ir = load(spec, laid).ir
         if mutate:
             from verifier.mutate import mutants
             if not any(only in m.description for m in mutants(ir)):

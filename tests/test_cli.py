@@ -7,7 +7,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+import grammar
 from boardrules.cli import main
+from boardrules.editions import variant_targets
+from spec import bundled, bundled_variants
 
 EDITIONS = ["classic-se", "classic-nl", "classic-us"]
 
@@ -214,3 +217,13 @@ def test_verify_takes_variants(tmp_path: Path):
     assert result.exit_code == 0, result.stderr
     report = json.loads(result.output)["editions"][0]
     assert "money_conservation" in json.dumps(report)
+
+
+def test_verify_without_a_spec_covers_every_variant():
+    """The verifier issue: `boardrules verify` with no argument checks every bundled edition and
+    variant; each variant is laid over the first edition of its family (and compiles there)."""
+    targets = {variant: eid for eid, variant in variant_targets()}
+    assert set(targets) == set(bundled_variants())
+    for variant, eid in targets.items():
+        ir = grammar.compile_file(bundled()[eid], [bundled_variants()[variant]])
+        assert ir["edition"]["variants"] == [variant]

@@ -132,7 +132,8 @@ def from_run(ir: dict, ed, spec: str | None, inputs: Inputs, violation: Invarian
 
 
 def write(trace: Trace, directory: Path) -> Path:
-    return write_doc(trace.to_json(), directory, f"{trace.edition}-{trace.violation['invariant']}")
+    laid = "".join(f"+{v}" for v in trace.variants)       # a variant's trace does not overwrite the edition's
+    return write_doc(trace.to_json(), directory, f"{trace.edition}{laid}-{trace.violation['invariant']}")
 
 
 def write_doc(doc: dict, directory: Path, name: str) -> Path:

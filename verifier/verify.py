@@ -59,7 +59,8 @@ def verify(ir: dict, spec: str, players: int = 2, depth: int = 2, examples: int 
     searches again after each violation, at most `searches` times (default: until clean)."""
     began = time.perf_counter()
     invs = [{"name": x["name"], "text": x["text"], "origin": x["origin"]} for x in ir["invariants"]]
-    report = Report(ir["edition"]["id"], spec, players, depth, invs, [START] if prove else [],
+    laid = "".join(f"+{v}" for v in ir["edition"].get("variants") or ())      # `classic-se+short`
+    report = Report(ir["edition"]["id"] + laid, spec, players, depth, invs, [START] if prove else [],
                     texts=disagreements(ir))
     if prove:
         _prove(ir, report, trace_dir)

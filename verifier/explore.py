@@ -84,14 +84,23 @@ NEEDS = {
 }
 
 
-def minimums(ed) -> dict[str, int]:
-    """MINIMUMS, less what the edition's rules never offer (Metropol has no jail, no houses,
-    no mortgages and no purchase at a price; the classic game has no pre-emption)."""
+def _offers(ed, name: str) -> bool:
+    """Whether the edition's rules can produce the counter (or the action kind) `name`."""
     has = {"buying": not ed.auction_only, "houses": ed.stock_houses > 0, "mortgages": ed.mortgages,
            "jail": ed.jail_square >= 0, "preemption": ed.preempt is not None, "forced_sales": ed.debt_auction,
            "raising": ed.debt_auction or ed.pay_with_deeds, "actions": bool(ed.actions)}
-    return {name: least for name, least in MINIMUMS.items()
-            if all(has[part] for prefix, part in NEEDS.items() if name.startswith(prefix))}
+    return all(has[part] for prefix, part in NEEDS.items() if name.startswith(prefix))
+
+
+def minimums(ed) -> dict[str, int]:
+    """MINIMUMS, less what the edition's rules never offer (Metropol has no jail, no houses,
+    no mortgages and no purchase at a price; the classic game has no pre-emption)."""
+    return {name: least for name, least in MINIMUMS.items() if _offers(ed, name)}
+
+
+def swarm(ed) -> list[str]:
+    """The action kinds of SWARM the edition can offer: the ones worth switching off."""
+    return [kind for kind in SWARM if _offers(ed, f"action:{kind}")]
 
 
 @dataclass
@@ -173,8 +182,9 @@ def _game(ed, data, counters: Counters, skip: frozenset, rounds: int, sink: list
     `sink` first (so a game that breaks an invariant leaves its inputs behind)."""
     limits = ed.settings["game"]["players"]
     players = data.draw(st.integers(limits["min"], max(limits["min"], min(limits["max"], MAX_SEATS))), label="players")
-    off = frozenset(data.draw(st.sets(st.sampled_from(SWARM)), label="actions switched off"))
-    eager = frozenset(data.draw(st.sets(st.sampled_from(SWARM)), label="actions taken whenever legal"))
+    kinds = swarm(ed)
+    off = frozenset(data.draw(st.sets(st.sampled_from(kinds)), label="actions switched off"))
+    eager = frozenset(data.draw(st.sets(st.sampled_from(kinds)), label="actions taken whenever legal"))
     if data.draw(st.integers(0, 3), label="a building race") == 0:
         off, eager = (off | RACE_OFF) - RACE_EAGER, (eager | RACE_EAGER) - RACE_OFF
     decks = [data.draw(st.permutations(range(len(cards))), label=f"deck {deck['id']}")

@@ -146,7 +146,7 @@ class Edition:
         self.bank_auctions_all = s.get("bankruptcy", {}).get("to_bank") == "auction_all"
         self.pay_with_deeds = s.get("debt", {}).get("pay_with_deeds") == "allowed"
         self.debt_auction = bool(s.get("debt", {}).get("auction_deeds", False))
-        self.mortgages = "mortgage" in s and bool(s["mortgage"])
+        self.mortgages = "interest" in mortgage      # a left-out `mortgage` section has none of its keys
         self.hotel_level = self.max_houses + 1            # `level` of a lot with a hotel
         self.hotel_even_level = self.houses_per_hotel + 1  # its level for building evenly
 

@@ -261,16 +261,14 @@ class Game(RulesMixin, EffectsMixin):
 
     def rolled(self, c, total: int) -> bool:
         """The `roll` hooks whose condition holds replace the move by the dice: True when one ran."""
-        ran = False
         for var, cond, body, _ways in self.ed.roll_hooks:
             saved = c.vars.get(var)
             c.vars[var] = total
-            if cond is None or cond(self, c):
-                ran = True
-                if body is not None:
-                    body(self, c)
+            holds = cond is None or cond(self, c)
+            if holds and body is not None:
+                body(self, c)
             c.vars[var] = saved
-            if ran:
+            if holds:
                 return True
         return False
 

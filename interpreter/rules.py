@@ -613,8 +613,7 @@ class RulesMixin:
 
     def raise_legal(self, p: int, a, owed: int, creditor: int, refused) -> bool:
         if self.ed.debt_auction:
-            return type(a) is A.AuctionDeed and type(a.square) is int and 0 <= a.square < self.ed.n \
-                and self.st.owner[a.square] == p and a.square not in refused
+            return a in self.raise_actions(p, creditor, owed, refused)
         if type(a) is A.GiveDeed:
             sq = a.square
             return type(sq) is int and 0 <= sq < self.ed.n and self.st.owner[sq] == p \

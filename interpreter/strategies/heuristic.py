@@ -336,7 +336,7 @@ class Heuristic:
         def gain(a):
             if type(a) is not A.Act:
                 return -len(self.ed.deeds)          # Done: below every action when one must be taken
-            if game.ed.action_elements[a.index] != "area":
+            if self.ed.action_elements[a.index] != "area":
                 return 0
             return sum(1 if owner[s] == seat else -1 if owner[s] >= 0 else 0 for s in faces[a.item])
         best = max(actions, key=gain)
@@ -378,8 +378,9 @@ class Heuristic:
         if game is not self.game:
             self._setup(game)
         ed = self.ed
-        if ed.debt_auction:
-            return self.raise_money(game, seat, game.raise_actions(seat, creditor, owed, refused) or [None])
+        if ed.debt_auction:           # deeds are only auctioned: few choices, pick from the list
+            actions = game.raise_actions(seat, creditor, owed, refused)
+            return self.raise_money(game, seat, actions) if actions else None
         st = game.st
         houses, hotels, mortgaged = st.houses, st.hotels, st.mortgaged
         counts, group_of, group_size, value = game.gcount[seat], ed.group_of, ed.group_size, ed.mortgage_value

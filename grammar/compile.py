@@ -1,19 +1,14 @@
 """Spec text or file -> checked IR: parse, resolve `extends`, lower, validate against the schema."""
 from __future__ import annotations
 
-import json
-from functools import cache
 from pathlib import Path
 from typing import Sequence
-
-from jsonschema import Draft202012Validator
 
 from grammar.diagnostics import Diagnostic, Source, SpecError
 from grammar.extend import extend, overlay, read
 from grammar.lower import lower
 from grammar.parse import parse
-
-SCHEMA = Path(__file__).with_name("ir.schema.json")
+from grammar.schema import first_problem
 
 
 def compile_file(path: str | Path, variants: Sequence[str | Path] = ()) -> dict:
@@ -36,7 +31,7 @@ def _compile(source: Source, directory: Path | None, chain: tuple[Path, ...],
     if variants:
         edition = overlay(edition, [parse(read(Path(v))) for v in variants])
     ir = lower(edition)
-    problem = next(iter(_validator().iter_errors(ir)), None)
+    problem = first_problem(ir)
     if problem is not None:
         path = "/".join(str(p) for p in problem.absolute_path)
         raise SpecError([Diagnostic("E900", f"internal: the IR breaks its schema at `{path}`: {problem.message}",
@@ -57,7 +52,3 @@ def _guarded(name: str, run) -> dict:
         raise SpecError([Diagnostic("E900", f"internal: {type(error).__name__}: {error}", file=name,
                                     hint="this is a compiler bug; please report it with the spec")]) from error
 
-
-@cache
-def _validator() -> Draft202012Validator:
-    return Draft202012Validator(json.loads(SCHEMA.read_text(encoding="utf-8")))

@@ -1,0 +1,60 @@
+"""The compiler's schema validator reads tagged unions by their tag (grammar/schema.py).
+It must give the stock draft 2020-12 verdict on every IR: the bundled editions, and
+the same IRs corrupted at random places (a key dropped, a value replaced, a tag changed,
+an unknown key added)."""
+from __future__ import annotations
+
+import copy
+import json
+import random
+
+import pytest
+from jsonschema import Draft202012Validator
+
+import grammar
+from grammar.schema import SCHEMA, first_problem
+from spec import bundled
+
+STOCK = Draft202012Validator(json.loads(SCHEMA.read_text(encoding="utf-8")))
+IRS = [grammar.compile_file(path) for path in bundled().values()]
+
+
+def _places(node, path=()):
+    if path:
+        yield path
+    children = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+    for key, child in children:
+        yield from _places(child, path + (key,))
+
+
+def _corrupt(ir: dict, rng: random.Random) -> dict:
+    ir = copy.deepcopy(ir)
+    *parents, last = rng.choice(list(_places(ir)))
+    holder = ir
+    for key in parents:
+        holder = holder[key]
+    how = rng.randrange(4)
+    if how == 0 and isinstance(holder, dict):
+        del holder[last]
+    elif how == 1:
+        holder[last] = rng.choice([None, 5, "bin", True, [], {}, {"k": "int"}, {"do": "set"}, {"k": "nope"}])
+    elif how == 2 and isinstance(holder[last], dict):
+        holder[last]["unknown_key"] = 1
+    elif isinstance(holder[last], str):
+        holder[last] = rng.choice(["int", "var", "bin", "transfer", "move_to", "nope"])
+    return ir
+
+
+def test_bundled_editions_are_valid():
+    assert all(first_problem(ir) is None and STOCK.is_valid(ir) for ir in IRS)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_same_verdict_as_the_stock_validator_on_corrupted_irs(seed):
+    rng = random.Random(seed)
+    broken = 0
+    for _ in range(150):
+        ir = _corrupt(rng.choice(IRS), rng)
+        assert (first_problem(ir) is None) == STOCK.is_valid(ir)
+        broken += first_problem(ir) is not None
+    assert broken > 50  # the corruptions really break IRs, so both verdicts are exercised

@@ -201,10 +201,18 @@ def _game(ed, data, counters: Counters, skip: frozenset, rounds: int, sink: list
     check = event_checker(skip)
 
     peak = [0]
+    ruined = Counter()          # bankruptcies in this game, by creditor: the bank or a player
+    # The least cash a player kept after paying the bank: a slope towards ruin by the bank,
+    # which Hypothesis can climb where such a bankruptcy is too rare to be met by chance.
+    least_after_bank = [float("inf")]
 
     def hook(game, event):
         counters.event(ed, game, event)
         peak[0] = max(peak[0], ed.stock_houses - game.st.bank_houses)
+        if event.get("type") == "bankrupt":
+            ruined["bank" if event["creditor"] < 0 else "player"] += 1
+        elif event.get("type") == "transfer" and event["payee"] < 0 <= event["payer"]:
+            least_after_bank[0] = min(least_after_bank[0], game.st.players[event["payer"]].cash)
         check(game, event)
 
     seats = [Adversary(data.draw, off, eager, inputs.choices, counters) for _ in range(players)]
@@ -215,7 +223,10 @@ def _game(ed, data, counters: Counters, skip: frozenset, rounds: int, sink: list
     finally:
         st_ = game.st
         target(float(peak[0]), label="most houses out of the bank")
-        target(float(sum(p.bankrupt for p in st_.players)), label="bankruptcies")
+        target(float(ruined["bank"]), label="bankruptcies to the bank")
+        target(float(ruined["player"]), label="bankruptcies to a player")
+        if least_after_bank[0] < float("inf"):
+            target(-float(least_after_bank[0]), label="least cash after paying the bank")
         target(float(sum(len(p.cards) for p in st_.players)), label="kept cards")
 
 

@@ -10,7 +10,11 @@ that carry it out, so a disagreement is a mistake in one of the two:
   effect moves to the player, or after a word of being paid (`wording.collect`) that the
   effect takes from the player (the nearest such word before the amount governs it);
 - a count of the box's contents (`box`) that is not the rules' (the bank's houses and
-  hotels, the deeds on the board, `game.tokens`, `game.dice`, each deck's cards).
+  hotels, the deeds on the board, `game.tokens`, `game.dice`, each deck's cards);
+- a lot's title deed, which prints one rent per level (unbuilt, 1 to `building.max_houses`
+  houses, a hotel), with another number of rows, or a rent rule that does not charge the
+  row of the lot's level (unbuilt in a group not held whole; built, in a group held whole
+  with nothing mortgaged, as building needs).
 
 Amounts are read in the edition's own `money.format` and `money.thousands`; the only words
 read are the edition's own `wording`.
@@ -22,12 +26,16 @@ from __future__ import annotations
 import re
 from typing import Iterator
 
+import interpreter
+from interpreter.compile import Ctx
+
 ME = {"k": "var", "name": "me"}
 # The statements that move the player's token (a card or square naming the salary may be one).
 MOVES = ("move_to", "move_by", "advance_to_nearest", "go_to_jail", "jump_to", "place_at")
 
 
 def disagreements(ir: dict) -> list[str]:
+    """Every printed statement of the edition that its rules contradict, one line each."""
     settings = ir["settings"]
     written = _amount_pattern(settings["money"])
     words = _word_patterns(ir.get("wording") or {})
@@ -53,7 +61,7 @@ def disagreements(ir: dict) -> list[str]:
                     word = next(w for _, w in sorted(said))
                     effect_does = "pays it to the player" if way == "collect" else "takes it from the player"
                     out.append(f"{where}: the text says `{word}` {n}, the effect {effect_does}")
-    return out + _box(ir)
+    return out + _box(ir) + _deeds(ir)
 
 
 def _governing(heard: list, at: int) -> tuple[str, str] | None:
@@ -86,6 +94,34 @@ def _box(ir: dict) -> list[str]:
             if _printed_count([line]) != len(deck.get("cards", [])):
                 out.append(f"box{source}: {_quoted([line])} is {_printed_count([line])}, "
                            f"the rules' deck `{deck['id']}` {len(deck.get('cards', []))}")
+    return out
+
+
+def _deeds(ir: dict) -> list[str]:
+    """Each lot's printed rent rows against the number of levels and the rent rule, read by the
+    interpreter's own rent formula on a game just set up (the level and the group's state in
+    the rent context, as `rent` binds them)."""
+    most = ir["settings"].get("building", {}).get("max_houses")
+    lots = [sq for sq in ir["squares"] if sq.get("kind") == "lot" and "rent" in (sq.get("deed") or {})]
+    if not most or not lots:
+        return []        # a game without houses: a lot's numbers are not rows of levels
+    ed = interpreter.load(ir)
+    game = interpreter.new_game(ed, ["random"] * ir["settings"]["game"]["players"]["min"], 0, log=False)
+    out = []
+    for sq in lots:
+        rows, i = sq["deed"]["rent"], sq["index"]
+        if len(rows) != most + 2:
+            out.append(f"deed `{sq['id']}`: prints {len(rows)} rents, a lot has {most + 2} levels "
+                       f"(unbuilt, 1 to {most} houses, a hotel)")
+            continue
+        for level, row in enumerate(rows):
+            c = Ctx(0)
+            c.owner, c.printed, c.level, c.here, c.mig = 0, ed.printed[i], level, i, 0
+            c.complete = level > 0
+            c.owned = ed.group_size[ed.group_of[i]] if c.complete else 1
+            charged = ed.rent_fn[i](game, c)
+            if charged != row:
+                out.append(f"deed `{sq['id']}`: the rent rule charges {charged} at level {level}, the deed prints {row}")
     return out
 
 

@@ -166,7 +166,7 @@ def render(report: Report) -> str:
         lines.append("printed texts that disagree with the rules:" + "".join(f"\n  {t}" for t in report.texts))
     else:
         lines.append("printed texts: every amount on a card or square is one its effect moves, the way its words say "
-                     "(or the salary, where it moves the token); the box holds what the rules count")
+                     "(or the salary, where it moves the token); the box's counts and the deeds' rents are the rules'")
     t = report.tally()
     if report.violated:
         verdict = "VIOLATED"

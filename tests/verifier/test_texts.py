@@ -120,3 +120,21 @@ def test_a_broken_bundled_edition_is_caught():
     assert found[0].startswith("square `go`: the text names ")
     assert found[1].startswith("square `income_tax`: the text says `Betala` ")
     assert found[2].startswith("box (001_62e33fb2098765e6.txt): \"32 hus\" is 32, the rules' `bank.houses` ")
+
+
+def test_a_title_deed_prints_one_rent_per_level_which_the_rent_rule_charges():
+    """§1: a lot's deed prints its rent unbuilt, with 1 to 4 houses and with a hotel (001 "Den
+    summa du ska betala står angiven på lagfartsbeviset ... och varierar beroende på antalet
+    byggnader"): a fifth house has no printed rent, and a rent rule that charges a built lot
+    anything but its row disagrees with the deed."""
+    ir = copy.deepcopy(load("classic-se", ()).ir)
+    ir["settings"]["building"]["max_houses"] += 1
+    found = disagreements(ir)
+    assert found[0] == "deed `brown_1`: prints 6 rents, a lot has 7 levels (unbuilt, 1 to 5 houses, a hotel)"
+    assert len(found) == sum(1 for sq in ir["squares"] if sq["kind"] == "lot")
+    ir = copy.deepcopy(load("classic-se", ()).ir)
+    built = ir["rent"]["lot"]["c"]             # `if level > 0 then printed[level] else ...`
+    built["op"] = "<="
+    rows = {sq["id"]: sq["deed"]["rent"] for sq in ir["squares"] if sq["kind"] == "lot"}
+    assert f"deed `brown_1`: the rent rule charges {rows['brown_1'][0] * 2} at level 1, the deed prints {rows['brown_1'][1]}" \
+        in disagreements(ir)

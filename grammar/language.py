@@ -64,8 +64,8 @@ def is_number(t: Type) -> bool:
 class Key:
     """A setting key: the kind of value it takes, and whether a concrete edition needs it.
 
-    Kinds: int, ratio, bool, text, name (a free word such as a language code), range,
-    notes, numbers, square, formula, enum (with `options`), condition (a yes/no
+    Kinds: int, ratio, bool, text, texts (a text or a list of texts), name (a free word such
+    as a language code), range, notes, numbers, square, formula, enum (with `options`), condition (a yes/no
     expression), rent (an amount expression over the rent names).
     """
 
@@ -116,11 +116,23 @@ SECTIONS: dict[str, dict[str, Key]] = {
     "end": {"over": Key("condition"), "score": Key("formula"),
             "sits_out": Key("formula", required=False)},          # a player it holds for takes no more turns
     "rent": {"lot": Key("rent"), "station": Key("rent"), "utility": Key("rent")},
+    # What the game's printed parts say, for the verifier to read the rules against
+    # (verifier/texts.py): the words the cards and squares use for "you pay" and "you
+    # receive", in the edition's own language.
+    "wording": {"pay": Key("texts", required=False), "collect": Key("texts", required=False)},
+    # The box's contents as the rule book prints them, each line (`houses = "..."`) under
+    # the count it states; `cards` has one line per deck, in the order of the decks.
+    "box": {"source": Key("text", required=False), "houses": Key("texts", required=False),
+            "hotels": Key("texts", required=False), "deeds": Key("texts", required=False),
+            "tokens": Key("texts", required=False), "dice": Key("texts", required=False),
+            "cards": Key("texts", required=False)},
 }
 
 # `about` describes the edition (IR `edition`); settings of kind `rent` are the IR's top-level
-# `rent`. Every other section is a part of IR `settings`.
+# `rent`; the printed parts' sections are IR top-level keys of their own (only where an edition
+# has them). Every other section is a part of IR `settings`.
 EDITION_SECTION = "about"
+PRINTED_SECTIONS = ("wording", "box")
 # Sections an edition may leave out entirely: the game then has no jail, no houses and hotels,
 # no mortgages, no building stock (their keys are required only of an edition that uses them).
 OPTIONAL_SECTIONS = ("jail", "building", "mortgage", "bank")
@@ -140,8 +152,10 @@ DEED_KEYS: dict[str, Key] = {
     "group": Key("group"), "price": Key("int"), "mortgage": Key("int"), "rent": Key("numbers"),
 }
 LOT_KEYS: dict[str, Key] = {"house_cost": Key("int", required=False), "hotel_cost": Key("int", required=False)}
-# Any square: the number printed on it, and the square a crossing from it reaches.
-SQUARE_KEYS: dict[str, Key] = {"number": Key("int", required=False), "across": Key("square", required=False)}
+# Any square: the number printed on it, the square a crossing from it reaches, and the words
+# printed on it (`text = "..."`), which the verifier reads against its transfers.
+SQUARE_KEYS: dict[str, Key] = {"number": Key("int", required=False), "across": Key("square", required=False),
+                               "text": Key("text", required=False)}
 
 # `area ID { quarter = NAME  faces = [SQUARE, ...] }`: a place to build, in a quarter of the
 # city, facing the deed squares whose rent it feeds.

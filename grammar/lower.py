@@ -29,6 +29,7 @@ KIND_WORDS = {
     "text": "a quoted text", "name": "a name", "range": "a range such as `2 .. 8`",
     "notes": "a list of notes such as `[COUNT x VALUE, ...]`", "numbers": "a list of numbers such as `[1, 5]`",
     "square": "a square id", "formula": "a formula name", "group": "a group id",
+    "texts": 'a quoted text or a list of quoted texts such as `["...", "..."]`',
 }
 
 
@@ -52,6 +53,7 @@ def _describe(value: s.Value) -> str:
     return {
         s.Int: "a number", s.Percent: "a percentage", s.Bool: "yes/no", s.Text: "a text",
         s.Range: "a range", s.Notes: "a list of notes", s.Numbers: "a list of numbers",
+        s.Texts: "a list of texts", s.Names: "a list of names",
     }.get(type(value)) or (f"the name `{value.text}`" if isinstance(value, s.Name) else "an expression")
 
 
@@ -63,7 +65,7 @@ class _Lower:
         groups = {gid: self._group_kind(group) for gid, group in edition.groups.items()}
         types = {section: {key: KIND_TYPES.get(k.kind, Type(k.kind)) if k.kind != "enum" else lang.enum(k.options)
                            for key, k in keys.items()}
-                 for section, keys in lang.SECTIONS.items()}
+                 for section, keys in lang.SECTIONS.items() if section not in lang.PRINTED_SECTIONS}
         for contested in edition.contested.values():
             if contested.section.text in types:
                 types[contested.section.text][contested.key.text] = lang.enum(tuple(o.text for o in contested.options))
@@ -92,7 +94,7 @@ class _Lower:
         decisions = self.decisions()
         formulas = self.formulas()
         invariants = self.invariants()
-        settings, notes, rent, about = self.settings(decisions)
+        settings, notes, rent, about, printed = self.settings(decisions)
         groups = self.groups()
         squares = self.squares(groups, settings)
         self.check_rent_kinds(rent, squares)
@@ -124,7 +126,8 @@ class _Lower:
             "hooks": self.hooks(),
             "setup": self.effects.block(self.edition.setup.body, lang.EVERYWHERE, False) if self.edition.setup else [],
         } | {key: value for key, value in (("areas", self.areas()), ("procedures", self.procedures()),
-                                           ("actions", self.actions()), ("statistics", self.statistics()))
+                                           ("actions", self.actions()), ("statistics", self.statistics()),
+                                           *printed.items())
                  if value}      # only where an edition has them, so older IR stays as it was
 
     # ---- contested rules -------------------------------------------------------------
@@ -342,8 +345,10 @@ class _Lower:
 
     # ---- settings --------------------------------------------------------------------
 
-    def settings(self, decisions: list[dict]) -> tuple[dict, dict, dict, dict]:
-        settings: dict[str, dict] = {section: {} for section in lang.SECTIONS if section != lang.EDITION_SECTION}
+    def settings(self, decisions: list[dict]) -> tuple[dict, dict, dict, dict, dict]:
+        settings: dict[str, dict] = {section: {} for section in lang.SECTIONS
+                                     if section != lang.EDITION_SECTION and section not in lang.PRINTED_SECTIONS}
+        printed: dict[str, dict] = {section: {} for section in lang.PRINTED_SECTIONS}
         notes: dict[str, str] = {}
         rent: dict[str, dict] = {}
         about: dict = {}
@@ -359,7 +364,7 @@ class _Lower:
                 continue
             path = f"{section}.{key}"
             if key not in keys:
-                hint = did_you_mean(key, keys)
+                hint = did_you_mean(key, keys) or f"the keys of `{section}` are " + _listing(tuple(keys))
                 if path in self.edition.contested:
                     hint = f"`{path}` is a contested rule: write `decide {path} = ...` with a comment naming the source"
                 self.error("E207", f"unknown setting `{path}`", setting.key.span, hint)
@@ -371,6 +376,8 @@ class _Lower:
                 notes[path] = setting.note
             if section == lang.EDITION_SECTION:
                 about[key] = value
+            elif section in printed:
+                printed[section][key] = value
             elif keys[key].kind == "rent":
                 rent[key] = value
             else:
@@ -395,7 +402,7 @@ class _Lower:
                         self.error("E402", f"required setting `{section}.{key}` is missing",
                                    self.edition.header.span,
                                    f"a concrete edition must set it: add `{key} = ...` to the `{section}` section")
-        return settings, notes, rent, about
+        return settings, notes, rent, about, printed
 
     def value(self, key: Key, setting: s.Setting, path: str):
         """The IR value of one setting, or None (and an error) when it is not of its key's kind."""
@@ -461,13 +468,15 @@ class _Lower:
                            did_you_mean(v.text, key.options) or "the options are " + _listing(key.options))
                 return None
             return v.text
-        elif kind == "condition" and not isinstance(v, (s.Text, s.Range, s.Notes, s.Numbers)):
+        elif kind == "texts" and isinstance(v, (s.Text, s.Texts)):
+            return [v.value] if isinstance(v, s.Text) else list(v.values)
+        elif kind == "condition" and not isinstance(v, (s.Text, s.Range, s.Notes, s.Numbers, s.Texts)):
             return self.effects.expect(f"`{path}`", v, lang.EVERYWHERE, "bool")
-        elif kind == "rent" and not isinstance(v, (s.Text, s.Range, s.Notes, s.Numbers)):
+        elif kind == "rent" and not isinstance(v, (s.Text, s.Range, s.Notes, s.Numbers, s.Texts)):
             return self.effects.expect(f"`{path}`", v, lang.RENT_NAMES, "number")
         wanted = "one of " + _listing(key.options) if kind == "enum" else KIND_WORDS.get(kind, "an expression")
         self.error("E302", f"`{path}` must be {wanted}, found {_describe(v)}", v.span,
-                   "texts are quoted, numbers and names are not" if isinstance(v, s.Text) or kind == "text"
+                   "texts are quoted, numbers and names are not" if isinstance(v, s.Text) or kind in ("text", "texts")
                    else f"write `{path.rsplit('.', 1)[1]} = ` and {wanted}")
         return None
 

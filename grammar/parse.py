@@ -303,6 +303,9 @@ class _Build(Transformer):
     def names(self, meta, children):
         return s.Names(self._span(meta), tuple(self._name(c) for c in children))
 
+    def texts(self, meta, children):
+        return s.Texts(self._span(meta), tuple(self._text(c).value for c in children))
+
     # -- effects
 
     def block(self, meta, children):

@@ -153,7 +153,15 @@ class Names:
     names: tuple[Name, ...]
 
 
-Value = Union[Expr, Text, Range, Notes, Numbers, Names]
+@dataclass(frozen=True)
+class Texts:
+    """`["...", "..."]`: a list of quoted texts (printed words and lines)."""
+
+    span: Span
+    values: tuple[str, ...]
+
+
+Value = Union[Expr, Text, Range, Notes, Numbers, Names, Texts]
 
 
 # ---- effects ---------------------------------------------------------------------------

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from html import escape as html
 
-from rulebook.booklet import Booklet
+from rulebook.booklet import Booklet, escape
 
 # Layout, in SVG units: sizes of the drawing, not amounts of any edition.
 SIZE = 1000
@@ -90,7 +90,7 @@ def board_svg(book: Booklet) -> str:
 
 def board_page(book: Booklet) -> str:
     """The board drawn, then a table of its squares: a price column when deeds have prices, a
-    number column when squares have printed numbers."""
+    number column when squares have printed numbers, a text column when they have printed words."""
     words, squares = book.words, book.ir["squares"]
     columns = {"index": lambda sq: str(sq["index"]), "square": book.name,
                "kind": lambda sq: book.kind_label(sq["kind"]),
@@ -99,6 +99,8 @@ def board_page(book: Booklet) -> str:
         columns["price"] = lambda sq: book.money(sq["deed"]["price"]) if sq["deed"] else ""
     if any("number" in sq for sq in squares):
         columns["number"] = lambda sq: str(sq.get("number", ""))
+    if any("text" in sq for sq in squares):    # the words printed on the square
+        columns["text"] = lambda sq: escape(sq.get("text", ""))
     rows = ["| " + " | ".join(words.text(f"table/{column}") for column in columns) + " |", "|" + "---|" * len(columns)]
     rows += ["| " + " | ".join(cell(sq) for cell in columns.values()) + " |" for sq in squares]
     return "\n".join([

@@ -7,7 +7,7 @@ from pygments.token import Comment, Keyword, Name, Number, Operator, Punctuation
 
 STRUCTURE = ("abstract", "edition", "extends", "contested", "decide", "formula", "group", "board", "deck", "card")
 SECTIONS = ("about", "game", "money", "bank", "jail", "auction", "building", "mortgage", "trade", "bankruptcy",
-            "debt", "end", "rent")
+            "debt", "end", "rent", "wording", "box")
 SQUARE_KINDS = ("square", "lot", "station", "utility")
 BLOCKS = ("on_land", "on_pass")
 EFFECTS = ("pay", "collect", "to", "from", "move", "by", "advance", "nearest", "with", "go", "draw", "keep",

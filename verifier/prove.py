@@ -368,6 +368,29 @@ def can_happen(ir: dict, action, players: int) -> bool | None:
     return True if result == z3.sat else False if result == z3.unsat else None
 
 
+def same_step(ir: dict, other: dict, action, players: int) -> bool | None:
+    """Z3: from every state where `ir`'s invariants and lemmas hold, does the action (every
+    parameter symbolic, bankruptcy abstracted) have the same guard and the same outcome in
+    `other`, an edition of the same board? None is unknown."""
+    ed, ed_other = edition(ir), edition(other)
+    act = _action(ir, action, players)
+    s0 = fresh(ed, players)
+    try:
+        mine, theirs = _sym_step(ed, act, players, s0), _sym_step(ed_other, act, players, s0)
+        if mine is None or theirs is None:
+            return None
+        known = [holds(ed, x, s0) for x in invariants(ir) + lemmas(ir)] + [domain(ed, s0)]
+    except Unsupported:
+        return None
+    a, b = mine.s.values(), theirs.s.values()
+    differs = [T.lift(a[name]) != T.lift(b[name]) for name in a]
+    solver = _solver()
+    solver.add(*[T.lift(c) for c in known if c is not True])
+    solver.add(z3.Or(T.lift(mine.s.ok) != T.lift(theirs.s.ok), z3.And(T.lift(mine.s.ok), z3.Or(*differs))))
+    result = _check(solver)[0]
+    return True if result == z3.unsat else False if result == z3.sat else None
+
+
 def _show(act, args) -> str:
     return act.name + "(" + ", ".join(f"{k}={v}" for k, v in args.items()) + ")"
 

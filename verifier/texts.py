@@ -1,33 +1,140 @@
-"""Card texts against card effects: a printed card names the money it moves, so an amount
-the effect moves that the text does not name, or an amount the text names that the effect
-does not move (other than the salary, which a card that moves you past the start names),
-is a mistake in one of the two. Amounts are read with the edition's own `money.format` and
-`money.thousands`; no words of any language are read.
+"""Printed texts against the rules they print. The game's parts state facts of their own: a
+card or a square names the money it moves and says who pays (`Betala 4 000 kr`), and the
+rule book lists what is in the box (`32 hus`). Each is a statement independent of the rules
+that carry it out, so a disagreement is a mistake in one of the two:
+
+- an amount a card's or square's transfers move that its text does not name, or one the
+  text names that the effect does not move (the salary aside, on a card or square whose
+  effect moves the token: it may pass the start);
+- an amount the text puts after a word of paying (the edition's `wording.pay`) that the
+  effect moves to the player, or after a word of being paid (`wording.collect`) that the
+  effect takes from the player (the nearest such word before the amount governs it);
+- a count of the box's contents (`box`) that is not the rules' (the bank's houses and
+  hotels, the deeds on the board, `game.tokens`, `game.dice`, each deck's cards);
+- a lot's title deed, which prints one rent per level (unbuilt, 1 to `building.max_houses`
+  houses, a hotel), with another number of rows, or a rent rule that does not charge the
+  row of the lot's level (unbuilt in a group not held whole; built, in a group held whole
+  with nothing mortgaged, as building needs).
+
+Amounts are read in the edition's own `money.format` and `money.thousands`; the only words
+read are the edition's own `wording`.
 
     disagreements(ir) -> ["card 6 of `chance`: ...", ...]
 """
 from __future__ import annotations
 
 import re
+from typing import Iterator
+
+import interpreter
+from interpreter.compile import Ctx
+
+ME = {"k": "var", "name": "me"}
+# The statements that move the player's token (a card or square naming the salary may be one).
+MOVES = ("move_to", "move_by", "advance_to_nearest", "go_to_jail", "jump_to", "place_at")
 
 
 def disagreements(ir: dict) -> list[str]:
-    money = ir["settings"]["money"]
-    written = _amount_pattern(money)
+    """Every printed statement of the edition that its rules contradict, one line each."""
+    settings = ir["settings"]
+    written = _amount_pattern(settings["money"])
+    words = _word_patterns(ir.get("wording") or {})
+    printed = [(f"square `{sq['id']}`", sq["text"], (sq.get("on_land") or []) + (sq.get("on_pass") or []))
+               for sq in ir["squares"] if sq.get("text")]
+    printed += [(f"card {i} of `{deck['id']}`", card.get("text", ""), card.get("effect") or [])
+                for deck in ir.get("decks", []) for i, card in enumerate(deck.get("cards", []))]
     out = []
-    for deck in ir.get("decks", []):
-        for i, card in enumerate(deck.get("cards", [])):
-            named = {int(re.sub(r"\D", "", m)) for m in written.findall(card.get("text", ""))}
-            moved = set(_moved(card.get("effect") or [], []))
-            where = f"card {i} of `{deck['id']}`"
-            for amount in sorted(moved - named):
-                out.append(f"{where}: the effect moves {amount}, the text does not name it")
-            for amount in sorted(named - moved - {money.get("salary")}):
-                out.append(f"{where}: the text names {amount}, the effect does not move it")
+    for where, text, effect in printed:
+        amounts = [(m.start(), int(re.sub(r"\D", "", m.group(1)))) for m in written.finditer(text)]
+        transfers = [(s, _ints(s["amount"], [], settings)) for s in _statements(effect) if s.get("do") == "transfer"]
+        named = {n for _, n in amounts}
+        moved = {n for _, ns in transfers for n in ns}
+        salary = {settings["money"].get("salary")} if any(s.get("do") in MOVES for s in _statements(effect)) else set()
+        out += [f"{where}: the effect moves {n}, the text does not name it" for n in sorted(moved - named)]
+        out += [f"{where}: the text names {n}, the effect does not move it" for n in sorted(named - moved - salary)]
+        heard = sorted((m.end(), direction, m.group(0)) for direction, pattern in words for m in pattern.finditer(text))
+        for s, ns in transfers:
+            way = "pay" if s["from"] == ME else "collect" if s["to"] == ME else None
+            for n in dict.fromkeys(ns):
+                said = {_governing(heard, at) for at, m in amounts if m == n} - {None}
+                if way is not None and said and way not in {direction for direction, _ in said}:
+                    word = next(w for _, w in sorted(said))
+                    effect_does = "pays it to the player" if way == "collect" else "takes it from the player"
+                    out.append(f"{where}: the text says `{word}` {n}, the effect {effect_does}")
+    return out + _box(ir) + _deeds(ir)
+
+
+def _governing(heard: list, at: int) -> tuple[str, str] | None:
+    """The nearest word of paying or being paid that ends before position `at`."""
+    before = [(direction, word) for end, direction, word in heard if end <= at]
+    return before[-1] if before else None
+
+
+def _box(ir: dict) -> list[str]:
+    """The box's printed counts against the rules' (each line's first number, summed per count)."""
+    box = ir.get("box") or {}
+    settings = ir["settings"]
+    counts = {"houses": ("`bank.houses`", settings.get("bank", {}).get("houses")),
+              "hotels": ("`bank.hotels`", settings.get("bank", {}).get("hotels")),
+              "deeds": ("deeds on the board", sum(1 for sq in ir["squares"] if sq.get("deed") is not None)),
+              "tokens": ("`game.tokens`", settings["game"].get("tokens")),
+              "dice": ("`game.dice`", settings["game"].get("dice"))}
+    source = f" ({box['source']})" if box.get("source") else ""
+    out = []
+    for key, (what, count) in counts.items():
+        if key in box:
+            printed = _printed_count(box[key])
+            if printed != count:
+                out.append(f"box{source}: {_quoted(box[key])} is {printed}, the rules' {what} {count}")
+    decks = ir.get("decks", [])
+    if "cards" in box:
+        if len(box["cards"]) != len(decks):
+            out.append(f"box{source}: {len(box['cards'])} lines of cards, the rules have {len(decks)} decks")
+        for line, deck in zip(box["cards"], decks):
+            if _printed_count([line]) != len(deck.get("cards", [])):
+                out.append(f"box{source}: {_quoted([line])} is {_printed_count([line])}, "
+                           f"the rules' deck `{deck['id']}` {len(deck.get('cards', []))}")
     return out
 
 
-def _amount_pattern(money: dict):
+def _deeds(ir: dict) -> list[str]:
+    """Each lot's printed rent rows against the number of levels and the rent rule, read by the
+    interpreter's own rent formula on a game just set up (the level and the group's state in
+    the rent context, as `rent` binds them)."""
+    most = ir["settings"].get("building", {}).get("max_houses")
+    lots = [sq for sq in ir["squares"] if sq.get("kind") == "lot" and "rent" in (sq.get("deed") or {})]
+    if not most or not lots:
+        return []        # a game without houses: a lot's numbers are not rows of levels
+    ed = interpreter.load(ir)
+    game = interpreter.new_game(ed, ["random"] * ir["settings"]["game"]["players"]["min"], 0, log=False)
+    out = []
+    for sq in lots:
+        rows, i = sq["deed"]["rent"], sq["index"]
+        if len(rows) != most + 2:
+            out.append(f"deed `{sq['id']}`: prints {len(rows)} rents, a lot has {most + 2} levels "
+                       f"(unbuilt, 1 to {most} houses, a hotel)")
+            continue
+        for level, row in enumerate(rows):
+            c = Ctx(0)
+            c.owner, c.printed, c.level, c.here, c.mig = 0, ed.printed[i], level, i, 0
+            c.complete = level > 0
+            c.owned = ed.group_size[ed.group_of[i]] if c.complete else 1
+            charged = ed.rent_fn[i](game, c)
+            if charged != row:
+                out.append(f"deed `{sq['id']}`: the rent rule charges {charged} at level {level}, the deed prints {row}")
+    return out
+
+
+def _printed_count(lines: list[str]) -> int | None:
+    numbers = [re.search(r"\d+", line) for line in lines]
+    return None if None in numbers else sum(int(m.group(0)) for m in numbers)
+
+
+def _quoted(lines: list[str]) -> str:
+    return " + ".join(f'"{line}"' for line in lines)
+
+
+def _amount_pattern(money: dict) -> re.Pattern:
     """An amount written in the edition's money format, e.g. `2 000 kr` or `€ 1.500`."""
     sep = re.escape(money.get("thousands", ","))
     number = rf"\d{{1,3}}(?:{sep}\d{{3}})+|\d+"
@@ -35,24 +142,35 @@ def _amount_pattern(money: dict):
     return re.compile(re.escape(before) + rf"(?<![\d.,])({number})(?!\d)" + re.escape(after))
 
 
-def _moved(stmts: list, acc: list) -> list:
-    """The whole amounts written in the transfers of a block (nested blocks too)."""
+def _word_patterns(wording: dict) -> list[tuple[str, re.Pattern]]:
+    """Each word of paying or being paid as a whole-word, any-case pattern (`betalar dig`)."""
+    return [(direction, re.compile(r"(?<!\w)" + r"\s+".join(map(re.escape, word.split())) + r"(?!\w)", re.IGNORECASE))
+            for direction in ("pay", "collect") for word in wording.get(direction, [])]
+
+
+def _statements(stmts: list) -> Iterator[dict]:
+    """Every statement of a block, those of nested blocks too."""
     for s in stmts:
-        if s.get("do") == "transfer":
-            _ints(s["amount"], acc)
+        yield s
         for key in ("body", "then", "else"):
-            _moved(s.get(key) or [], acc)
+            yield from _statements(s.get(key) or [])
         for option in s.get("options") or []:
-            _moved(option.get("body") or [], acc)
-    return acc
+            yield from _statements(option.get("body") or [])
 
 
-def _ints(node, acc: list) -> None:
+def _ints(node, acc: list, settings: dict) -> list:
+    """The whole amounts written in an expression, a setting it reads (`money.salary`) too."""
     if isinstance(node, dict):
         if node.get("k") == "int":
             acc.append(node["v"])
+        if node.get("k") == "setting":
+            section, _, key = node["path"].partition(".")
+            value = settings.get(section, {}).get(key)
+            if isinstance(value, int) and not isinstance(value, bool):
+                acc.append(value)
         for v in node.values():
-            _ints(v, acc)
+            _ints(v, acc, settings)
     elif isinstance(node, list):
         for v in node:
-            _ints(v, acc)
+            _ints(v, acc, settings)
+    return acc

@@ -1,8 +1,8 @@
 """`boardrules verify`: per edition, a verdict for every invariant x action, from Z3
 (verifier.prove: the start state, each action's preservation, bounded checking where
 induction fails) and from exploration (verifier.explore: Hypothesis plays the interpreter);
-rendered as a terminal table or as JSON (docs/verifier.md, "Reading the table"). Card texts
-are read against card effects too (verifier.texts).
+rendered as a terminal table or as JSON (docs/verifier.md, "Reading the table"). Printed
+texts (cards, squares, the box) are read against the rules too (verifier.texts).
 
 An exploration violation overrides the proof cells of its invariant: a concrete game that
 breaks it outranks any symbolic verdict. Unknown never counts as a pass.
@@ -34,7 +34,7 @@ class Report:
     actions: list[str]                          # the columns, START first
     cells: dict[tuple[str, str], object] = field(default_factory=dict)   # (invariant, action) -> verdict
     exploration: Exploration | None = None
-    texts: list[str] = field(default_factory=list)   # card texts that disagree with their effects
+    texts: list[str] = field(default_factory=list)   # printed texts that disagree with the rules (verifier.texts)
     dead: list[str] = field(default_factory=list)    # actions that can happen in no state the invariants allow
     seconds: float = 0.0
 
@@ -163,9 +163,10 @@ def render(report: Report) -> str:
     if report.dead:
         lines.append("dead rules (can happen in no state the invariants allow): " + ", ".join(report.dead))
     if report.texts:
-        lines.append("card texts that disagree with their effects:" + "".join(f"\n  {t}" for t in report.texts))
+        lines.append("printed texts that disagree with the rules:" + "".join(f"\n  {t}" for t in report.texts))
     else:
-        lines.append("card texts: every amount written on a card is one its effect moves (or the salary)")
+        lines.append("printed texts: every amount on a card or square is one its effect moves, the way its words say "
+                     "(or the salary, where it moves the token); the box's counts and the deeds' rents are the rules'")
     t = report.tally()
     if report.violated:
         verdict = "VIOLATED"
@@ -215,7 +216,7 @@ def to_json(report: Report) -> dict:
             cells.append(cell)
     ex = report.exploration
     return {"edition": report.edition, "spec": report.spec, "players": report.players, "depth": report.depth,
-            "invariants": report.invariants, "cells": cells, "summary": report.tally(), "card_texts": report.texts,
+            "invariants": report.invariants, "cells": cells, "summary": report.tally(), "printed_texts": report.texts,
             "dead_actions": report.dead if START in report.actions else None,
             "exploration": ex.counters.to_json() | {"examples": ex.examples, "rounds": ex.rounds,
                                                     "under_minimum": {k: {"count": n, "minimum": least}

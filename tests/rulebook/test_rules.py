@@ -148,6 +148,7 @@ def test_assumptions_list_every_assumed_rule(site, editions):
 
 
 def test_every_card_and_deed_is_printed(site, editions):
+    """Every card's text, every deed's figures and every square's printed words are in the booklet."""
     for ir, lang in booklets(editions):
         eid = ir["edition"]["id"]
         cards = plain(site / eid / lang / "cards" / "index.html")
@@ -162,6 +163,8 @@ def test_every_card_and_deed_is_printed(site, editions):
                 assert "mortgage" not in sq["deed"] or money(ir, sq["deed"]["mortgage"]) in card
                 if sq["kind"] == "lot":
                     assert all(money(ir, r) in card for r in sq["deed"]["rent"])
+        board = plain(site / eid / lang / "board" / "index.html")
+        assert all(" ".join(sq["text"].split()) in board for sq in ir["squares"] if sq.get("text"))
 
 
 def test_same_and_new_against_the_parent(site, editions):

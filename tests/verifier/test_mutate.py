@@ -2,6 +2,7 @@
 them, through the command line (the full classic-se run takes minutes: docs/verifier.md)."""
 from __future__ import annotations
 
+import ast
 import json
 from pathlib import Path
 
@@ -10,7 +11,8 @@ from click.testing import CliRunner
 import grammar
 import spec
 from boardrules.cli import main
-from verifier.mutate import default_check, mutants
+from verifier.mutate import GUARD_ONLY, default_check, mutants, mutation_score, original_proofs
+from verifier.texts import disagreements
 
 
 def run(*args: str):
@@ -20,19 +22,27 @@ def run(*args: str):
 
 
 def test_redirected_card_payments_scored_through_the_command(tmp_path: Path):
-    """Swapping payer and payee of a card that pays the player lets the card bankrupt them:
-    money conservation is no longer proved for it (killed). Swapped on a card the player
-    pays, the player is paid instead and every invariant still holds (survivors, listed)."""
+    """Swapping payer and payee of a card: its text's words (classic-se `wording`, "Betala",
+    "Inkassera") say who pays, so every swap disagrees with its card text (killed)."""
     result = run("verify", "classic-se", "--no-prove", "--examples", "1", "--traces", str(tmp_path),
                  "--mutate", "--mutants", "chance`: transfer redirected", "--json")
     assert result.exit_code == 0, result.output + result.stderr
     mutation = json.loads(result.output)["editions"][0]["mutation"]
     assert {"score", "killed", "survived", "survivors", "kills", "dropped"} <= set(mutation)
-    assert (mutation["killed"], mutation["survived"], mutation["score"]) == (2, 2, 0.5)
+    assert (mutation["killed"], mutation["survived"], mutation["score"]) == (4, 0, 1.0)
     redirected = "of `chance`: transfer redirected (payer and payee swapped)"
-    assert [k["mutant"] for k in mutation["kills"]] == [f"card 6 {redirected}", f"card 15 {redirected}"]
-    assert all(k["caught_by"].startswith("money_conservation x card:chance:") for k in mutation["kills"])
-    assert mutation["survivors"] == [f"card 10 {redirected}", f"card 11 {redirected}"]
+    assert [k["mutant"] for k in mutation["kills"]] == [f"card {i} {redirected}" for i in (6, 10, 11, 15)]
+    assert all(k["caught_by"].startswith("printed text: card ") for k in mutation["kills"])
+
+
+def test_a_redirected_payment_is_caught_by_the_proofs_without_its_text():
+    """Swapped on a card that pays the player, the card can bankrupt them: money conservation
+    is no longer proved for it, which kills the mutant even where the text would not."""
+    ir = grammar.compile_file(str(spec.bundled()["classic-se"]))
+    m = next(m for m in mutants(ir) if m.description == "card 6 of `chance`: transfer redirected (payer and payee swapped)")
+    proved, happens = original_proofs(ir)
+    caught = default_check(m.ir, m.touches, proved=proved, texts=frozenset(disagreements(m.ir)), happens=happens)
+    assert caught.startswith("money_conservation x card:chance:6"), caught
 
 
 def test_a_card_paying_other_than_its_text_says_is_caught():
@@ -40,7 +50,7 @@ def test_a_card_paying_other_than_its_text_says_is_caught():
     ir = grammar.compile_file(str(spec.bundled()["classic-se"]))
     for m in mutants(ir):
         if m.description in ("card 6 of `chance`: amount 1000 -> 1001", "card 6 of `chance`: drop the transfer"):
-            assert default_check(m.ir, m.touches).startswith("card text: card 6 of `chance`: "), m.description
+            assert default_check(m.ir, m.touches).startswith("printed text: card 6 of `chance`: "), m.description
 
 
 def test_mutants_chosen_by_a_text_no_mutant_has_is_exit_2():
@@ -58,3 +68,32 @@ def test_mutants_are_distinct_and_change_the_ir():
     texts = [json.dumps(m.ir, sort_keys=True) for m in ms]
     assert json.dumps(ir, sort_keys=True) not in texts
     assert len(set(texts)) == len(texts) == len({m.description for m in ms})
+
+
+def test_a_limit_read_by_one_guard_is_dropped_when_z3_shows_the_guard_unchanged():
+    """§1 "one hotel per lot": a second hotel would need `houses_per_hotel` houses on a lot that
+    has a hotel and so no houses (the `building_levels` lemma), so `hotels_per_lot = 2` builds
+    exactly what 1 does (dropped, with the proof); 0 forbids every hotel (kept)."""
+    ir = grammar.compile_file(str(spec.bundled()["classic-se"]))
+    report = mutation_score(ir, check=lambda m: "", only="setting building.hotels_per_lot")
+    assert [m.description for m in report.dropped] == ["setting building.hotels_per_lot = 2 (was 1)"]
+    assert report.dropped[0].equivalent.startswith("Z3: `build_hotel`, the one rule that reads ")
+    assert [m.description for m in report.survived] == ["setting building.hotels_per_lot = 0 (was 1)"]
+
+
+def test_a_guard_only_limit_is_read_by_that_guard_alone():
+    """GUARD_ONLY's premise: in the rules (interpreter/rules.py) and their symbolic twin
+    (verifier/symbolic/rules.py) the limit is read inside the action's guard and nowhere else
+    (interpreter/edition.py loads it; the verifier's lemmas state its range)."""
+    root = Path(__file__).resolve().parents[2]
+    for (section, key), action in GUARD_ONLY.items():
+        for path in ("interpreter/rules.py", "verifier/symbolic/rules.py"):
+            tree = ast.parse((root / path).read_text(encoding="utf-8"))
+            readers = {f.name for f in ast.walk(tree) if isinstance(f, ast.FunctionDef)
+                       for n in ast.walk(f) if isinstance(n, ast.Attribute) and n.attr == key}
+            assert readers == {f"can_{action}"}, (path, readers)
+        others = [p for p in [*(root / "interpreter").glob("*.py"), *(root / "verifier").rglob("*.py")]
+                  if key in p.read_text(encoding="utf-8")]
+        assert sorted(p.relative_to(root).as_posix() for p in others) == [
+            "interpreter/edition.py", "interpreter/rules.py", "verifier/mutate.py",
+            "verifier/symbolic/prelude.py", "verifier/symbolic/rules.py"]

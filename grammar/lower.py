@@ -264,6 +264,8 @@ class _Lower:
                 if step.what == "jail" and not self.names.jail:
                     self.error("E406", "`jail` in an example of an edition without a `jail` section", step.span,
                                "this game has no jail: remove the line")
+                if step.what == "card":
+                    entry |= self.example_card(step)
                 if step.what == "turn":
                     entry["throws"] = [list(throw) for throw in step.throws]
                     entry["choices"] = list(step.choices)
@@ -319,6 +321,20 @@ class _Lower:
             self.error("E302", f"`houses {step.number}`: a lot holds 1 to {limit} houses", step.span,
                        "for a hotel write `hotel on LOT`")
         return [name.text for name in step.squares]
+
+    def example_card(self, step: s.ExampleStep) -> dict:
+        """`card "TEXT" on top of DECK`: the deck, and the number of its card printed so."""
+        deck = self.edition.decks.get(step.deck.text)
+        if deck is None:
+            self.error("E205", f"unknown deck `{step.deck.text}`", step.deck.span,
+                       did_you_mean(step.deck.text, self.edition.decks))
+            return {}
+        texts = [card.text.value for card in deck.cards]
+        if step.card.value not in texts:
+            self.error("E210", f"no card of `{step.deck.text}` reads \"{step.card.value}\"", step.card.span,
+                       did_you_mean(step.card.value, texts) or "quote the card's text as the deck gives it")
+            return {}
+        return {"deck": step.deck.text, "card": texts.index(step.card.value)}
 
     def example_throws(self, step: s.ExampleStep, game: dict) -> None:
         """Every throw of a `turn` shows one face per die, each a face the dice have."""

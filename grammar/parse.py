@@ -324,6 +324,10 @@ class _Build(Transformer):
         return s.ExampleStep(self._span(meta), "jail", players=(self._name(who),),
                              number=0 if tries is None else _int(tries))
 
+    def ex_card(self, meta, children):
+        text, deck = children
+        return s.ExampleStep(self._span(meta), "card", card=self._text(text), deck=self._name(deck))
+
     def ex_turn(self, meta, children):
         who, *plays = children
         throws = tuple(throw for play in plays if isinstance(play, list) for throw in play)

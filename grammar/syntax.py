@@ -523,7 +523,7 @@ class Pot:
 @dataclass(frozen=True)
 class ExampleStep:
     """One line of an example: `what` is its first word (`players`, `give`, `houses`, `hotel`,
-    `mortgage`, `cash`, `put`, `jail`, `turn`, `expect`); the other fields are the ones it takes."""
+    `mortgage`, `cash`, `put`, `jail`, `card`, `turn`, `expect`); the other fields are the ones it takes."""
 
     span: Span
     what: str
@@ -533,6 +533,8 @@ class ExampleStep:
     throws: tuple[tuple[int, ...], ...] = ()   # `turn`: each throw's faces
     choices: tuple[str, ...] = ()          # `turn`: `buy`, `pay_fine`, `use_card`, `build_hotel`
     expr: Expr | None = None               # `expect`
+    card: Text | None = None               # `card "TEXT" on top of DECK`
+    deck: Name | None = None
 
 
 @dataclass(frozen=True)

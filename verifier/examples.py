@@ -168,6 +168,10 @@ def _set_up(edition, game, step: dict, seats: dict[str, int]) -> None:
         square = squares[0]
         player.progress += (square - player.position) % ed.n
         player.position = square
+    elif what == "card":
+        deck = st.decks[ed.deck_index[step["deck"]]]
+        deck.remove(step["card"])
+        deck.insert(0, step["card"])
     elif what == "jail":
         player.progress -= (player.position - ed.jail_square) % ed.n
         player.position = ed.jail_square

@@ -242,14 +242,16 @@ class _Lower:
         out = []
         for origin, example in self.edition.examples.values():
             players = self.example_players(example, settings.get("game", {}).get("players"))
+            if not players:        # every line names a player: checking them would only repeat it
+                continue
             seats = {p.text for p in players}
             steps = []
-            for step in example.steps[1:] if players else example.steps:
+            for step in example.steps[1:]:
                 for who in step.players:
                     if who.text not in seats:
                         self.error("E209", f"unknown player `{who.text}`", who.span,
                                    did_you_mean(who.text, seats) or
-                                   f"the example's players are {_listing(sorted(seats))}" if seats else None)
+                                   f"the example's players are {_listing(sorted(seats))}")
                 entry = {"do": step.what, "at": [step.span.line, step.span.column]}
                 if step.what == "players":
                     self.error("E211", f"example `{example.name.text}` names its players twice", step.span,
@@ -310,9 +312,10 @@ class _Lower:
             if kind is None:
                 self.error("E203", f"unknown square `{name.text}`", name.span, did_you_mean(name.text, kinds))
             elif step.what in wanted and kind not in wanted[step.what]:
-                self.error("E307", f"`{step.what}` needs {'a lot' if step.what in ('houses', 'hotel') else 'a deed'}, "
-                           f"`{name.text}` is a {kind}", name.span,
-                           did_you_mean(name.text, [k for k, v in kinds.items() if v in wanted[step.what]]))
+                lots = step.what in ("houses", "hotel")
+                self.error("E307", f"`{step.what}` needs {'a lot' if lots else 'a deed'}, `{name.text}` is a {kind}",
+                           name.span, did_you_mean(name.text, [k for k, v in kinds.items() if v in wanted[step.what]])
+                           or ("houses and hotels stand on lots" if lots else "only a lot, station or utility is a deed"))
         if step.what in ("houses", "hotel") and not self.builds:
             self.error("E302", f"`{step.what}` in an example of an edition without houses and hotels", step.span,
                        "this game has no `building` section: remove the line")

@@ -259,7 +259,9 @@ class _Lower:
                     continue
                 if step.players:
                     entry["player"] = step.players[-1].text
-                if step.squares:
+                if step.what == "set":
+                    entry |= self.example_set(step)
+                elif step.squares:
                     entry["squares"] = self.example_squares(step, kinds, settings)
                 if step.number is not None:
                     entry["number"] = step.number
@@ -324,6 +326,17 @@ class _Lower:
             self.error("E302", f"`houses {step.number}`: a lot holds 1 to {limit} houses", step.span,
                        "for a hotel write `hotel on LOT`")
         return [name.text for name in step.squares]
+
+    def example_set(self, step: s.ExampleStep) -> dict:
+        """`set AREA.STATE = N`: an area's declared number (Metropol's blocks and roofs)."""
+        area, state = step.squares[0], step.state
+        if area.text not in self.names.areas:
+            self.error("E203", f"unknown area `{area.text}`", area.span,
+                       did_you_mean(area.text, self.names.areas) or "`set` gives an area's declared number")
+        elif state.text not in self.names.area_states:
+            self.error("E214", f"areas have no declared number `{state.text}`", state.span,
+                       did_you_mean(state.text, self.names.area_states) or "declare it: `state area.NAME : int`")
+        return {"area": area.text, "state": state.text, "number": step.number}
 
     def example_card(self, step: s.ExampleStep) -> dict:
         """`card "TEXT" on top of DECK`: the deck, and the number of its card printed so."""

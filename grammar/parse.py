@@ -328,6 +328,11 @@ class _Build(Transformer):
         text, deck = children
         return s.ExampleStep(self._span(meta), "card", card=self._text(text), deck=self._name(deck))
 
+    def ex_set(self, meta, children):
+        area, state, value = children
+        return s.ExampleStep(self._span(meta), "set", squares=(self._name(area),), state=self._name(state),
+                             number=_int(value))
+
     def ex_turn(self, meta, children):
         who, *plays = children
         throws = tuple(throw for play in plays if isinstance(play, list) for throw in play)

@@ -168,6 +168,9 @@ def _set_up(edition, game, step: dict, seats: dict[str, int]) -> None:
         square = squares[0]
         player.progress += (square - player.position) % ed.n
         player.position = square
+    elif what == "set":
+        areas = [a["id"] for a in ed.areas]
+        st.areas[ed.area_state_index[step["state"]]][areas.index(step["area"])] = step["number"]
     elif what == "card":
         deck = st.decks[ed.deck_index[step["deck"]]]
         deck.remove(step["card"])

@@ -328,7 +328,7 @@ class _Lower:
         return [name.text for name in step.squares]
 
     def example_set(self, step: s.ExampleStep) -> dict:
-        """`set AREA.STATE = N`: an area's declared number (Metropol's blocks and roofs)."""
+        """`set AREA.STATE = N`: an area's declared number (blocks stacked, a roof)."""
         area, state = step.squares[0], step.state
         if area.text not in self.names.areas:
             self.error("E203", f"unknown area `{area.text}`", area.span,

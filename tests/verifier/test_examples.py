@@ -36,8 +36,8 @@ def test_the_bundled_examples_hold(eid):
     assert outcomes and [x.name for x in outcomes if not x.passed] == [], [x.why for x in outcomes if not x.passed]
 
 
-def test_classic_se_and_metropol_have_examples():
-    assert {"classic-se", "metropol-da"} <= set(WITH_EXAMPLES)
+def test_the_bundled_editions_have_examples():
+    assert {"classic-se", "classic-nl", "classic-us", "metropol-da"} <= set(WITH_EXAMPLES)
 
 
 def test_an_example_that_contradicts_the_rules_fails_the_run_at_its_line(tmp_path):

@@ -242,21 +242,15 @@ class _Lower:
         out = []
         for origin, example in self.edition.examples.values():
             players = self.example_players(example, settings.get("game", {}).get("players"))
-            if not players:        # every line names a player: checking them would only repeat it
-                continue
             seats = {p.text for p in players}
             steps = []
-            for step in example.steps[1:]:
+            for step in example.steps:
                 for who in step.players:
                     if who.text not in seats:
                         self.error("E209", f"unknown player `{who.text}`", who.span,
                                    did_you_mean(who.text, seats) or
                                    f"the example's players are {_listing(sorted(seats))}")
                 entry = {"do": step.what, "at": [step.span.line, step.span.column]}
-                if step.what == "players":
-                    self.error("E211", f"example `{example.name.text}` names its players twice", step.span,
-                               "one `players` line, first in the example")
-                    continue
                 if step.players:
                     entry["player"] = step.players[-1].text
                 if step.what == "set":
@@ -286,11 +280,7 @@ class _Lower:
 
     def example_players(self, example: s.Example, allowed: dict | None) -> tuple[s.Name, ...]:
         """The seats' names of an example (its first line), each a new name."""
-        first = example.steps[0] if example.steps else None
-        if first is None or first.what != "players":
-            self.error("E402", f"example `{example.name.text}` does not say who plays", example.name.span,
-                       "start it with `players NAME, NAME`: one name per seat, in turn order")
-            return ()
+        first = example.players
         taken = set(lang.EVERYWHERE) | set(self.names.squares) | set(self.names.groups) | set(self.names.decks) \
             | set(self.names.pots) | set(self.names.settings)
         seen: set[str] = set()

@@ -120,7 +120,7 @@ def _expected(terminals: set[str]) -> str:
     if {"INT", "NAME", "("} <= names:
         listed.append("an expression")
         names -= EXPRESSION_START
-    if OPERATORS & names:
+    if len(OPERATORS & names) > 1:      # a lone `and` (between the plays of a turn) is named
         listed.append("an operator")
         names -= OPERATORS
     listed += sorted(TERMINAL_WORDS.get(name) or f"`{name}`" for name in names)
@@ -288,10 +288,10 @@ class _Build(Transformer):
     # -- worked examples
 
     def example(self, meta, children):
-        name, text, *steps = children
-        expects = tuple(step for step in steps if step.what == "expect")
-        return s.Example(self._span(meta), self._name(name), self._text(text),
-                         tuple(step for step in steps if step.what != "expect"), expects)
+        name, text, players, *steps = children
+        return s.Example(self._span(meta), self._name(name), self._text(text), players,
+                         tuple(step for step in steps if step.what != "expect"),
+                         tuple(step for step in steps if step.what == "expect"))
 
     def ex_players(self, meta, children):
         return s.ExampleStep(self._span(meta), "players", players=tuple(self._name(c) for c in children))

@@ -540,13 +540,14 @@ class ExampleStep:
 
 @dataclass(frozen=True)
 class Example:
-    """`example NAME "quote (source)" { steps }`: a worked example from a rule book, played
-    in the interpreter by `boardrules verify`."""
+    """`example NAME "quote (source)" { players ... set-up ... turns ... expectations }`: a
+    worked example from a rule book, played in the interpreter by `boardrules verify`."""
 
     span: Span
     name: Name
     text: Text
-    steps: tuple[ExampleStep, ...]
+    players: ExampleStep                   # `players NAME, ...`: first, always
+    steps: tuple[ExampleStep, ...]         # the set-up, then the turns
     expects: tuple[ExampleStep, ...]
 
 

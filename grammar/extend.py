@@ -224,14 +224,8 @@ def _merge(parent: Edition | None, file: s.File) -> Edition:
                 else:
                     edition.invariants[item.name.text] = (header.id.text, item)
         elif isinstance(item, s.Example):
-            if once("example", item.name, "example"):
-                if item.name.text in edition.examples:
-                    owner = edition.examples[item.name.text][0]
-                    errors.append(Diagnostic.at("E211", f"duplicate example `{item.name.text}`", item.name.span,
-                                                f"edition `{owner}` already gives it (a child inherits its "
-                                                "parent's examples); give yours another name"))
-                else:
-                    edition.examples[item.name.text] = (header.id.text, item)
+            if once("example", item.name, "example"):       # a child's replaces the parent's: its rules may differ
+                edition.examples[item.name.text] = (header.id.text, item)
         elif isinstance(item, s.State):
             if once("state", item.name, "state"):
                 edition.states[item.name.text] = item

@@ -108,3 +108,15 @@ def test_examples_are_not_played_under_a_variant(tmp_path):
     result = CliRunner().invoke(main, ["verify", "classic-se", "--variant", "short", "--no-prove", "--examples", "1",
                                        "--traces", str(tmp_path)])
     assert "worked examples: not played" in result.output
+
+
+def test_a_child_replaces_an_example_of_its_parent(tmp_path):
+    """A child edition may change the rule a parent's example shows: its example of the same
+    name replaces the parent's (here the rent of Hornsgatan, doubled by the child's deed)."""
+    path = tmp_path / "child.rules"
+    path.write_text('edition child extends classic-se\n\nboard {\n  lot brown_2 { rent = [160, 400, 1200, 3600, 6400, 9000] }\n}\n\n'
+                    'example rent "the child\'s deed" {\n  players anna, bo\n  give brown_2 to anna\n'
+                    '  turn bo rolls 1 2\n  expect bo.cash == 30000 - 160\n}\n', encoding="utf-8")
+    outcomes = {x.name: x for x in run_all(grammar.compile_file(path))}
+    assert (outcomes["rent"].origin, outcomes["rent"].passed) == ("child", True)
+    assert len(outcomes) == len(run_all(compiled("classic-se")))

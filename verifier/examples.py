@@ -101,6 +101,7 @@ def run_all(ir: dict) -> list[Outcome]:
 
 
 def run(edition, example: dict) -> Outcome:
+    """One example played on a loaded edition: passed, or where and why it fails."""
     name, text, origin, line = example["name"], example["text"], example["origin"], example["at"][0]
     try:
         _play(edition, example)

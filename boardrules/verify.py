@@ -21,7 +21,8 @@ def run(specs: tuple[str, ...], as_json: bool, depth: int, examples: int | None,
     """Verify each spec (when none is given: every bundled concrete edition, and every bundled
     variant laid over the first edition of its family), with the variants laid over it, and
     score its mutants (those described with `only`); the exit
-    status: 1 when anything is violated, else 0 (surviving mutants are a report, not a failure).
+    status: 1 when anything is violated or a worked example fails, else 0 (surviving mutants
+    are a report, not a failure).
     Editions are verified side by side, one process per core (each is independent)."""
     if only and not mutate:
         raise UsageError("`--mutants` chooses among the mutants of `--mutate`", "add --mutate")
@@ -65,7 +66,7 @@ def _one(job) -> tuple[str, dict, bool]:
         m = entry["mutation"]
         text += (f"\nmutation score {m['score']:.0%}: {m['killed']} killed, {m['survived']} survived"
                  + "".join(f"\n  survived: {s}" for s in m["survivors"]))
-    return text, entry, report.violated
+    return text, entry, report.violated or bool(report.failed)
 
 
 def replay_trace(path: Path, doc: dict, as_json: bool) -> int:

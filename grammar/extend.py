@@ -37,6 +37,7 @@ class Edition:
     procedures: dict[str, s.Procedure] = field(default_factory=dict)
     actions: dict[str, s.Action] = field(default_factory=dict)
     statistics: dict[str, s.Statistic] = field(default_factory=dict)
+    examples: dict[str, tuple[str, s.Example]] = field(default_factory=dict)      # name -> (edition id, item)
     variants: tuple[str, ...] = ()                           # overlays laid on, in order
 
 
@@ -166,7 +167,8 @@ def _merge(parent: Edition | None, file: s.File) -> Edition:
     header = file.header
     edition = Edition(header, (parent.lineage if parent else ()) + (header.id.text,))
     if parent is not None:
-        for name in ("settings", "contested", "decisions", "formulas", "invariants", "groups", "squares", "decks"):
+        for name in ("settings", "contested", "decisions", "formulas", "invariants", "groups", "squares", "decks",
+                     "examples"):
             getattr(edition, name).update(getattr(parent, name))
         for name in ("states", "pots", "areas", "procedures", "actions", "statistics"):
             getattr(edition, name).update(getattr(parent, name))
@@ -221,6 +223,9 @@ def _merge(parent: Edition | None, file: s.File) -> Edition:
                                                 "parent's invariants); give yours another name"))
                 else:
                     edition.invariants[item.name.text] = (header.id.text, item)
+        elif isinstance(item, s.Example):
+            if once("example", item.name, "example"):       # a child's replaces the parent's: its rules may differ
+                edition.examples[item.name.text] = (header.id.text, item)
         elif isinstance(item, s.State):
             if once("state", item.name, "state"):
                 edition.states[item.name.text] = item

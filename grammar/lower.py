@@ -127,7 +127,8 @@ class _Lower:
             "setup": self.effects.block(self.edition.setup.body, lang.EVERYWHERE, False) if self.edition.setup else [],
         } | {key: value for key, value in (("areas", self.areas()), ("procedures", self.procedures()),
                                            ("actions", self.actions()), ("statistics", self.statistics()),
-                                           *printed.items())
+                                           *printed.items(),
+                                           ("examples", self.examples(settings, squares)))
                  if value}      # only where an edition has them, so older IR stays as it was
 
     # ---- contested rules -------------------------------------------------------------
@@ -233,6 +234,125 @@ class _Lower:
         return [{"name": name, "text": item.text.value,
                  "body": self.effects.expect(f"statistic `{name}`", item.body, lang.EVERYWHERE, "number")}
                 for name, item in self.edition.statistics.items()]
+
+    # ---- worked examples ----------------------------------------------------------------
+
+    def examples(self, settings: dict, squares: list[dict]) -> list[dict]:
+        """Each example's players, set-up steps and turns (names checked against the board
+        and the seats), and its expectations as yes/no expressions over the game state with
+        the players' names bound."""
+        kinds = {sq["id"]: sq["kind"] for sq in squares}
+        out = []
+        for origin, example in self.edition.examples.values():
+            players = self.example_players(example, settings.get("game", {}).get("players"))
+            seats = {p.text for p in players}
+            steps = []
+            for step in example.steps:
+                for who in step.players:
+                    if who.text not in seats:
+                        self.error("E209", f"unknown player `{who.text}`", who.span,
+                                   did_you_mean(who.text, seats) or
+                                   f"the example's players are {_listing(sorted(seats))}")
+                entry = {"do": step.what, "at": [step.span.line, step.span.column]}
+                if step.players:
+                    entry["player"] = step.players[-1].text
+                if step.what == "set":
+                    entry |= self.example_set(step)
+                elif step.squares:
+                    entry["squares"] = self.example_squares(step, kinds, settings)
+                if step.number is not None:
+                    entry["number"] = step.number
+                if step.what == "jail" and not self.names.jail:
+                    self.error("E406", "`jail` in an example of an edition without a `jail` section", step.span,
+                               "this game has no jail: remove the line")
+                if step.what == "card":
+                    entry |= self.example_card(step)
+                if step.what == "turn":
+                    entry["throws"] = [list(throw) for throw in step.throws]
+                    entry["choices"] = list(step.choices)
+                    self.example_throws(step, settings.get("game", {}))
+                steps.append(entry)
+            scope = lang.EVERYWHERE | {p.text: lang.PLAYER for p in players}
+            expects = [{"body": self.effects.expect("an expectation", step.expr, scope, "bool"),
+                        "text": _source_text(step.expr.span), "at": [step.span.line, step.span.column]}
+                       for step in example.expects]
+            out.append({"name": example.name.text, "text": example.text.value, "origin": origin,
+                        "at": [example.span.line, example.span.column], "players": [p.text for p in players],
+                        "steps": steps, "expect": expects})
+        return out
+
+    def example_players(self, example: s.Example, allowed: dict | None) -> tuple[s.Name, ...]:
+        """The seats' names of an example (its first line), each a new name."""
+        first = example.players
+        taken = set(lang.EVERYWHERE) | set(self.names.squares) | set(self.names.groups) | set(self.names.decks) \
+            | set(self.names.pots) | set(self.names.settings)
+        seen: set[str] = set()
+        for name in first.players:
+            if name.text in seen or name.text in taken:
+                self.error("E211", f"player name `{name.text}` is " +
+                           ("given twice" if name.text in seen else "already a name of the game"), name.span,
+                           "give each player a name of their own")
+            seen.add(name.text)
+        if allowed and not allowed["min"] <= len(first.players) <= allowed["max"]:
+            self.error("E302", f"example `{example.name.text}` has {len(first.players)} players, the game is for "
+                       f"{allowed['min']} to {allowed['max']}", first.span, "name as many players as the game allows")
+        return first.players
+
+    def example_squares(self, step: s.ExampleStep, kinds: dict[str, str], settings: dict) -> list[str]:
+        """The squares a set-up line names: deeds for `give` and `mortgage`, lots for
+        `houses` and `hotel`, any square for `put`."""
+        wanted = {"give": lang.DEED_KINDS, "mortgage": lang.DEED_KINDS, "houses": ("lot",), "hotel": ("lot",)}
+        for name in step.squares:
+            kind = kinds.get(name.text)
+            if kind is None:
+                self.error("E203", f"unknown square `{name.text}`", name.span, did_you_mean(name.text, kinds))
+            elif step.what in wanted and kind not in wanted[step.what]:
+                lots = step.what in ("houses", "hotel")
+                self.error("E307", f"`{step.what}` needs {'a lot' if lots else 'a deed'}, `{name.text}` is a {kind}",
+                           name.span, did_you_mean(name.text, [k for k, v in kinds.items() if v in wanted[step.what]])
+                           or ("houses and hotels stand on lots" if lots else "only a lot, station or utility is a deed"))
+        if step.what in ("houses", "hotel") and not self.builds:
+            self.error("E302", f"`{step.what}` in an example of an edition without houses and hotels", step.span,
+                       "this game has no `building` section: remove the line")
+        limit = settings.get("building", {}).get("max_houses")
+        if step.what == "houses" and limit is not None and not 1 <= step.number <= limit:
+            self.error("E302", f"`houses {step.number}`: a lot holds 1 to {limit} houses", step.span,
+                       "for a hotel write `hotel on LOT`")
+        return [name.text for name in step.squares]
+
+    def example_set(self, step: s.ExampleStep) -> dict:
+        """`set AREA.STATE = N`: an area's declared number (blocks stacked, a roof)."""
+        area, state = step.squares[0], step.state
+        if area.text not in self.names.areas:
+            self.error("E203", f"unknown area `{area.text}`", area.span,
+                       did_you_mean(area.text, self.names.areas) or "`set` gives an area's declared number")
+        elif state.text not in self.names.area_states:
+            self.error("E214", f"areas have no declared number `{state.text}`", state.span,
+                       did_you_mean(state.text, self.names.area_states) or "declare it: `state area.NAME : int`")
+        return {"area": area.text, "state": state.text, "number": step.number}
+
+    def example_card(self, step: s.ExampleStep) -> dict:
+        """`card "TEXT" on top of DECK`: the deck, and the number of its card printed so."""
+        deck = self.edition.decks.get(step.deck.text)
+        if deck is None:
+            self.error("E205", f"unknown deck `{step.deck.text}`", step.deck.span,
+                       did_you_mean(step.deck.text, self.edition.decks))
+            return {}
+        texts = [card.text.value for card in deck.cards]
+        if step.card.value not in texts:
+            self.error("E210", f"no card of `{step.deck.text}` reads \"{step.card.value}\"", step.card.span,
+                       did_you_mean(step.card.value, texts) or "quote the card's text as the deck gives it")
+            return {}
+        return {"deck": step.deck.text, "card": texts.index(step.card.value)}
+
+    def example_throws(self, step: s.ExampleStep, game: dict) -> None:
+        """Every throw of a `turn` shows one face per die, each a face the dice have."""
+        dice, faces = game.get("dice"), game.get("die_faces")
+        for throw in step.throws:
+            if dice is not None and len(throw) != dice or faces is not None and not all(1 <= f <= faces for f in throw):
+                self.error("E302", f"a throw of this game is {dice} dice of 1 to {faces}, found "
+                           f"`{' '.join(map(str, throw))}`", step.span, f"write each throw as {dice} numbers")
+                return
 
     # ---- the city: areas, procedures, actions --------------------------------------------
 
@@ -612,6 +732,14 @@ class _Lower:
                 self.error("E303", f"{square.kind} `{square.id.text}` has {len(deed['rent'])} rents, "
                            f"it needs {wanted}", given["rent"].value.span, f"one rent per case: {why}")
         return deed
+
+
+def _source_text(span: Span) -> str:
+    """The words a span covers, as written (an expectation, quoted when it fails)."""
+    lines = [span.source.line(n) for n in range(span.line, span.end_line + 1)]
+    lines[-1] = lines[-1][: span.end_column - 1]
+    lines[0] = lines[0][span.column - 1:]
+    return " ".join(line.strip() for line in lines)
 
 
 def _state_type(st: s.State) -> Type:

@@ -26,7 +26,11 @@ TERMINAL_WORDS = {
     "KIND": "a square kind (`square`, `lot`, `station`, `utility`)",
     "$END": "the end of the file",
     "OR_SKIP": "`or skip`", "END_GAME": "`end game`", "ALL": "`all`", "PAYING": "`paying`",
+    "TRIES": "`tries`", "BUYS": "`buys`", "PAYS_FINE": "`pays fine`", "USES_CARD": "`uses card`",
+    "BUILDS_HOTEL": "`builds hotel`",
 }
+# The choices a `turn` of an example may name, by their words' terminal (docs/language.md).
+CHOICES = {"BUYS": "buy", "PAYS_FINE": "pay_fine", "USES_CARD": "use_card", "BUILDS_HOTEL": "build_hotel"}
 # When all of these may come next, "an expression" says it in two words.
 EXPRESSION_START = {"INT", "NAME", "(", "-", "not", "if", "yes", "no", "PERCENT"}
 # Where an expression may go on, "an operator" stands for all of these.
@@ -116,7 +120,7 @@ def _expected(terminals: set[str]) -> str:
     if {"INT", "NAME", "("} <= names:
         listed.append("an expression")
         names -= EXPRESSION_START
-    if OPERATORS & names:
+    if len(OPERATORS & names) > 1:      # a lone `and` (between the plays of a turn) is named
         listed.append("an operator")
         names -= OPERATORS
     listed += sorted(TERMINAL_WORDS.get(name) or f"`{name}`" for name in names)
@@ -280,6 +284,69 @@ class _Build(Transformer):
     def card(self, meta, children):
         text, body = children
         return s.Card(self._span(meta), self._text(text), body)
+
+    # -- worked examples
+
+    def example(self, meta, children):
+        name, text, players, *steps = children
+        return s.Example(self._span(meta), self._name(name), self._text(text), players,
+                         tuple(step for step in steps if step.what != "expect"),
+                         tuple(step for step in steps if step.what == "expect"))
+
+    def ex_players(self, meta, children):
+        return s.ExampleStep(self._span(meta), "players", players=tuple(self._name(c) for c in children))
+
+    def ex_give(self, meta, children):
+        *deeds, to = children
+        return s.ExampleStep(self._span(meta), "give", players=(self._name(to),),
+                             squares=tuple(self._name(c) for c in deeds))
+
+    def ex_houses(self, meta, children):
+        count, *lots = children
+        return s.ExampleStep(self._span(meta), "houses", squares=tuple(self._name(c) for c in lots), number=_int(count))
+
+    def ex_hotel(self, meta, children):
+        return s.ExampleStep(self._span(meta), "hotel", squares=tuple(self._name(c) for c in children))
+
+    def ex_mortgage(self, meta, children):
+        return s.ExampleStep(self._span(meta), "mortgage", squares=tuple(self._name(c) for c in children))
+
+    def ex_cash(self, meta, children):
+        who, amount = children
+        return s.ExampleStep(self._span(meta), "cash", players=(self._name(who),), number=_int(amount))
+
+    def ex_put(self, meta, children):
+        who, square = children
+        return s.ExampleStep(self._span(meta), "put", players=(self._name(who),), squares=(self._name(square),))
+
+    def ex_jail(self, meta, children):
+        who, tries, _word = children
+        return s.ExampleStep(self._span(meta), "jail", players=(self._name(who),),
+                             number=0 if tries is None else _int(tries))
+
+    def ex_card(self, meta, children):
+        text, deck = children
+        return s.ExampleStep(self._span(meta), "card", card=self._text(text), deck=self._name(deck))
+
+    def ex_set(self, meta, children):
+        area, state, value = children
+        return s.ExampleStep(self._span(meta), "set", squares=(self._name(area),), state=self._name(state),
+                             number=_int(value))
+
+    def ex_turn(self, meta, children):
+        who, *plays = children
+        throws = tuple(throw for play in plays if isinstance(play, list) for throw in play)
+        choices = tuple(CHOICES[play.type] for play in plays if isinstance(play, Token))
+        return s.ExampleStep(self._span(meta), "turn", players=(self._name(who),), throws=throws, choices=choices)
+
+    def ex_rolls(self, meta, children):
+        return list(children)
+
+    def ex_throw(self, meta, children):
+        return tuple(_int(c) for c in children)
+
+    def ex_expect(self, meta, children):
+        return s.ExampleStep(self._span(meta), "expect", expr=children[0])
 
     # -- values
 

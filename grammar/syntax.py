@@ -526,8 +526,41 @@ class Pot:
     settings: tuple[Setting, ...]
 
 
+# ---- worked examples -------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ExampleStep:
+    """One line of an example: `what` is its first word (`players`, `give`, `houses`, `hotel`,
+    `mortgage`, `cash`, `put`, `jail`, `card`, `set`, `turn`, `expect`); the other fields are the ones it takes."""
+
+    span: Span
+    what: str
+    players: tuple[Name, ...] = ()         # `players`: the seats' names, in seat order; else the player meant
+    squares: tuple[Name, ...] = ()         # `give`, `houses`, `hotel`, `mortgage`, `put`
+    number: int | None = None              # `houses N`, `cash = N`, `jail ... after N tries`, `set ... = N`
+    throws: tuple[tuple[int, ...], ...] = ()   # `turn`: each throw's faces
+    choices: tuple[str, ...] = ()          # `turn`: `buy`, `pay_fine`, `use_card`, `build_hotel`
+    expr: Expr | None = None               # `expect`
+    card: Text | None = None               # `card "TEXT" on top of DECK`
+    deck: Name | None = None
+    state: Name | None = None              # `set AREA.STATE = N`: `squares` holds the area
+
+
+@dataclass(frozen=True)
+class Example:
+    """`example NAME "quote (source)" { players ... set-up ... turns ... expectations }`: a
+    worked example from a rule book, played in the interpreter by `boardrules verify`."""
+
+    span: Span
+    name: Name
+    text: Text
+    players: ExampleStep                   # `players NAME, ...`: first, always
+    steps: tuple[ExampleStep, ...]         # the set-up, then the turns
+    expects: tuple[ExampleStep, ...]
+
+
 Item = Union[Section, Contested, Decide, Formula, Invariant, Group, Board, Deck, State, Hook, Setup, Pot,
-             Area, Procedure, Action, Statistic]
+             Area, Procedure, Action, Statistic, Example]
 
 
 @dataclass(frozen=True)

@@ -154,6 +154,19 @@ def assumptions(book: Booklet) -> str:
     return "\n".join(out)
 
 
+def examples(book: Booklet) -> str | None:
+    """The spec's worked examples (docs/language.md, "Examples"), each by its quote of the rule
+    it shows; `boardrules verify` plays them."""
+    worked = book.ir.get("examples") or []
+    if not worked:
+        return None
+    out = [paragraph(book.say("examples/intro"), "examples-intro")]
+    for example in worked:
+        out.append(paragraph(book.say("examples/item", name=escape(example["name"].replace("_", " ")),
+                                      quote=escape(example["text"])), "example-" + example["name"].replace("_", "-")))
+    return "\n".join(out)
+
+
 SECTIONS = (
     Section("aim", (Rule("aim", by="has.houses"), Rule("players"))),
     Section("contents", (Rule("contents", by="has.houses"),)),
@@ -191,6 +204,7 @@ SECTIONS = (
     Section("terms", (), terms),
     Section("end", (Rule("end.winner"), Rule("end.score", by="end.score"), Rule("game.turn_cap")), end_over),
     Section("variants", (), variants_section),
+    Section("examples", (), examples),
     Section("assumptions", (), assumptions),
 )
 

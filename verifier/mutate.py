@@ -1,6 +1,7 @@
 """Spec mutation: derive mutants of an edition's IR (an amount or a limit changed, a guard
 flipped or dropped, a transfer redirected or dropped, a step of a card effect skipped),
-drop those Z3 proves equivalent to the original, and score a check against the rest.
+drop those Z3 proves equivalent to the original, and score a check against the rest
+(by default: card texts, worked examples, then the original's proofs).
 
     mutants(ir) -> [Mutant]                                   # every mutant, not yet judged
     mutation_score(ir, check=None, only="") -> MutationReport   # check(ir) -> truthy when caught
@@ -15,6 +16,7 @@ import z3
 
 from .symbolic import terms as T
 from .symbolic.compile import Ctx, Unsupported
+from .examples import run_all
 from .texts import disagreements
 
 
@@ -189,9 +191,11 @@ def _equivalent(ir: dict, m: Mutant, players: int = 2) -> str:
 
 
 def default_check(ir: dict, touches: list | None = None, players: int = 2, proved=None,
-                  texts: frozenset = frozenset(), happens=None) -> str:
+                  texts: frozenset = frozenset(), happens=None, examples: frozenset | None = None) -> str:
     """Why the mutant is caught ("" when it is not): a printed text (a card, a square, the box)
-    disagrees with the rules (one the original's `texts` does not), the start state breaks an invariant, an
+    disagrees with the rules (one the original's `texts` does not), a worked example fails
+    that the original passes (`examples`: their names; None: every example of the mutant), the
+    start state breaks an
     invariant is no longer proved for an action the mutant changed (every action for a
     settings mutant) where the original edition's is (`proved(invariant, action)`), or such
     an action can no longer happen where the original's can (`happens(action)`)."""
@@ -201,6 +205,9 @@ def default_check(ir: dict, touches: list | None = None, players: int = 2, prove
     for text in disagreements(ir):
         if text not in texts:
             return f"printed text: {text}"
+    for outcome in run_all(ir):
+        if not outcome.passed and (examples is None or outcome.name in examples):
+            return f"example {outcome.name}: {outcome.why}"
     acts = catalogue(ir, players)
     if touches:
         acts = [a for a in acts if a.name in touches]
@@ -246,10 +253,11 @@ def mutation_score(ir: dict, check: Callable | None = None, players: int = 2, on
     live = [m for m in ms if not m.equivalent]
     proved, happens = original_proofs(ir, players)
     texts = frozenset(disagreements(ir))
+    passing = frozenset(outcome.name for outcome in run_all(ir) if outcome.passed)
     killed, survived = [], []
     for m in live:
         m.caught = check(m.ir) if check is not None else \
-            default_check(m.ir, m.touches, players, proved, texts, happens)
+            default_check(m.ir, m.touches, players, proved, texts, happens, passing)
         (killed if m.caught else survived).append(m)
     score = len(killed) / len(live) if live else 1.0
     return MutationReport(score, killed, survived, dropped)

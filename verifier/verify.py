@@ -2,7 +2,8 @@
 (verifier.prove: the start state, each action's preservation, bounded checking where
 induction fails) and from exploration (verifier.explore: Hypothesis plays the interpreter);
 rendered as a terminal table or as JSON (docs/verifier.md, "Reading the table"). Printed
-texts (cards, squares, the box) are read against the rules too (verifier.texts).
+texts (cards, squares, the box) are read against the rules too (verifier.texts), and the
+edition's worked examples are played (verifier.examples).
 
 An exploration violation overrides the proof cells of its invariant: a concrete game that
 breaks it outranks any symbolic verdict. Unknown never counts as a pass.
@@ -13,7 +14,10 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from grammar.diagnostics import shown
+
 from . import trace as traces
+from .examples import Outcome, run_all, spec_file
 from .explore import Exploration, explore
 from .texts import disagreements
 from .verdicts import Bounded, Proved, Unknown, Violated
@@ -36,11 +40,17 @@ class Report:
     exploration: Exploration | None = None
     texts: list[str] = field(default_factory=list)   # printed texts that disagree with the rules (verifier.texts)
     dead: list[str] = field(default_factory=list)    # actions that can happen in no state the invariants allow
+    examples: list[Outcome] | None = None            # None: not played (variants change the rules they show)
     seconds: float = 0.0
 
     @property
     def violated(self) -> bool:
         return any(isinstance(v, Violated) for v in self.cells.values())
+
+    @property
+    def failed(self) -> list[Outcome]:
+        """The worked examples that do not hold."""
+        return [x for x in self.examples or () if not x.passed]
 
     def tally(self) -> dict[str, int]:
         out = {"proved": 0, "bounded": 0, "violated": 0, "unknown": 0}
@@ -61,7 +71,7 @@ def verify(ir: dict, spec: str, players: int = 2, depth: int = 2, examples: int 
     invs = [{"name": x["name"], "text": x["text"], "origin": x["origin"]} for x in ir["invariants"]]
     laid = "".join(f"+{v}" for v in ir["edition"].get("variants") or ())      # `classic-se+short`
     report = Report(ir["edition"]["id"] + laid, spec, players, depth, invs, [START] if prove else [],
-                    texts=disagreements(ir))
+                    texts=disagreements(ir), examples=None if laid else run_all(ir))
     if prove:
         _prove(ir, report, trace_dir)
     kwargs = {} if examples is None else {"examples": examples}
@@ -167,9 +177,17 @@ def render(report: Report) -> str:
     else:
         lines.append("printed texts: every amount on a card or square is one its effect moves, the way its words say "
                      "(or the salary, where it moves the token); the box's counts and the deeds' rents are the rules'")
+    if report.examples is None:
+        lines.append("worked examples: not played (variants laid over the edition change the rules they show)")
+    elif report.examples:
+        lines.append(f"worked examples: {len(report.examples) - len(report.failed)} of {len(report.examples)} hold" +
+                     "".join(f"\n  example `{x.name}` FAILS at {shown(spec_file(x.origin, report.spec))}:{x.line}: {x.why}"
+                             for x in report.failed))
     t = report.tally()
     if report.violated:
         verdict = "VIOLATED"
+    elif report.failed:
+        verdict = "EXAMPLES FAIL"
     elif START not in cols:
         verdict = "no violation found, nothing proved (Z3 proofs skipped)"
     else:
@@ -218,6 +236,8 @@ def to_json(report: Report) -> dict:
     return {"edition": report.edition, "spec": report.spec, "players": report.players, "depth": report.depth,
             "invariants": report.invariants, "cells": cells, "summary": report.tally(), "printed_texts": report.texts,
             "dead_actions": report.dead if START in report.actions else None,
+            "examples": None if report.examples is None else
+            [x.to_json() | {"file": shown(spec_file(x.origin, report.spec))} for x in report.examples],
             "exploration": ex.counters.to_json() | {"examples": ex.examples, "rounds": ex.rounds,
                                                     "under_minimum": {k: {"count": n, "minimum": least}
                                                                       for k, (n, least) in ex.shortfalls.items()}}

@@ -147,6 +147,19 @@ def test_assumptions_list_every_assumed_rule(site, editions):
             assert ident in found, (ir["edition"]["id"], lang, path)
 
 
+def test_the_worked_examples_are_quoted(site, editions):
+    """docs/language.md "Examples": each booklet of an edition with worked examples lists them
+    under its own heading, each with the spec's quote of the rule it shows."""
+    quoted = 0
+    for ir, lang in booklets(editions):
+        found = elements(site / ir["edition"]["id"] / lang / "index.html")
+        for example in ir.get("examples") or []:
+            paragraph = found["example-" + example["name"].replace("_", "-")]["text"]
+            assert example["text"][:60] in re.sub(r"\s+", " ", paragraph), (ir["edition"]["id"], lang, example["name"])
+            quoted += 1
+    assert quoted
+
+
 def test_every_card_and_deed_is_printed(site, editions):
     """Every card's text, every deed's figures and every square's printed words are in the booklet."""
     for ir, lang in booklets(editions):

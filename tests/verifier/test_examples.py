@@ -1,0 +1,122 @@
+"""Worked examples (docs/language.md, "Examples"): the rule books' scenarios written in the
+spec, played in the interpreter by `boardrules verify`, and used by mutation scoring."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import grammar
+import spec
+from boardrules.cli import main
+from boardrules.editions import concrete_editions
+from verifier.examples import run_all
+from verifier.mutate import default_check, mutants
+
+WITH_EXAMPLES = [eid for eid, path in sorted(spec.bundled().items()) if "\nexample " in path.read_text(encoding="utf-8")]
+CONCRETE = concrete_editions()
+
+
+def compiled(eid: str) -> dict:
+    return grammar.compile_file(spec.bundled()[eid])
+
+
+def child(tmp_path: Path, text: str) -> Path:
+    """A concrete child of classic-se holding one more example."""
+    path = tmp_path / "child.rules"
+    path.write_text("edition child extends classic-se\n\n" + text, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("eid", CONCRETE)
+def test_the_bundled_examples_hold(eid):
+    """Every worked example of a bundled edition, its parents' included, holds in the
+    interpreter (each quotes the rule it shows: classic-se's are from 001, metropol-da's are
+    004's value-card examples; wonders-se plays classic-se's on its own board)."""
+    outcomes = run_all(compiled(eid))
+    assert [x.name for x in outcomes if not x.passed] == [], [x.why for x in outcomes if not x.passed]
+
+
+def test_the_bundled_editions_have_examples():
+    assert {"classic-se", "classic-nl", "classic-us", "metropol-da"} <= set(WITH_EXAMPLES)
+
+
+def test_an_example_that_contradicts_the_rules_fails_the_run_at_its_line(tmp_path):
+    """001 "Hyra": Hornsgatan unbuilt costs its printed 80, so an example expecting 100 is
+    reported at the line of its expectation, with both sides' values, and `verify` exits 1."""
+    path = child(tmp_path, 'example cheap "a misreading" {\n  players anna, bo\n  give brown_2 to anna\n'
+                           '  turn bo rolls 1 2\n  expect bo.cash == 30000 - 100\n}\n')
+    result = CliRunner().invoke(main, ["verify", str(path), "--no-prove", "--examples", "1", "--traces", str(tmp_path)])
+    assert result.exit_code == 1, result.output
+    assert f"example `cheap` FAILS at {path}:7: expected `bo.cash == 30000 - 100`, which is false: " \
+           "the left side is 29920, the right side 29900" in result.output
+    assert "EXAMPLES FAIL" in result.output
+    result = CliRunner().invoke(main, ["verify", str(path), "--no-prove", "--examples", "1", "--traces", str(tmp_path),
+                                       "--json"])
+    listed = json.loads(result.output)["editions"][0]["examples"]
+    assert {"name": "cheap", "origin": "child", "line": 7, "passed": False, "file": str(path)} \
+        .items() <= next(x for x in listed if x["name"] == "cheap").items()
+    assert all(x["passed"] for x in listed if x["name"] != "cheap")
+
+
+def test_a_turn_must_use_exactly_the_throws_given(tmp_path):
+    """A double throws again (001 "Slå lika"): a turn that gives one throw for a double runs
+    out; a turn that gives a throw too many is told so. Both fail at the turn's line."""
+    path = child(tmp_path, 'example short "q" {\n  players anna, bo\n  turn anna rolls 2 2\n  expect yes\n}\n'
+                           'example long "q" {\n  players anna, bo\n  turn anna rolls 1 2 then 3 4\n  expect yes\n}\n')
+    outcomes = {x.name: x for x in run_all(grammar.compile_file(path))}
+    assert (outcomes["short"].line, outcomes["short"].why) == (5, "anna throws again, and the turn gives no more throws")
+    assert (outcomes["long"].line, outcomes["long"].why) == (10, "anna's turn used 1 of the 2 throws given")
+
+
+def test_a_choice_the_example_does_not_make_is_reported(tmp_path):
+    """Raising money is a choice with no cautious answer: the example must not leave it open."""
+    path = child(tmp_path, 'example broke "q" {\n  players anna, bo\n  give brown_1, brown_2 to anna\n'
+                           '  hotel on brown_1, brown_2\n  give dark_blue_1 to bo\n  cash bo = 100\n'
+                           '  turn bo rolls 1 2\n  expect yes\n}\n')
+    outcome = run_all(grammar.compile_file(path))[-1]
+    assert (outcome.passed, outcome.line) == (False, 9)
+    assert outcome.why.startswith("bo must choose among ") and "the example does not say what" in outcome.why
+
+
+def test_a_set_up_that_breaks_an_invariant_is_reported(tmp_path):
+    """Houses on one lot of a group only: not a position the rules can reach (`even_building`)."""
+    path = child(tmp_path, 'example uneven "q" {\n  players anna, bo\n  give brown_1, brown_2 to anna\n'
+                           '  houses 3 on brown_1\n  expect yes\n}\n')
+    outcome = run_all(grammar.compile_file(path))[-1]
+    assert not outcome.passed and "the set-up breaks invariant `even_building`" in outcome.why
+
+
+def test_a_mutant_is_killed_by_the_example_it_contradicts():
+    """001 "Fängelse": the fine is 1 000; with `jail.fine = 1001` the jail-fine example fails,
+    before any proof is tried. `building.houses_per_hotel = 3` (the short game's rule) is killed
+    by 001 "Hotell": no hotel on three houses."""
+    ir = compiled("classic-se")
+    passing = frozenset(x.name for x in run_all(ir) if x.passed)
+    caught = {m.description: default_check(m.ir, m.touches, examples=passing) for m in mutants(ir)
+              if m.description.startswith(("setting jail.fine = 1001", "setting building.houses_per_hotel = 3"))}
+    assert caught["setting jail.fine = 1001 (was 1000)"].startswith(
+        "example jail_fine: expected `bo.cash == 30000 - 1000 and not bo.in_jail`, which is false")
+    assert caught["setting building.houses_per_hotel = 3 (was 4)"].startswith("example no_hotel_on_three_houses: ")
+
+
+def test_examples_are_not_played_under_a_variant(tmp_path):
+    """A variant changes the rules an edition's examples show (the short game's hotel on
+    three houses): under one they are not played, and the table says so."""
+    result = CliRunner().invoke(main, ["verify", "classic-se", "--variant", "short", "--no-prove", "--examples", "1",
+                                       "--traces", str(tmp_path)])
+    assert "worked examples: not played" in result.output
+
+
+def test_a_child_replaces_an_example_of_its_parent(tmp_path):
+    """A child edition may change the rule a parent's example shows: its example of the same
+    name replaces the parent's (here the rent of Hornsgatan, doubled by the child's deed)."""
+    path = tmp_path / "child.rules"
+    path.write_text('edition child extends classic-se\n\nboard {\n  lot brown_2 { rent = [160, 400, 1200, 3600, 6400, 9000] }\n}\n\n'
+                    'example rent "the child\'s deed" {\n  players anna, bo\n  give brown_2 to anna\n'
+                    '  turn bo rolls 1 2\n  expect bo.cash == 30000 - 160\n}\n', encoding="utf-8")
+    outcomes = {x.name: x for x in run_all(grammar.compile_file(path))}
+    assert (outcomes["rent"].origin, outcomes["rent"].passed) == ("child", True)
+    assert len(outcomes) == len(run_all(compiled("classic-se")))

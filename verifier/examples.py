@@ -1,0 +1,239 @@
+"""Worked examples (docs/language.md, "Examples"): each `example` of an edition played in the
+interpreter and its expectations read afterwards.
+
+    run_all(ir) -> [Outcome]        # one per example, in the order written (parents' first)
+
+An example starts from the game after its start money and roll-off with every deed at the
+bank, every token on the start square and every player's cash at `money.start` (what a
+`setup` block deals at random is undone: the example says who holds what). Its set-up lines
+change that state; then each `turn` is played by the engine with the throws given, every
+choice the cautious one (done, decline, pass, roll, reject, keep the mortgage) unless the
+line names another (`buys`, `pays fine`, `uses card`, `builds hotel`: taken whenever offered); then every `expect` must hold. The
+invariants are checked after the set-up and after every event, as in exploration.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import interpreter
+from interpreter import actions as A
+from interpreter.compile import CompileError, Compiler, Ctx
+from interpreter.engine import Game
+from interpreter.state import BANK
+from verifier.invariants import InvariantViolation, check_all, event_checker
+
+CHOICES = {"buy": A.Buy, "pay_fine": A.PayFine, "use_card": A.UseCard, "build_hotel": A.BuildHotel}
+CAUTIOUS = (A.Done, A.Decline, A.Pass, A.Roll, A.Reject, A.KeepMortgage)
+
+
+@dataclass
+class Outcome:
+    """One example's verdict: `line` is where it failed (the failing line of the example),
+    or the example's own line when it passed."""
+
+    name: str
+    text: str
+    origin: str          # the edition whose file holds the example
+    line: int
+    passed: bool
+    why: str = ""
+
+    def to_json(self) -> dict:
+        return {"name": self.name, "origin": self.origin, "line": self.line, "passed": self.passed} \
+            | ({"why": self.why} if self.why else {})
+
+
+class _Failed(Exception):
+    """The example does not hold; `line` is the line of the example at fault."""
+
+    def __init__(self, line: int, why: str):
+        super().__init__(why)
+        self.line = line
+        self.why = why
+
+
+class _Seat:
+    """A player of an example: the cautious choice, or the one its current turn names."""
+
+    def __init__(self, name: str):
+        self.name = name
+        self.prefer: tuple = ()
+        self.line = 0
+
+    def choose(self, game, seat, actions):
+        for a in actions:
+            if type(a) in self.prefer:
+                return a
+        for kind in CAUTIOUS:
+            for a in actions:
+                if type(a) is kind:
+                    return a
+        offered = ", ".join(sorted({type(a).__name__ for a in actions}))
+        raise _Failed(self.line, f"{self.name} must choose among {offered}, and the example does not say what")
+
+
+class _Throws:
+    """The dice of one `turn`: the throws written, in order; running out is the example's fault."""
+
+    def __init__(self, throws: list[list[int]], who: str, line: int):
+        self.left = [tuple(t) for t in throws]
+        self.who = who
+        self.line = line
+
+    def __call__(self, game):
+        if not self.left:
+            raise _Failed(self.line, f"{self.who} throws again, and the turn gives no more throws")
+        return self.left.pop(0)
+
+
+def run_all(ir: dict) -> list[Outcome]:
+    """Every example of the edition, played; an edition that cannot be loaded fails them all."""
+    examples = ir.get("examples") or []
+    if not examples:
+        return []
+    try:
+        edition = interpreter.load(ir)
+    except (CompileError, KeyError, IndexError, TypeError, ValueError) as error:
+        return [Outcome(x["name"], x["text"], x["origin"], x["at"][0], False, f"the edition does not load: {error}")
+                for x in examples]
+    return [run(edition, x) for x in examples]
+
+
+def run(edition, example: dict) -> Outcome:
+    """One example played on a loaded edition: passed, or where and why it fails."""
+    name, text, origin, line = example["name"], example["text"], example["origin"], example["at"][0]
+    try:
+        _play(edition, example)
+    except _Failed as failed:
+        return Outcome(name, text, origin, failed.line, False, failed.why)
+    return Outcome(name, text, origin, line, True)
+
+
+def _play(edition, example: dict) -> None:
+    seats = {who: k for k, who in enumerate(example["players"])}
+    players = [_Seat(who) for who in example["players"]]
+    game = interpreter.new_game(edition, ["example"] * len(players), seed=0, log=False, strategy_objects=players)
+    st = game.st
+    for p in game.pl:                      # the example says who holds what: undo a dealt start
+        p.cash, st.bank_ledger = edition.start_money, st.bank_ledger + p.cash - edition.start_money
+    st.owner = [BANK if owner >= 0 else owner for owner in st.owner]
+    st.order, st.turn_index = list(range(len(players))), 0
+    steps = example["steps"]
+    first_turn = next((k for k, step in enumerate(steps) if step["do"] == "turn"), len(steps))
+    for step in steps[:first_turn]:
+        _set_up(edition, game, step, seats)
+    game = Game(edition, players, ["example"] * len(players), 0, None, True, event_checker(), None, state=st)
+    try:
+        check_all(game)
+    except InvariantViolation as broken:
+        raise _Failed(steps[first_turn - 1]["at"][0] if first_turn else example["at"][0],
+                      f"the set-up breaks invariant `{broken.invariant}` ({broken.message})") from None
+    for step in steps[first_turn:]:         # the grammar puts every turn after the set-up
+        _turn(edition, game, step, seats, players)
+    compiler = Compiler(edition)
+    env = {who: (True, seat) for who, seat in seats.items()}
+    for expect in example["expect"]:
+        _check(compiler, env, game, expect)
+
+
+def _set_up(edition, game, step: dict, seats: dict[str, int]) -> None:
+    """One set-up line, written straight into the state (it describes a position, not how
+    it came about); the invariants are checked once the set-up is complete."""
+    st, ed = game.st, edition
+    squares = [ed.square_index[sid] for sid in step.get("squares", ())]
+    what, line = step["do"], step["at"][0]
+    player = game.pl[seats[step["player"]]] if "player" in step else None
+    if what == "give":
+        for sq in squares:
+            st.owner[sq] = player.seat
+    elif what in ("houses", "hotel"):
+        for sq in squares:
+            if st.owner[sq] < 0:
+                raise _Failed(line, f"`{ed.square_ids[sq]}` has no owner to build on: `give` it first")
+            houses = step["number"] if what == "houses" else 0
+            st.bank_houses += st.houses[sq] - houses
+            st.bank_hotels += st.hotels[sq] - (what == "hotel")
+            st.houses[sq], st.hotels[sq] = houses, int(what == "hotel")
+    elif what == "mortgage":
+        for sq in squares:
+            if st.owner[sq] < 0:
+                raise _Failed(line, f"`{ed.square_ids[sq]}` has no owner to mortgage it: `give` it first")
+            st.mortgaged[sq] = True
+    elif what == "cash":
+        st.bank_ledger += player.cash - step["number"]
+        player.cash = step["number"]
+    elif what == "put":
+        square = squares[0]
+        player.progress += (square - player.position) % ed.n
+        player.position = square
+    elif what == "set":
+        areas = [a["id"] for a in ed.areas]
+        st.areas[ed.area_state_index[step["state"]]][areas.index(step["area"])] = step["number"]
+    elif what == "card":
+        deck = st.decks[ed.deck_index[step["deck"]]]
+        deck.remove(step["card"])
+        deck.insert(0, step["card"])
+    elif what == "jail":
+        player.progress -= (player.position - ed.jail_square) % ed.n
+        player.position = ed.jail_square
+        player.in_jail, player.jail_turns = True, step["number"]
+
+
+def _turn(edition, game, step: dict, seats: dict[str, int], players: list[_Seat]) -> None:
+    """One turn of one player, as the engine's game loop plays it, with the throws given."""
+    line, who = step["at"][0], step["player"]
+    seat = seats[who]
+    for p in players:
+        p.prefer, p.line = (), line
+    players[seat].prefer = tuple(CHOICES[c] for c in step["choices"])
+    throws = _Throws(step["throws"], who, line)
+    game.dice_source = throws
+    game.st.turn_index = seat
+    try:
+        game.play_turn(seat)
+        if edition.actions and not game.pl[seat].bankrupt and not game.ending:
+            game.end_of_turn(seat)
+        game.st.turns += 1
+    except InvariantViolation as broken:
+        raise _Failed(line, f"the turn breaks invariant `{broken.invariant}` ({broken.message})") from None
+    except (interpreter.StrategyError, CompileError, KeyError, IndexError, TypeError, ValueError, ZeroDivisionError) \
+            as error:
+        raise _Failed(line, f"the turn stops with an error: {type(error).__name__}: {error}") from None
+    if throws.left:
+        used = len(step["throws"]) - len(throws.left)
+        raise _Failed(line, f"{who}'s turn used {used} of the {len(step['throws'])} throws given")
+
+
+def _check(compiler: Compiler, env: dict, game, expect: dict) -> None:
+    """One expectation; when false, the values of both sides of a comparison say by how much."""
+    line, body = expect["at"][0], expect["body"]
+    try:
+        holds = compiler.fn(body, env)(game, Ctx())
+        if holds:
+            return
+        sides = ""
+        if body.get("k") == "bin" and body["op"] in ("==", "!=", "<", "<=", ">", ">="):
+            left, right = (compiler.fn(body[k], env)(game, Ctx()) for k in ("l", "r"))
+            sides = f": the left side is {_shown(left)}, the right side {_shown(right)}"
+        raise _Failed(line, f"expected `{expect['text']}`, which is false{sides}")
+    except (CompileError, KeyError, IndexError, TypeError, ValueError, ZeroDivisionError) as error:
+        raise _Failed(line, f"`{expect['text']}` cannot be worked out: {type(error).__name__}: {error}") from None
+
+
+def _shown(value) -> str:
+    return str(int(value)) if hasattr(value, "denominator") and value.denominator == 1 else str(value)
+
+
+def spec_file(origin: str, spec: str) -> str:
+    """The file an example of edition `origin` is written in, for `file:line`: the spec
+    itself, a file of that id beside it, or the bundled one (as `extends` finds parents)."""
+    from spec import bundled
+    path = Path(spec)
+    if path.suffix == ".rules":
+        if path.stem == origin:
+            return str(path)
+        if (path.parent / f"{origin}.rules").is_file():
+            return str(path.parent / f"{origin}.rules")
+    found = bundled().get(origin)
+    return str(found) if found is not None else f"{origin}.rules"

@@ -31,6 +31,7 @@ class Ctx:
 
     def __init__(self, me: int = BANK, dice: int = 0, reason: str = ""):
         self.vars = {}
+        self.here = 0
         self.again(me, dice, reason)
 
     def again(self, me: int, dice: int, reason: str = "") -> "Ctx":
@@ -39,12 +40,14 @@ class Ctx:
         binder restores."""
         self.me = me
         self.dice = dice
-        self.owner = BANK
-        self.printed = ()
-        self.level = 0
-        self.owned = 0
-        self.complete = False
-        self.mig = 0
+        if self.here != -1:       # the rent names, bound together (`here` first) by `Game.rent`
+            self.here = -1
+            self.owner = BANK
+            self.printed = ()
+            self.level = 0
+            self.owned = 0
+            self.complete = False
+            self.mig = 0
         self.rent = 0
         self.roll = None
         self.reason = reason
@@ -52,7 +55,6 @@ class Ctx:
         self.card = None
         self.rent_fn = None
         self.doubles = False
-        self.here = -1
         return self
 
 

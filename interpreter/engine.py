@@ -16,6 +16,13 @@ class StrategyError(Exception):
 
 
 class Game(RulesMixin, EffectsMixin):
+    # Slots: CPython 3.11 reads the attributes and methods of an instance with more than
+    # 30 attributes in its dict the slow way, and a game has about that many.
+    __slots__ = ("ed", "strats", "rng", "random", "log_on", "events", "checker", "dice_source", "halt",
+                 "ending", "bankruptcies", "pending", "proposer", "cur", "final_scores", "max_rounds",
+                 "fasts", "raise_fasts", "quiet", "watching", "receiving", "move_ctx", "st", "pl", "seats",
+                 "versions", "holdings", "gcount", "gmort", "holders")
+
     def __init__(self, ed, strategies: list, names: list[str], seed: int, max_turns=None,
                  log: bool = True, checker=None, dice=None, state: GameState | None = None):
         self.ed = ed
@@ -30,6 +37,7 @@ class Game(RulesMixin, EffectsMixin):
         self.ending = False          # `end game` ran: the game ends when the current action returns
         self.bankruptcies = 0
         self.pending = None
+        self.proposer = -1           # who made the trade offer being answered (`pending`)
         self.cur = -1
         self.final_scores: list[int] | None = None   # set by `finish` (scoring walks every deed)
         self.max_rounds = ed.turn_cap if max_turns is None else max_turns
@@ -42,6 +50,9 @@ class Game(RulesMixin, EffectsMixin):
         # per seat, set by a strategy: the groups whose deeds changing hands move its version
         # besides its own deeds (None: every group it holds a deed of)
         self.watching: list = [None] * len(strategies)
+        # per seat, set by a strategy: per group, how many deeds of it the seat must hold for
+        # an unmortgaged deed it receives to move its version (None: any deed moves it)
+        self.receiving: list = [None] * len(strategies)
         self.move_ctx = Ctx()        # the context of each move by the dice, made anew by `again`
         if state is None:
             st = GameState(edition=ed.id, seed=seed, players=[Player(seat=i, strategy=names[i]) for i in range(len(names))])
@@ -227,10 +238,14 @@ class Game(RulesMixin, EffectsMixin):
         jailed = pl.in_jail
         doubles = 0
         limit = ed.doubles_to_jail
+        # two dice from the game's RNG: the throw read straight off the edition's table
+        throws = ed.throws if self.dice_source is None else None
+        r, faces = self.random, ed.faces
+        quiets, versions = self.quiet, self.versions
         while True:
-            quiet = self.quiet[p]
+            quiet = quiets[p]
             cash = pl.cash
-            if log_on or quiet is None or cash >= quiet[2] and (cash >= quiet[1] or quiet[0] != self.versions[p]):
+            if log_on or quiet is None or cash >= quiet[2] and (cash >= quiet[1] or quiet[0] != versions[p]):
                 self.manage(p)
                 if pl.bankrupt or self.ending:
                     return
@@ -243,7 +258,10 @@ class Game(RulesMixin, EffectsMixin):
                     if self.halt or pl.bankrupt or pl.in_jail:
                         return
                     continue      # out by a double and moved: the window again, then roll
-            dice, total, double = self.throw()
+            if throws is not None:
+                dice, total, double = throws[int(r() * faces) * faces + int(r() * faces)]   # as `throw`
+            else:
+                dice, total, double = self.throw()
             if log_on:
                 self.ev({"type": "roll", "seat": p, "dice": list(dice)})
             if double:
@@ -352,17 +370,22 @@ class Game(RulesMixin, EffectsMixin):
         fast = self.fasts[p]
         pl = self.pl[p]
         n = self.ed.n
+        st, log_on, quiets, versions = self.st, self.log_on, self.quiet, self.versions
         proposed = False
         for _ in range(n):
             if fast is not None:
-                quiet = self.quiet[p]
-                if quiet is not None and (pl.cash < quiet[2] or pl.cash < quiet[1] and quiet[0] == self.versions[p]):
+                quiet = quiets[p]
+                if quiet is not None and (pl.cash < quiet[2] or pl.cash < quiet[1] and quiet[0] == versions[p]):
                     a = A.DONE        # its standing answer: no call needed
                 else:
                     a = fast(self, p)
             else:
                 a = self.ask(p, self.manage_actions(p, not proposed))
             kind = type(a)
+            if kind is A.Done:
+                if fast is not None and log_on:
+                    self.ev({"type": "choice", "seat": p, "action": A.to_json(a)})
+                return
             step = SQUARE_ACTIONS.get(kind)
             if step is not None:
                 sq = a.square     # an answer without the list is checked here
@@ -371,18 +394,16 @@ class Game(RulesMixin, EffectsMixin):
             elif kind is A.ProposeTrade:
                 if proposed or (fast is not None and not self.ed.trade_cash) or not self.valid_trade(p, a):
                     raise self.strategy_error(p, a, ())
-            elif kind is not A.Done:
+            else:
                 raise self.strategy_error(p, a, ())
-            if fast is not None and self.log_on:
+            if fast is not None and log_on:
                 self.ev({"type": "choice", "seat": p, "action": A.to_json(a)})
-            if kind is A.Done:
-                return
             if step is not None:
                 step[1](self, p, sq)
             else:
                 proposed = True
                 self.propose_trade(p, a)
-            if pl.bankrupt or self.st.over or self.ending:
+            if pl.bankrupt or st.over or self.ending:
                 return
 
     def manage_actions(self, p: int, trades: bool = True) -> list:

@@ -240,12 +240,10 @@ class Game(RulesMixin, EffectsMixin):
         limit = ed.doubles_to_jail
         # two dice from the game's RNG: the throw read straight off the edition's table
         throws = ed.throws if self.dice_source is None else None
-        r, faces = self.random, ed.faces
-        quiets, versions = self.quiet, self.versions
         while True:
-            quiet = quiets[p]
+            quiet = self.quiet[p]
             cash = pl.cash
-            if log_on or quiet is None or cash >= quiet[2] and (cash >= quiet[1] or quiet[0] != versions[p]):
+            if log_on or quiet is None or cash >= quiet[2] and (cash >= quiet[1] or quiet[0] != self.versions[p]):
                 self.manage(p)
                 if pl.bankrupt or self.ending:
                     return
@@ -259,6 +257,7 @@ class Game(RulesMixin, EffectsMixin):
                         return
                     continue      # out by a double and moved: the window again, then roll
             if throws is not None:
+                r, faces = self.random, ed.faces
                 dice, total, double = throws[int(r() * faces) * faces + int(r() * faces)]   # as `throw`
             else:
                 dice, total, double = self.throw()
@@ -270,8 +269,7 @@ class Game(RulesMixin, EffectsMixin):
                     self.go_to_jail(p, "doubles")
                     return
             self.halt = False
-            c = self.move_ctx.again(p, total)
-            c.doubles = double
+            c = self.move_ctx.again(p, total, "", double)
             if not (ed.roll_hooks and self.rolled(c, total)):
                 self.move_steps(c, p, total)
             if not double or not ed.doubles_again or self.halt or self.ending or pl.bankrupt or pl.in_jail:

@@ -186,7 +186,7 @@ class RulesMixin:
         ed, st = self.ed, self.st
         g = ed.group_of[sq]
         owned = self.gcount[o][g]
-        c.here = sq          # `Ctx.again` resets the rent names when `here` is set
+        c.here = sq          # `Ctx.again` resets the rent names (and `rent`) when `here` is set
         c.owner = o
         c.printed = ed.printed[sq]
         c.level = ed.hotel_level if st.hotels[sq] else st.houses[sq]

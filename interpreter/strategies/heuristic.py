@@ -127,15 +127,19 @@ class Heuristic:
         if info.square >= 0:
             worth = self.value[info.square]
             limit = worth * (COMPLETING if self.completes(game, seat, info.square) else BARGAIN)
-            return min(limit, cash - self.reserve * GIVING_UP)
-        return min(info.start * HOUSE_BID, cash - self.reserve)
+            keep = cash - self.reserve * GIVING_UP
+        else:
+            limit, keep = info.start * HOUSE_BID, cash - self.reserve
+        return limit if limit <= keep else keep        # min(limit, keep)
 
     def bid(self, game, seat, actions):
+        """The highest bid within my limit (the bids come lowest first, after Pass)."""
         limit = self.limit(game, seat, game.pending)
         best = actions[0]
-        for a in actions[1:]:
-            if a.amount <= limit:
-                best = a
+        for i in range(1, len(actions)):
+            if actions[i].amount > limit:
+                break
+            best = actions[i]
         return best
 
     def preempt(self, game, seat, actions):

@@ -15,7 +15,7 @@ KINDS = {"square": KIND_NONE, "lot": KIND_LOT, "station": KIND_STATION, "utility
 
 
 class Edition:
-    # Slots: CPython 3.11 reads an instance with more than 30 attributes in its dict the
+    # Slots: CPython 3.11 reads an instance with more than thirty attributes in its dict the
     # slow way, and the engine reads an edition's tables on every move. In the order set below.
     __slots__ = ('ir', 'id', 'hash', 'settings', 'n', 'square_ids', 'square_names', 'square_index',
                  'groups', 'group_index', 'group_squares', 'group_kind', 'decks', 'deck_index',

@@ -17,7 +17,7 @@ class StrategyError(Exception):
 
 class Game(RulesMixin, EffectsMixin):
     # Slots: CPython 3.11 reads the attributes and methods of an instance with more than
-    # 30 attributes in its dict the slow way, and a game has about that many.
+    # thirty attributes in its dict the slow way, and a game has about that many.
     __slots__ = ("ed", "strats", "rng", "random", "log_on", "events", "checker", "dice_source", "halt",
                  "ending", "bankruptcies", "pending", "proposer", "cur", "final_scores", "max_rounds",
                  "fasts", "raise_fasts", "quiet", "watching", "receiving", "move_ctx", "st", "pl", "seats",

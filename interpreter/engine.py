@@ -237,7 +237,6 @@ class Game(RulesMixin, EffectsMixin):
             self.ev({"type": "turn", "seat": p, "turn": self.st.turns})
         jailed = pl.in_jail
         doubles = 0
-        limit = ed.doubles_to_jail
         # two dice from the game's RNG: the throw read straight off the edition's table
         throws = ed.throws if self.dice_source is None else None
         while True:
@@ -265,7 +264,7 @@ class Game(RulesMixin, EffectsMixin):
                 self.ev({"type": "roll", "seat": p, "dice": list(dice)})
             if double:
                 doubles += 1
-                if limit and doubles >= limit:
+                if ed.doubles_to_jail and doubles >= ed.doubles_to_jail:
                     self.go_to_jail(p, "doubles")
                     return
             self.halt = False

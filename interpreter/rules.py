@@ -612,14 +612,6 @@ class RulesMixin:
             return False
         return 0 < self.deed_value(sq) <= owed
 
-    def square_action_legal(self, p: int, a) -> bool:
-        """Whether an action on one square (build, sell, mortgage, ...) is legal for `p` now."""
-        step = SQUARE_ACTIONS.get(type(a))
-        if step is None:
-            return False
-        sq = a.square
-        return type(sq) is int and 0 <= sq < self.ed.n and step[0](self, p, sq)
-
     def raise_legal(self, p: int, a, owed: int, creditor: int, refused) -> bool:
         if self.ed.debt_auction:
             return a in self.raise_actions(p, creditor, owed, refused)
@@ -627,7 +619,10 @@ class RulesMixin:
             sq = a.square
             return type(sq) is int and 0 <= sq < self.ed.n and self.st.owner[sq] == p \
                 and self.may_give_deed(sq, owed, creditor, refused) and a.value == self.deed_value(sq)
-        return type(a) in RAISING and self.square_action_legal(p, a)
+        if type(a) not in RAISING:
+            return False
+        sq = a.square
+        return type(sq) is int and 0 <= sq < self.ed.n and SQUARE_ACTIONS[type(a)][0](self, p, sq)
 
     def raise_money(self, p: int, amount: int, creditor: int) -> int:
         """The debtor sells buildings, mortgages (and, where allowed, hands deeds to the

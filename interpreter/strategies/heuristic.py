@@ -230,9 +230,7 @@ class Heuristic:
         reserve, offer, full, unmortgage_cost = self.reserve, self.offer, ed.hotels_per_lot, ed.unmortgage_cost
         floor = INF
         lift, build, near = [], [], []
-        g = -1
-        for have in game.gcount[seat]:
-            g += 1
+        for g, have in enumerate(game.gcount[seat]):
             if not have:
                 continue
             if gmort[g]:

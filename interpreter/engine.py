@@ -17,11 +17,12 @@ class StrategyError(Exception):
 
 class Game(RulesMixin, EffectsMixin):
     # Slots: CPython 3.11 reads the attributes and methods of an instance with more than
-    # thirty attributes in its dict the slow way, and a game has about that many.
+    # thirty attributes in its dict the slow way, and a game has about that many. A dict
+    # still, for a method replaced on one game (the symbolic replay moves without landing).
     __slots__ = ("ed", "strats", "rng", "random", "log_on", "events", "checker", "dice_source", "halt",
                  "ending", "bankruptcies", "pending", "proposer", "cur", "final_scores", "max_rounds",
                  "fasts", "raise_fasts", "quiet", "watching", "receiving", "move_ctx", "st", "pl", "seats",
-                 "versions", "holdings", "gcount", "gmort", "holders")
+                 "versions", "holdings", "gcount", "gmort", "holders", "__dict__")
 
     def __init__(self, ed, strategies: list, names: list[str], seed: int, max_turns=None,
                  log: bool = True, checker=None, dice=None, state: GameState | None = None):

@@ -195,8 +195,9 @@ class Game(RulesMixin, EffectsMixin):
             self.finish("end_game")
         sits_out = self.ed.sits_out
         actions = self.ed.actions
+        i, seats = st.turn_index, len(order)      # `st.turn_index`, kept in step
         while not st.over:
-            p = order[st.turn_index]
+            p = order[i]
             if not pl[p].bankrupt and (sits_out is None or not self.sitting_out(p)):
                 self.bankruptcies = 0
                 self.play_turn(p)
@@ -213,16 +214,18 @@ class Game(RulesMixin, EffectsMixin):
             elif sits_out is not None and all(q.bankrupt or self.sitting_out(q.seat) for q in pl):
                 self.finish("end_condition")       # nobody left to play: whatever `end.over` says
                 break
-            st.turn_index += 1
-            if st.turn_index == len(order):
-                st.turn_index = 0
-                st.rounds += 1
-                if cap is not None and st.rounds >= cap:
-                    self.finish("turn_cap")
-                    break
-                if end_over is not None and not only_bankruptcy and end_over(self, ctx):   # `rounds` has moved
-                    self.finish("end_condition")
-                    break
+            i += 1
+            if i < seats:
+                st.turn_index = i
+                continue
+            i = st.turn_index = 0
+            st.rounds += 1
+            if cap is not None and st.rounds >= cap:
+                self.finish("turn_cap")
+                break
+            if end_over is not None and not only_bankruptcy and end_over(self, ctx):   # `rounds` has moved
+                self.finish("end_condition")
+                break
         st.rng = rng_state_to_json(self.rng.getstate())
 
     def play_turn(self, p: int) -> None:

@@ -305,16 +305,16 @@ class RulesMixin:
         ed, st = self.ed, self.st
         houses, hotels = st.houses, st.hotels
         level = houses[sq]
-        if st.owner[sq] != p or hotels[sq] or level >= ed.max_houses or st.bank_houses <= 0:
-            return False
-        if st.mortgaged[sq] or (paid and self.pl[p].cash < ed.house_cost[sq]):
-            return False
         g = ed.group_of[sq]
-        if ed.even and level:      # no lot is below level 0
+        if ed.even and level:      # no lot is below level 0 (first: what stops most builds)
             hotel_level = ed.hotel_even_level
             for s in ed.group_squares[g]:
                 if (hotel_level if hotels[s] else houses[s]) < level:    # even_level(s)
                     return False
+        if st.owner[sq] != p or hotels[sq] or level >= ed.max_houses or st.bank_houses <= 0:
+            return False
+        if st.mortgaged[sq] or (paid and self.pl[p].cash < ed.house_cost[sq]):
+            return False
         return self.group_ready(p, g)
 
     def can_build_hotel(self, p: int, sq: int) -> bool:

@@ -31,28 +31,30 @@ class Ctx:
 
     def __init__(self, me: int = BANK, dice: int = 0, reason: str = ""):
         self.vars = {}
+        self.card = None          # what `draw` and `advance` bind, they restore
+        self.rent_fn = None
+        self.here = 0
         self.again(me, dice, reason)
 
-    def again(self, me: int, dice: int, reason: str = "") -> "Ctx":
+    def again(self, me: int, dice: int, reason: str = "", doubles: bool = False) -> "Ctx":
         """As new, for another move (the engine keeps one for the moves by the dice: making
-        one per roll cost more than some rules), but for `vars`, whose every binding its
-        binder restores."""
+        one per roll cost more than some rules), but for `vars`, `card` and `rent_fn`, whose
+        every binding its binder restores."""
         self.me = me
         self.dice = dice
-        self.owner = BANK
-        self.printed = ()
-        self.level = 0
-        self.owned = 0
-        self.complete = False
-        self.mig = 0
-        self.rent = 0
-        self.roll = None
+        self.doubles = doubles
         self.reason = reason
+        self.roll = None
         self.kept = False
-        self.card = None
-        self.rent_fn = None
-        self.doubles = False
-        self.here = -1
+        if self.here != -1:       # the rent names, bound by `Game.rent` (`here` with them)
+            self.here = -1
+            self.owner = BANK
+            self.printed = ()
+            self.level = 0
+            self.owned = 0
+            self.complete = False
+            self.mig = 0
+            self.rent = 0
         return self
 
 
@@ -322,7 +324,9 @@ class Compiler:
                 if op == "and":
                     return r if l[1] else (True, False)
                 return (True, True) if l[1] else r
-            return False, f"(bool({l[1]}) {op} bool({self.source(r)}))"
+            if r[0] and (op == "and") == bool(r[1]):       # `x and true`, `x or false`: x's truth
+                return False, f"(not not {l[1]})"
+            return False, f"(not not ({l[1]} {op} {self.source(r)}))"       # a bool, as `bool(...)` but no call
         if op not in self.BINOPS:
             raise CompileError(f"unknown operator `{op}`")
         if l[0] and r[0]:

@@ -15,6 +15,33 @@ KINDS = {"square": KIND_NONE, "lot": KIND_LOT, "station": KIND_STATION, "utility
 
 
 class Edition:
+    # Slots: CPython 3.11 reads an instance with more than thirty attributes in its dict the
+    # slow way, and the engine reads an edition's tables on every move. In the order set below.
+    __slots__ = ('ir', 'id', 'hash', 'settings', 'n', 'square_ids', 'square_names', 'square_index',
+                 'groups', 'group_index', 'group_squares', 'group_kind', 'decks', 'deck_index',
+                 'kind', 'kind_names', 'all_squares', 'states', 'state_index', 'state_is_set',
+                 'area_states', 'area_state_index', 'pots', 'pot_party', 'pot_parties', 'redirect',
+                 'is_deed', 'number', 'across', 'areas', 'all_areas', 'area_quarter',
+                 'all_quarters', 'area_faces', 'square_areas', 'deeds', 'group_of', 'price',
+                 'mortgage_value', 'house_cost', 'hotel_cost', 'printed', 'group_size', 'dice',
+                 'faces', 'throws', 'roll_odds', 'doubles_to_jail', 'doubles_again', 'start_square',
+                 'turn_cap', 'start_money', 'rounding_up', 'once_per_lap', 'stock_houses',
+                 'stock_hotels', 'jail_square', 'jail_fine', 'jail_max_turns', 'fine_before_roll',
+                 'doubles_exit_roll_again', 'collects_rent_in_jail', 'auction_on_decline',
+                 'decliner_may_bid', 'bid_within_cash', 'raises', 'auction_only', 'preempt',
+                 'max_houses', 'houses_per_hotel', 'hotels_per_lot', 'even', 'needs_complete',
+                 'blocked_by_mortgage', 'sale_value', 'hotel_sale_with_houses', 'shortage_auction',
+                 'interest', 'transfer_interest', 'trade_deeds', 'trade_cards', 'trade_cash',
+                 'trade_built_groups', 'bank_auctions_all', 'pay_with_deeds', 'debt_auction',
+                 'mortgages', 'hotel_level', 'hotel_even_level', 'unmortgage_cost', 'transfer_cost',
+                 'house_sale', 'hotel_sale_only', 'hotel_sale_full', 'rent_fn', 'on_land',
+                 'on_pass', 'on_pass_squares', 'land_reason', 'cards', 'card_texts', 'card_reason',
+                 'invariants', 'statistics', 'setup_fn', 'land_hooks', 'acquire_hooks',
+                 'roll_hooks', 'rent_hooks', 'add_hooks', 'end_over', 'end_only_bankruptcy',
+                 'score_fn', 'sits_out', 'actions', 'action_elements', 'BUY', 'DECLINE',
+                 'BUY_OR_DECLINE', 'BUILD', 'BUILD_HOTEL', 'SELL', 'DOWNGRADE', 'MORTGAGE',
+                 'UNMORTGAGE', 'KEEP_MORTGAGE', 'offers', '__weakref__')
+
     def __init__(self, ir: dict):
         if not isinstance(ir, dict) or "squares" not in ir or "settings" not in ir:
             raise CompileError("not an IR document: it needs `settings` and `squares`")

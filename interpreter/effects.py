@@ -14,6 +14,8 @@ from .state import BANK
 
 
 class EffectsMixin:
+    __slots__ = ()
+
     # ---- movement ----------------------------------------------------------------------
 
     def move_steps(self, c, p: int, steps: int) -> None:
@@ -21,32 +23,28 @@ class EffectsMixin:
         ed = self.ed
         pl = self.pl[p]
         old = pl.position
-        new = (old + steps) % ed.n
+        n = ed.n
+        new = (old + steps) % n
         pl.position = new
         pl.progress += steps
         if self.log_on:
             self.ev({"type": "move", "seat": p, "from_square": old, "to": new, "steps": steps})
-        if ed.on_pass_squares:
-            n = ed.n
-            k = 0
-            for s in ed.on_pass_squares:
-                d = (s - old) % n or n
-                if d <= steps:
-                    fire = True
-                    if ed.once_per_lap:
-                        count = (pl.progress - s) // n
-                        if count > pl.passes[k]:
-                            pl.passes[k] = count
-                        else:
-                            fire = False
-                    if fire:
-                        saved = c.reason
-                        c.reason = ed.land_reason[s]
-                        ed.on_pass[s](self, c)
-                        c.reason = saved
-                        if self.halt:
-                            return
-                k += 1
+        k = -1
+        for s in ed.on_pass_squares:
+            k += 1
+            if ((s - old) % n or n) > steps:
+                continue
+            if ed.once_per_lap:
+                count = (pl.progress - s) // n
+                if count <= pl.passes[k]:
+                    continue
+                pl.passes[k] = count
+            saved = c.reason
+            c.reason = ed.land_reason[s]
+            ed.on_pass[s](self, c)
+            c.reason = saved
+            if self.halt:
+                return
         self.land(c, p, new)
 
     def land(self, c, p: int, sq: int) -> None:

@@ -16,6 +16,14 @@ class StrategyError(Exception):
 
 
 class Game(RulesMixin, EffectsMixin):
+    # Slots: CPython 3.11 reads the attributes and methods of an instance with more than
+    # thirty attributes in its dict the slow way, and a game has about that many. A dict
+    # still, for a method replaced on one game (the symbolic replay moves without landing).
+    __slots__ = ("ed", "strats", "rng", "random", "log_on", "events", "checker", "dice_source", "halt",
+                 "ending", "bankruptcies", "pending", "proposer", "cur", "final_scores", "max_rounds",
+                 "fasts", "raise_fasts", "quiet", "watching", "receiving", "move_ctx", "st", "pl", "seats",
+                 "versions", "holdings", "gcount", "gmort", "holders", "__dict__")
+
     def __init__(self, ed, strategies: list, names: list[str], seed: int, max_turns=None,
                  log: bool = True, checker=None, dice=None, state: GameState | None = None):
         self.ed = ed
@@ -30,6 +38,7 @@ class Game(RulesMixin, EffectsMixin):
         self.ending = False          # `end game` ran: the game ends when the current action returns
         self.bankruptcies = 0
         self.pending = None
+        self.proposer = -1           # who made the trade offer being answered (`pending`)
         self.cur = -1
         self.final_scores: list[int] | None = None   # set by `finish` (scoring walks every deed)
         self.max_rounds = ed.turn_cap if max_turns is None else max_turns
@@ -42,6 +51,9 @@ class Game(RulesMixin, EffectsMixin):
         # per seat, set by a strategy: the groups whose deeds changing hands move its version
         # besides its own deeds (None: every group it holds a deed of)
         self.watching: list = [None] * len(strategies)
+        # per seat, set by a strategy: per group, how many deeds of it the seat must hold for
+        # an unmortgaged deed it receives to move its version (None: any deed moves it)
+        self.receiving: list = [None] * len(strategies)
         self.move_ctx = Ctx()        # the context of each move by the dice, made anew by `again`
         if state is None:
             st = GameState(edition=ed.id, seed=seed, players=[Player(seat=i, strategy=names[i]) for i in range(len(names))])
@@ -183,8 +195,9 @@ class Game(RulesMixin, EffectsMixin):
             self.finish("end_game")
         sits_out = self.ed.sits_out
         actions = self.ed.actions
+        i, seats = st.turn_index, len(order)      # `st.turn_index`, kept in step
         while not st.over:
-            p = order[st.turn_index]
+            p = order[i]
             if not pl[p].bankrupt and (sits_out is None or not self.sitting_out(p)):
                 self.bankruptcies = 0
                 self.play_turn(p)
@@ -201,16 +214,18 @@ class Game(RulesMixin, EffectsMixin):
             elif sits_out is not None and all(q.bankrupt or self.sitting_out(q.seat) for q in pl):
                 self.finish("end_condition")       # nobody left to play: whatever `end.over` says
                 break
-            st.turn_index += 1
-            if st.turn_index == len(order):
-                st.turn_index = 0
-                st.rounds += 1
-                if cap is not None and st.rounds >= cap:
-                    self.finish("turn_cap")
-                    break
-                if end_over is not None and not only_bankruptcy and end_over(self, ctx):   # `rounds` has moved
-                    self.finish("end_condition")
-                    break
+            i += 1
+            if i < seats:
+                st.turn_index = i
+                continue
+            i = st.turn_index = 0
+            st.rounds += 1
+            if cap is not None and st.rounds >= cap:
+                self.finish("turn_cap")
+                break
+            if end_over is not None and not only_bankruptcy and end_over(self, ctx):   # `rounds` has moved
+                self.finish("end_condition")
+                break
         st.rng = rng_state_to_json(self.rng.getstate())
 
     def play_turn(self, p: int) -> None:
@@ -226,7 +241,8 @@ class Game(RulesMixin, EffectsMixin):
             self.ev({"type": "turn", "seat": p, "turn": self.st.turns})
         jailed = pl.in_jail
         doubles = 0
-        limit = ed.doubles_to_jail
+        # two dice from the game's RNG: the throw read straight off the edition's table
+        throws = ed.throws if self.dice_source is None else None
         while True:
             quiet = self.quiet[p]
             cash = pl.cash
@@ -243,17 +259,20 @@ class Game(RulesMixin, EffectsMixin):
                     if self.halt or pl.bankrupt or pl.in_jail:
                         return
                     continue      # out by a double and moved: the window again, then roll
-            dice, total, double = self.throw()
+            if throws is not None:
+                r, faces = self.random, ed.faces
+                dice, total, double = throws[int(r() * faces) * faces + int(r() * faces)]   # as `throw`
+            else:
+                dice, total, double = self.throw()
             if log_on:
                 self.ev({"type": "roll", "seat": p, "dice": list(dice)})
             if double:
                 doubles += 1
-                if limit and doubles >= limit:
+                if ed.doubles_to_jail and doubles >= ed.doubles_to_jail:
                     self.go_to_jail(p, "doubles")
                     return
             self.halt = False
-            c = self.move_ctx.again(p, total)
-            c.doubles = double
+            c = self.move_ctx.again(p, total, "", double)
             if not (ed.roll_hooks and self.rolled(c, total)):
                 self.move_steps(c, p, total)
             if not double or not ed.doubles_again or self.halt or self.ending or pl.bankrupt or pl.in_jail:
@@ -352,17 +371,22 @@ class Game(RulesMixin, EffectsMixin):
         fast = self.fasts[p]
         pl = self.pl[p]
         n = self.ed.n
+        st, log_on, quiets, versions = self.st, self.log_on, self.quiet, self.versions
         proposed = False
         for _ in range(n):
             if fast is not None:
-                quiet = self.quiet[p]
-                if quiet is not None and (pl.cash < quiet[2] or pl.cash < quiet[1] and quiet[0] == self.versions[p]):
+                quiet = quiets[p]
+                if quiet is not None and (pl.cash < quiet[2] or pl.cash < quiet[1] and quiet[0] == versions[p]):
                     a = A.DONE        # its standing answer: no call needed
                 else:
                     a = fast(self, p)
             else:
                 a = self.ask(p, self.manage_actions(p, not proposed))
             kind = type(a)
+            if kind is A.Done:
+                if fast is not None and log_on:
+                    self.ev({"type": "choice", "seat": p, "action": A.to_json(a)})
+                return
             step = SQUARE_ACTIONS.get(kind)
             if step is not None:
                 sq = a.square     # an answer without the list is checked here
@@ -371,18 +395,16 @@ class Game(RulesMixin, EffectsMixin):
             elif kind is A.ProposeTrade:
                 if proposed or (fast is not None and not self.ed.trade_cash) or not self.valid_trade(p, a):
                     raise self.strategy_error(p, a, ())
-            elif kind is not A.Done:
+            else:
                 raise self.strategy_error(p, a, ())
-            if fast is not None and self.log_on:
+            if fast is not None and log_on:
                 self.ev({"type": "choice", "seat": p, "action": A.to_json(a)})
-            if kind is A.Done:
-                return
             if step is not None:
                 step[1](self, p, sq)
             else:
                 proposed = True
                 self.propose_trade(p, a)
-            if pl.bankrupt or self.st.over or self.ending:
+            if pl.bankrupt or st.over or self.ending:
                 return
 
     def manage_actions(self, p: int, trades: bool = True) -> list:

@@ -25,21 +25,23 @@ class AuctionInfo:
 
 
 class RulesMixin:
+    __slots__ = ()
+
     # ---- money -------------------------------------------------------------------------
 
     def transfer(self, payer: int, payee: int, amount: int, reason: str) -> None:
         # INVARIANT (money conservation): every amount leaves one party and reaches one.
         # A pot (party POT0 - k) is an account like a player's: what it holds is in `st.pots`.
-        if payer == BANK:
-            self.st.bank_ledger -= amount
-        elif payer >= 0:
+        if payer >= 0:
             self.pl[payer].cash -= amount
+        elif payer == BANK:
+            self.st.bank_ledger -= amount
         else:
             self.st.pots[POT0 - payer] -= amount
-        if payee == BANK:
-            self.st.bank_ledger += amount
-        elif payee >= 0:
+        if payee >= 0:
             self.pl[payee].cash += amount
+        elif payee == BANK:
+            self.st.bank_ledger += amount
         else:
             self.st.pots[POT0 - payee] += amount
         if self.log_on:
@@ -58,8 +60,9 @@ class RulesMixin:
         if payer < 0:                                      # the bank or a pot pays in full
             self.transfer(payer, payee, amount, reason)
             return
-        pl = self.pl[payer]
-        if pl.bankrupt or (payee >= 0 and self.pl[payee].bankrupt):
+        players = self.pl
+        pl = players[payer]
+        if pl.bankrupt or (payee >= 0 and players[payee].bankrupt):
             return
         if pl.cash < amount:
             amount -= self.raise_money(payer, amount, payee)
@@ -88,7 +91,7 @@ class RulesMixin:
             if self.gcount[new][g] == 1:
                 self.holders[g].append(new)
         st.owner[sq] = new
-        self.touch(g, new)
+        self.touch(g, new, st.mortgaged[sq])
 
     def set_mortgaged(self, sq: int, value: bool) -> None:
         if self.st.mortgaged[sq] != value:
@@ -96,15 +99,21 @@ class RulesMixin:
             self.gmort[self.ed.group_of[sq]] += 1 if value else -1
             self.touch_deed(sq)
 
-    def touch(self, g: int, new: int) -> None:
-        """A deed of group `g` changed hands: the version of its new holder moves, and that
-        of every other holder of the group watching it (`watching`: by default every group
-        it holds; strategies cache answers by it)."""
+    def touch(self, g: int, new: int, mortgaged: bool) -> None:
+        """A deed of group `g` changed hands: the version of every other holder of the group
+        watching it moves (`watching`: by default every group it holds), and that of its new
+        holder, unless it holds fewer deeds of the group than it counts from (`receiving`)
+        and the deed is not mortgaged. Strategies cache answers by it."""
         versions, watching = self.versions, self.watching
         for q in self.holders[g]:
-            watched = watching[q]
-            if watched is None or q == new or g in watched:
-                versions[q] += 1
+            if q == new:
+                counts = self.receiving[q]
+                if counts is None or mortgaged or self.gcount[q][g] >= counts[g]:
+                    versions[q] += 1
+            else:
+                watched = watching[q]
+                if watched is None or g in watched:
+                    versions[q] += 1
 
     def touch_deed(self, sq: int) -> None:
         """A mortgage, a hotel or a sale on deed `sq`: only its holder's version moves (the
@@ -138,10 +147,13 @@ class RulesMixin:
     # ---- landing on a deed -------------------------------------------------------------
 
     def property_rule(self, c, p: int, sq: int) -> None:
-        st, ed = self.st, self.ed
+        st = self.st
         o = st.owner[sq]
         rent_fn = c.rent_fn
         c.rent_fn = None
+        if o == p or o >= 0 and st.mortgaged[sq]:
+            return
+        ed = self.ed
         if o == BANK:
             price = ed.price[sq]
             if ed.auction_only:
@@ -159,8 +171,6 @@ class RulesMixin:
             if ed.auction_on_decline:
                 self.auction_deed(sq, p, lander=p)
             return
-        if o == p or st.mortgaged[sq]:
-            return
         if not ed.collects_rent_in_jail and self.pl[o].in_jail:
             return
         amount = self.rent(c, sq, o)
@@ -176,13 +186,13 @@ class RulesMixin:
         ed, st = self.ed, self.st
         g = ed.group_of[sq]
         owned = self.gcount[o][g]
+        c.here = sq          # `Ctx.again` resets the rent names (and `rent`) when `here` is set
         c.owner = o
         c.printed = ed.printed[sq]
         c.level = ed.hotel_level if st.hotels[sq] else st.houses[sq]
         c.owned = owned
         c.complete = owned == ed.group_size[g]
         c.mig = self.gmort[g]
-        c.here = sq
         amount = ed.rent_fn[sq](self, c)
         return amount if type(amount) is int else ed.money(amount)      # most rents are whole
 
@@ -293,20 +303,19 @@ class RulesMixin:
 
     def can_build(self, p: int, sq: int, paid: bool = True) -> bool:
         ed, st = self.ed, self.st
-        if st.owner[sq] != p or st.hotels[sq] or st.houses[sq] >= ed.max_houses or st.bank_houses <= 0:
-            return False
-        if st.mortgaged[sq] or (paid and self.pl[p].cash < ed.house_cost[sq]):
-            return False
+        houses, hotels = st.houses, st.hotels
+        level = houses[sq]
         g = ed.group_of[sq]
-        if not self.group_ready(p, g):
-            return False
-        level = st.houses[sq]
-        if ed.even and level:      # no lot is below level 0
-            houses, hotels, hotel_level = st.houses, st.hotels, ed.hotel_even_level
+        if ed.even and level:      # no lot is below level 0 (first: what stops most builds)
+            hotel_level = ed.hotel_even_level
             for s in ed.group_squares[g]:
                 if (hotel_level if hotels[s] else houses[s]) < level:    # even_level(s)
                     return False
-        return True
+        if st.owner[sq] != p or hotels[sq] or level >= ed.max_houses or st.bank_houses <= 0:
+            return False
+        if st.mortgaged[sq] or (paid and self.pl[p].cash < ed.house_cost[sq]):
+            return False
+        return self.group_ready(p, g)
 
     def can_build_hotel(self, p: int, sq: int) -> bool:
         ed, st = self.ed, self.st
@@ -603,14 +612,6 @@ class RulesMixin:
             return False
         return 0 < self.deed_value(sq) <= owed
 
-    def square_action_legal(self, p: int, a) -> bool:
-        """Whether an action on one square (build, sell, mortgage, ...) is legal for `p` now."""
-        step = SQUARE_ACTIONS.get(type(a))
-        if step is None:
-            return False
-        sq = a.square
-        return type(sq) is int and 0 <= sq < self.ed.n and step[0](self, p, sq)
-
     def raise_legal(self, p: int, a, owed: int, creditor: int, refused) -> bool:
         if self.ed.debt_auction:
             return a in self.raise_actions(p, creditor, owed, refused)
@@ -618,7 +619,10 @@ class RulesMixin:
             sq = a.square
             return type(sq) is int and 0 <= sq < self.ed.n and self.st.owner[sq] == p \
                 and self.may_give_deed(sq, owed, creditor, refused) and a.value == self.deed_value(sq)
-        return type(a) in RAISING and self.square_action_legal(p, a)
+        if type(a) not in RAISING:
+            return False
+        sq = a.square
+        return type(sq) is int and 0 <= sq < self.ed.n and SQUARE_ACTIONS[type(a)][0](self, p, sq)
 
     def raise_money(self, p: int, amount: int, creditor: int) -> int:
         """The debtor sells buildings, mortgages (and, where allowed, hands deeds to the

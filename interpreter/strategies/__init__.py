@@ -9,7 +9,9 @@ Such a strategy may leave its word in `game.quiet[seat] = (version, cash, least)
 its cash is below `least`, or below `cash` while `game.versions[seat]` is `version`, it
 answers Done, and the engine does not ask. A seat's version moves when one of its deeds changes (hands, a
 mortgage, a hotel, a sale) and when a deed of a group it holds changes hands; a strategy
-may narrow the latter to the groups in `game.watching[seat]` (those its answers read).
+may narrow the latter to the groups in `game.watching[seat]` (those its answers read),
+and the deeds it receives to those that leave it holding at least `game.receiving[seat][g]`
+deeds of their group `g` (a mortgaged deed received always moves it).
 """
 from __future__ import annotations
 

@@ -49,13 +49,17 @@ class Amounts:
     offer: list[int]          # per square: what I offer for it when it completes my group
     build_key: list[tuple]    # per square: (house cost, square), the dearer built first
     least: float              # no floor `_plan` gives is lower: with less cash, Done
+    receiving: list[int]      # per group: a deed received changes my plan once I hold this many (a lot group I lack at most one deed of)
 
 
 _AMOUNTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_LAST: list = [lambda: None, None]     # the edition asked for last (a weak reference) and its amounts
 
 
 def _amounts(ed) -> dict:
     """The edition's `Amounts` as a dict of attributes (a player copies it in one go)."""
+    if _LAST[0]() is ed:          # every player of every game of a run asks for the same edition
+        return _LAST[1]
     if ed not in _AMOUNTS:
         reserve = max(ed.house_cost + [ed.jail_fine, int(ed.start_money * RESERVE)])
         rich = reserve * RICH
@@ -67,9 +71,12 @@ def _amounts(ed) -> dict:
         least = min([rich] + [reserve + group_house[g] for g in lot_groups]
                     + [reserve + offer[s] for g in lot_groups for s in ed.group_squares[g]])
         build_key = [(ed.house_cost[s], s) for s in range(ed.n)]
-        amounts = Amounts(reserve, rich, ed.n, lot_groups, group_house, value, offer, build_key, least)
+        # other groups matter to a plan only by their mortgages (a mortgaged deed received always counts)
+        receiving = [ed.group_size[g] - 1 if g in lot_groups else ed.group_size[g] + 1 for g in groups]
+        amounts = Amounts(reserve, rich, ed.n, lot_groups, group_house, value, offer, build_key, least, receiving)
         _AMOUNTS[ed] = {f.name: getattr(amounts, f.name) for f in fields(Amounts)}
-    return _AMOUNTS[ed]
+    _LAST[:] = [weakref.ref(ed), _AMOUNTS[ed]]
+    return _LAST[1]
 
 
 class Heuristic:
@@ -120,15 +127,19 @@ class Heuristic:
         if info.square >= 0:
             worth = self.value[info.square]
             limit = worth * (COMPLETING if self.completes(game, seat, info.square) else BARGAIN)
-            return min(limit, cash - self.reserve * GIVING_UP)
-        return min(info.start * HOUSE_BID, cash - self.reserve)
+            keep = cash - self.reserve * GIVING_UP
+        else:
+            limit, keep = info.start * HOUSE_BID, cash - self.reserve
+        return limit if limit <= keep else keep        # min(limit, keep)
 
     def bid(self, game, seat, actions):
+        """The highest bid within my limit (the bids come lowest first, after Pass)."""
         limit = self.limit(game, seat, game.pending)
         best = actions[0]
-        for a in actions[1:]:
-            if a.amount <= limit:
-                best = a
+        for i in range(1, len(actions)):
+            if actions[i].amount > limit:
+                break
+            best = actions[i]
         return best
 
     def preempt(self, game, seat, actions):
@@ -163,18 +174,19 @@ class Heuristic:
         one offer for the deed that completes a group, else Done)."""
         if game is not self.game:
             self._setup(game)
-        ed = self.ed
         cash = game.pl[seat].cash
         version = game.versions[seat]
-        if cash < self.least:
-            game.quiet[seat] = (version, self.least, self.least)
+        least = self.least
+        if cash < least:
+            game.quiet[seat] = (version, least, least)
             return A.DONE
         plan = self.plans.get(seat)
         if plan is None or plan.version != version:
             plan = self.plans[seat] = self._plan(game, seat, version)
-            game.quiet[seat] = (version, plan.floor, self.least)
+            game.quiet[seat] = (version, plan.floor, least)
         if cash < plan.floor:
             return A.DONE
+        ed = self.ed
         st = game.st
         owner = st.owner
         if cash > self.rich:
@@ -188,12 +200,12 @@ class Heuristic:
             if unmortgage is not None:
                 return ed.UNMORTGAGE[unmortgage]
         houses, most, hotel_after = st.houses, ed.max_houses, ed.houses_per_hotel
+        reserve, house_cost, hotel_cost = self.reserve, ed.house_cost, ed.hotel_cost
         for s in plan.build:       # the dearest first: the first I can build on is the pick
             # (the lot's houses rule out cheaply what the rules would refuse; they decide the rest)
-            if houses[s] < most and cash - ed.house_cost[s] >= self.reserve and game.can_build(seat, s):
+            if houses[s] < most and cash - house_cost[s] >= reserve and game.can_build(seat, s):
                 return ed.BUILD[s]
-            if houses[s] >= hotel_after and cash - ed.hotel_cost[s] >= self.reserve \
-                    and game.can_build_hotel(seat, s):
+            if houses[s] >= hotel_after and cash - hotel_cost[s] >= reserve and game.can_build_hotel(seat, s):
                 return ed.BUILD_HOTEL[s]
         if ed.trade_cash and self.proposed_on != st.turns:
             for g in plan.near:
@@ -208,8 +220,9 @@ class Heuristic:
         """Which of my groups the manage window looks at, and the least cash with which
         `manage_fast` could answer anything but Done, for the board as it stands (kept
         until `game.versions[seat]` moves: one of my deeds changed hands, or its mortgage,
-        hotel or buildings sold, or a deed of a group I lack one deed of changed hands;
-        a house built does not move it)."""
+        hotel or buildings sold, or a deed of a group I lack one deed of changed hands,
+        or I received a deed that leaves me lacking at most one of its lot group, or a
+        mortgaged one; a house built does not move it)."""
         ed = self.ed
         gmort = game.gmort
         owner, hotels, mortgaged = game.st.owner, game.st.hotels, game.st.mortgaged
@@ -217,9 +230,7 @@ class Heuristic:
         reserve, offer, full, unmortgage_cost = self.reserve, self.offer, ed.hotels_per_lot, ed.unmortgage_cost
         floor = INF
         lift, build, near = [], [], []
-        g = -1
-        for have in game.gcount[seat]:
-            g += 1
+        for g, have in enumerate(game.gcount[seat]):
             if not have:
                 continue
             if gmort[g]:
@@ -253,6 +264,7 @@ class Heuristic:
         if build:
             build.sort(key=self.build_key.__getitem__, reverse=True)
         game.watching[seat] = near        # of others' deeds, only who holds these matters here
+        game.receiving[seat] = self.receiving
         return Plan(version, floor, lift, build, near)
 
     def _target(self, game, seat, g):

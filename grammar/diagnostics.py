@@ -9,6 +9,7 @@ from __future__ import annotations
 import difflib
 import os
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Iterable
 
@@ -22,8 +23,13 @@ class Source:
 
     def line(self, number: int) -> str:
         """The text of a 1-based line, without its line break ('' past the end)."""
-        lines = self.text.splitlines()
+        lines = self.lines
         return lines[number - 1] if 0 < number <= len(lines) else ""
+
+    @cached_property
+    def lines(self) -> list[str]:
+        """The text split once (every comment the lexer meets asks for its line)."""
+        return self.text.splitlines()
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """Spec mutation: derive mutants of an edition's IR (an amount or a limit changed, a guard
 flipped or dropped, a transfer redirected or dropped, a step of a card effect skipped),
 drop those Z3 proves equivalent to the original, and score a check against the rest
-(by default: card texts, worked examples, then the original's proofs).
+(by default: printed texts, worked examples, then the original's proofs).
 
     mutants(ir) -> [Mutant]                                   # every mutant, not yet judged
     mutation_score(ir, check=None, only="") -> MutationReport   # check(ir) -> truthy when caught

@@ -5,8 +5,12 @@ machine, whose state holds the next state, `ok` (the guard and the assumptions a
 the path) and `unsupported`.
 
 The landing after a roll is split off the roll: `roll` moves the token (firing
-`on_pass`), and the landing is `square:*` (its `on_land`) and the property rule
-(`buy`, `auction`, `rent:*`). A card's own moves land in place, as in the interpreter.
+`on_pass`; a `roll` hook replaces the move), and the landing is `hook:land`, `square:*`
+(its `on_land`) and the property rule (`buy`, `auction`, `rent:*`); so is a landing after
+a `jump to` or any move outside a card (`effects.land`). A card's own moves land in place,
+as in the interpreter. Turn flow the catalogue leaves out over-approximates the game: any
+seat may take any action whose guard holds, `turn:end` counts a turn, an end-of-turn
+`action` is offered whether or not it is `required`, and nobody sits out.
 """
 from __future__ import annotations
 

@@ -421,8 +421,7 @@ class CompileMixin:
         self.move_to(c, target)
 
     def s_move_by(self, node, c):
-        steps = self.expr(node["steps"], c)
-        self.split_value(steps, None, lambda v: self.move_by(c, v))
+        self.move_by(c, val(self.expr(node["steps"], c)))
 
     def s_advance_to_nearest(self, node, c):
         group = node["group"]
@@ -481,16 +480,25 @@ class CompileMixin:
             if sq >= 0:
                 c.vars[var] = elements[sq]
                 self.block(node.get("body", []), c)
+
+        def go(v):
+            """A number is bound as it is (one path, whatever was picked); a game object
+            (square, area, player) is split on, so its attributes are plain look-ups."""
+            if any(isinstance(e, Ref) for e, _ in cands):
+                self.split_value(v, [-1] + squares, run)
+                return
+            c.vars[var] = v
+            self.fork(T.eq(v, -1), None, lambda: self.block(node.get("body", []), c))
         if self.provider is not None and squares:      # concrete: exactly the interpreter's options
             v = self.choice("element", squares + ([-1] if skip else []), seat=c.me)
             self.record.append(("option", squares.index(v) if v in squares else len(squares), c.me))
-            self.split_value(v, [-1] + squares, run)
+            go(v)
         elif squares:
             v = self.choice("element", [-1] + squares, seat=c.me)
             none = T.not_(T.or_(*[ok for _, ok in cands]))
             self.assume(T.and_(*[T.implies(T.eq(v, sq), ok) for sq, (_, ok) in zip(squares, cands)],
                                T.implies(T.eq(v, -1), True if skip else none)))
-            self.split_value(v, [-1] + squares, run)
+            go(v)
         if saved is _MISSING:
             c.vars.pop(var, None)
         else:
@@ -558,12 +566,23 @@ class CompileMixin:
         self.s.position[c.me] = val(self.expr(node["target"], c))
 
     def s_throw(self, node, c):
-        """`throw A, B { ... }`: one die per name, bound while the block runs."""
+        """`throw A, B { ... }`: one die per name, bound while the block runs. Each face is
+        split on (a few paths, each with plain numbers: a square the dice name is then known,
+        not a condition on the dice in every square's test)."""
         names = node["names"]
         saved = {name: c.vars.get(name, _MISSING) for name in names}
-        for name in names:
-            c.vars[name] = self.choice("die", list(range(1, self.ed.faces + 1)), seat=c.me)
-        self.block(node.get("body", []), c)
+        faces = list(range(1, self.ed.faces + 1))
+
+        def bind(i):
+            if i == len(names):
+                self.block(node.get("body", []), c)
+                return
+
+            def face(v):
+                c.vars[names[i]] = v
+                bind(i + 1)
+            self.split_value(self.choice("die", faces, seat=c.me), faces, face)
+        bind(0)
         for name, v in saved.items():
             if v is _MISSING:
                 c.vars.pop(name, None)

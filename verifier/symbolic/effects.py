@@ -43,7 +43,7 @@ class EffectsMixin:
         property rule (each stops the landing if it halts, moves or bankrupts the player).
         After a `jump to`, and outside a card, the landing is left to the landing actions
         (`square:*`, `hook:land`, the property rule's), as after a roll: a landing inside a
-        landing (the Highway's jump, City Hall's, a roll hook's move) would otherwise nest
+        landing (a square's `jump to`, a roll hook's `move by`) would otherwise nest
         every square's rules in every other's. That is the same game only when nothing but
         putting back a card not kept happens after it in the step: anything else is an
         unsupported path (`DEFERRED`). A card's own moves land in place (as in the classic
@@ -82,11 +82,19 @@ class EffectsMixin:
         self.s.position[c.me] = target
         self.land(c, c.me, target, jump=True)
 
-    def move_by(self, c: Ctx, steps: int) -> None:
+    def move_by(self, c: Ctx, steps) -> None:
+        """`move by N`: forward runs `on_pass`; back passes nothing (N may be symbolic: a
+        number picked by `choose n in numbers(...)`)."""
         p = c.me
+        if T.is_sym(steps):
+            self.fork(T.le(0, steps), lambda: self.move_steps(c, p, steps), lambda: self.move_back(c, p, steps))
+            return
         if steps >= 0:
             self.move_steps(c, p, steps)
             return
+        self.move_back(c, p, steps)
+
+    def move_back(self, c: Ctx, p: int, steps) -> None:
         s = self.s
         new = T.mod(T.add(s.position[p], steps), self.ed.n)
         s.position[p] = new

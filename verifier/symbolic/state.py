@@ -1,14 +1,17 @@
 """The game state as Z3 terms, for a fixed player count: one term per deed field, per
 player field, per card (where it is: -1 in its deck, else the seat holding it), per
 group (`uneven`), per player, declared set (`state player.NAME : set of square`) and
-square (in it or not), the bank's counters and whether the game is over (`end game`).
+square (in it or not), per player and declared number (`state player.NAME : int`), per
+declared area number (`state area.NAME : int`) and area, the bank's counters, the turns
+played (where a rule reads `turn`) and whether the game is over (`end game`).
 The mirror of `interpreter/state.py`, with what no rule reads left out (turn order,
 landing counts, the RNG, the order inside a deck: a draw is an action parameter naming
 the card on top).
 
-Two more fields belong to a step, not to the game: `ok` (the path condition: the
-action's guard and every assumption made along the way) and `unsupported` (true on a
-path the symbolic semantics does not model; the prover reports it as unknown).
+More fields belong to a step, not to the game: `ok` (the path condition: the action's
+guard and every assumption made along the way), `unsupported` (true on a path the
+symbolic semantics does not model; the prover reports it as unknown) and `deferred` (a
+landing was left to the landing actions, `effects.land`).
 """
 from __future__ import annotations
 

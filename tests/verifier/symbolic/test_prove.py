@@ -96,6 +96,51 @@ def test_a_players_declared_set_is_modelled():
     assert isinstance(verdict, Unknown) and "not inductive" in verdict.reason, verdict
 
 
+@pytest.fixture(scope="module")
+def city():
+    return grammar.compile_file(str(spec.bundled()["metropol-da"]))
+
+
+def _replace(node, old: dict, new: dict):
+    """The IR tree with every subtree equal to `old` replaced by `new`."""
+    if node == old:
+        return new
+    if isinstance(node, dict):
+        return {k: _replace(v, old, new) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_replace(v, old, new) for v in node]
+    return node
+
+
+def test_the_city_is_modelled(city):
+    """metropol-da point 6 (at most two blocks a turn, never two in one area): building a
+    block at the end of a turn keeps `blocks_per_turn`, through the per-area numbers, `set`,
+    the procedure `place_block`, `turn` and the formulas over every area. Counterexample
+    twin: without `blocks_this_turn() < 2` in `may_build`, it is not proved."""
+    assert isinstance(prove.prove_preserves(city, "blocks_per_turn", "action:build_block", 2), Proved)
+    limit = {"k": "bin", "op": "<", "l": {"k": "call", "fn": "blocks_this_turn", "args": []}, "r": {"k": "int", "v": 2}}
+    unlimited = copy.deepcopy(city)
+    unlimited["formulas"] = _replace(city["formulas"], limit, {"k": "bool", "v": True})
+    assert unlimited["formulas"] != city["formulas"]
+    verdict = prove.prove_preserves(unlimited, "blocks_per_turn", "action:build_block", 2)
+    assert isinstance(verdict, Unknown) and "not inductive" in verdict.reason, verdict
+
+
+def test_a_rule_after_a_landing_in_the_same_step_is_unknown(city):
+    """metropol-da p. 2 (City Hall: move to a free permit): the jump's landing is its own
+    action, which is the same game because nothing follows it. Twin: a payment after the
+    jump would come before the landing symbolically, after it in the game: unknown, with
+    that reason, never proved."""
+    assert isinstance(prove.prove_preserves(city, "money_conservation", "square:city_hall", 2), Proved)
+    after = copy.deepcopy(city)
+    hall = next(sq for sq in after["squares"] if sq["id"] == "city_hall")
+    move = hall["on_land"][0]["options"][0]["body"][0]
+    move["body"].append({"do": "transfer", "amount": {"k": "int", "v": 1}, "from": {"k": "bank"},
+                         "to": {"k": "var", "name": "me"}})
+    verdict = prove.prove_preserves(after, "money_conservation", "square:city_hall", 2)
+    assert isinstance(verdict, Unknown) and "follows a landing" in verdict.reason, verdict
+
+
 def test_a_rule_that_can_never_fire_is_dead(ir):
     """With no hotel allowed on a lot, building one can happen in no state the invariants allow."""
     assert prove.can_happen(ir, "build_hotel", 2) is True

@@ -1,7 +1,10 @@
 """The two meanings agree: random states and actions; the symbolic transition run in
 concrete mode (the same code that builds the Z3 terms) must give the next state the
 interpreter's mechanism gives, and the same guard where the interpreter has a legality
-test. BOARDRULES_DIFF_PAIRS sets the pairs per edition (default 10,000)."""
+test. BOARDRULES_DIFF_PAIRS sets the pairs per edition (default 10,000). metropol-da's
+pairs go through the city (per-area numbers, `set`, procedures, end-of-turn actions,
+`turn`), roll hooks on a double, `throw` + `jump to`, crossings by `place at`, auctions
+with pre-emption and debt auctions."""
 from __future__ import annotations
 
 import os
@@ -49,7 +52,7 @@ def random_state(ed, players: int, rng: random.Random) -> GameState:
                     st.houses[sq] = level
         else:
             for sq in squares:
-                st.mortgaged[sq] = st.owner[sq] != BANK and rng.random() < 0.3
+                st.mortgaged[sq] = ed.mortgages and st.owner[sq] != BANK and rng.random() < 0.3
     st.bank_houses = max(0, ed.stock_houses - sum(st.houses)) if rng.random() < 0.7 else rng.randint(0, 5)
     st.bank_hotels = max(0, ed.stock_hotels - sum(st.hotels)) if rng.random() < 0.8 else rng.randint(0, 2)
     for p in st.players:

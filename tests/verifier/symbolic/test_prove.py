@@ -113,17 +113,19 @@ def _replace(node, old: dict, new: dict):
 
 
 def test_the_city_is_modelled(city):
-    """metropol-da point 6 (at most two blocks a turn, never two in one area): building a
-    block at the end of a turn keeps `blocks_per_turn`, through the per-area numbers, `set`,
-    the procedure `place_block`, `turn` and the formulas over every area. Counterexample
-    twin: without `blocks_this_turn() < 2` in `may_build`, it is not proved."""
-    assert isinstance(prove.prove_preserves(city, "blocks_per_turn", "action:build_block", 2), Proved)
-    limit = {"k": "bin", "op": "<", "l": {"k": "call", "fn": "blocks_this_turn", "args": []}, "r": {"k": "int", "v": 2}}
+    """metropol-da p. 10-11 (BYGGERET: a block costs 100.000, paid from the player's cash):
+    building a block at the end of a turn keeps `no_negative_cash`, through the end-of-turn
+    action, the per-area numbers, `set`, the procedure `place_block`, `turn` and the
+    formulas over every area. Counterexample twin: without `me.cash >= block_price()` in
+    `allowed`, the payer may go bankrupt: unknown with that reason, never proved."""
+    assert isinstance(prove.prove_preserves(city, "no_negative_cash", "action:build_block", 2), Proved)
+    enough = {"k": "bin", "op": ">=", "l": {"k": "attr", "of": {"k": "var", "name": "me"}, "name": "cash"},
+              "r": {"k": "call", "fn": "block_price", "args": []}}
     unlimited = copy.deepcopy(city)
-    unlimited["formulas"] = _replace(city["formulas"], limit, {"k": "bool", "v": True})
-    assert unlimited["formulas"] != city["formulas"]
-    verdict = prove.prove_preserves(unlimited, "blocks_per_turn", "action:build_block", 2)
-    assert isinstance(verdict, Unknown) and "not inductive" in verdict.reason, verdict
+    unlimited["actions"] = _replace(city["actions"], enough, {"k": "bool", "v": True})
+    assert unlimited["actions"] != city["actions"]
+    verdict = prove.prove_preserves(unlimited, "no_negative_cash", "action:build_block", 2)
+    assert isinstance(verdict, Unknown) and "bankruptcy" in verdict.reason, verdict
 
 
 def test_a_rule_after_a_landing_in_the_same_step_is_unknown(city):

@@ -329,7 +329,7 @@ def catalogue(ir: dict, players: int, ed=None) -> list[Action]:
         out.append(Action("debt_auction", "debt", {"me": seats, "sq": deeds}, debt_auction))
 
     # ---- the spec's end-of-turn actions ----------------------------------------------------
-    probe = SymGame(ed, fresh(ed, players))
+    probe = SymGame(ed, fresh(ed, players)) if ir.get("actions") else None
     for k, spec in enumerate(ir.get("actions", [])):
         try:
             items = [val(e) for e, _ in probe.expr(spec["over"], Ctx(0))]

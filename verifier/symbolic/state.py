@@ -49,9 +49,9 @@ class SymState:
     loc: list = field(default_factory=list)          # per deck, per card: -1 in the deck, else a seat
     uneven: list = field(default_factory=list)       # per group
     marks: list = field(default_factory=list)        # per player, per declared state set, per square: in it
-    numbers: list = field(default_factory=list)      # per player, per declared state: its number (0 for a set)
+    numbers: list = field(default_factory=list)      # per player, per declared state: its number (None for a set)
     areas: list = field(default_factory=list)        # per declared `state area.*` number, per area: its value
-    turns: object = 0                                # player turns played (`turn` is one more)
+    turns: object = None                             # player turns played (`turn` is one more); None: no rule reads it
     over: object = False                             # the game is over (`end game` ran)
     halt: object = False
     kept: object = False                             # the card being obeyed said `keep`
@@ -93,7 +93,8 @@ class SymState:
                     yield f"marks[{q}][{k}][{sq}]", marks, sq
         for q, numbers in enumerate(self.numbers):
             for k in range(len(numbers)):
-                yield f"numbers[{q}][{k}]", numbers, k
+                if numbers[k] is not None:
+                    yield f"numbers[{q}][{k}]", numbers, k
         for k, values in enumerate(self.areas):
             for a in range(len(values)):
                 yield f"areas[{k}][{a}]", values, a
@@ -117,7 +118,8 @@ class SymState:
     def values(self) -> dict:
         out = {name: box[key] for name, box, key in self.slots()}
         for f in self.SCALARS:
-            out[f] = getattr(self, f)
+            if getattr(self, f) is not None:
+                out[f] = getattr(self, f)
         return out
 
 
@@ -161,9 +163,9 @@ def fresh(ed, players: int, prefix: str = "") -> SymState:
     s.uneven = [B(f"uneven[{g}]") for g in range(len(ed.groups))]
     s.marks = [[[B(f"marks[{q}][{k}][{sq}]") for sq in range(ed.n)] if is_set else []
                 for k, is_set in enumerate(ed.state_is_set)] for q in P]
-    s.numbers = [[0 if is_set else I(f"numbers[{q}][{k}]") for k, is_set in enumerate(ed.state_is_set)] for q in P]
+    s.numbers = [[None if is_set else I(f"numbers[{q}][{k}]") for k, is_set in enumerate(ed.state_is_set)] for q in P]
     s.areas = [[I(f"areas[{k}][{a}]") for a in range(len(ed.areas))] for k in range(len(ed.area_states))]
-    s.turns = I("turns") if reads(ed, "turn") else 0
+    s.turns = I("turns") if reads(ed, "turn") else None
     s.over = B("over") if ends(ed) else False
     return s
 
@@ -215,8 +217,9 @@ def initial(ed, players: int) -> SymState:
     s.loc = [[-1] * len(cards) for cards in ed.cards]
     s.uneven = [False] * len(ed.groups)
     s.marks = [[[False] * ed.n if is_set else [] for is_set in ed.state_is_set] for _ in range(players)]
-    s.numbers = [[0] * len(ed.states) for _ in range(players)]
+    s.numbers = [[None if is_set else 0 for is_set in ed.state_is_set] for _ in range(players)]
     s.areas = [[0] * len(ed.areas) for _ in ed.area_states]
+    s.turns = 0 if reads(ed, "turn") else None
     return s
 
 
@@ -254,8 +257,8 @@ def from_game(game) -> SymState:
     s.uneven = [g in st.uneven for g in range(len(ed.groups))]
     s.marks = [[[sq in marks for sq in range(ed.n)] if is_set else [] for marks, is_set in zip(p.marks, ed.state_is_set)]
                for p in st.players]
-    s.numbers = [[0 if is_set else number for number, is_set in zip(p.marks, ed.state_is_set)] for p in st.players]
+    s.numbers = [[None if is_set else number for number, is_set in zip(p.marks, ed.state_is_set)] for p in st.players]
     s.areas = [list(values) for values in st.areas]
-    s.turns = st.turns
+    s.turns = st.turns if reads(ed, "turn") else None
     s.over = bool(st.over or game.ending)
     return s

@@ -5,8 +5,12 @@ machine, whose state holds the next state, `ok` (the guard and the assumptions a
 the path) and `unsupported`.
 
 The landing after a roll is split off the roll: `roll` moves the token (firing
-`on_pass`), and the landing is `square:*` (its `on_land`) and the property rule
-(`buy`, `auction`, `rent:*`). A card's own moves land in place, as in the interpreter.
+`on_pass`; a `roll` hook replaces the move), and the landing is `hook:land`, `square:*`
+(its `on_land`) and the property rule (`buy`, `auction`, `rent:*`); so is a landing after
+a `jump to` or any move outside a card (`effects.land`). A card's own moves land in place,
+as in the interpreter. Turn flow the catalogue leaves out over-approximates the game: any
+seat may take any action whose guard holds, `turn:end` counts a turn, an end-of-turn
+`action` is offered whether or not it is `required`, and nobody sits out.
 """
 from __future__ import annotations
 
@@ -18,8 +22,9 @@ import z3
 from interpreter.state import BANK
 
 from . import terms as T
-from .compile import Ctx
+from .compile import Ctx, Unsupported, val
 from .engine import SymGame
+from .state import fresh, reads
 
 
 @dataclass
@@ -38,7 +43,7 @@ class Action:
         `abstract_bankruptcy` (symbolic mode), a bankruptcy is an unsupported path."""
         g = SymGame(ed, state.copy(), provider=provider, force=self.force, tag=tag,
                     abstract_bankruptcy=abstract_bankruptcy)
-        g.s.ok, g.s.unsupported, g.s.halt, g.s.kept = True, False, False, False
+        g.s.ok, g.s.unsupported, g.s.halt, g.s.kept, g.s.deferred = True, False, False, False, False
         names = list(self.params)
         values = {}
 
@@ -126,11 +131,25 @@ def catalogue(ir: dict, players: int, ed=None) -> list[Action]:
     out: list[Action] = []
 
     # ---- turn flow ----------------------------------------------------------------
+    hooked = bool(g_hooks(ir, "roll")) or reads(ed, "doubles")
+
     def roll(g, me):
         _mover(g, me)
         g.assume(T.not_(g.s.in_jail[me]))
-        g.move(me, _dice(g))
+        if not hooked:
+            g.move(me, _dice(g))
+            return
+        total = _dice(g)
+        c = Ctx(me, total)
+        c.doubles = g.double(total)
+        g.rolled(c, me, total)
     out.append(Action("roll", "roll", {"me": seats}, roll))
+
+    if reads(ed, "turn"):
+        def end_turn(g, me):
+            _mover(g, me)
+            g.s.turns = T.add(g.s.turns, 1)
+        out.append(Action("turn:end", "roll", {"me": seats}, end_turn))
 
     def doubles(g, me):
         _mover(g, me)
@@ -176,7 +195,8 @@ def catalogue(ir: dict, players: int, ed=None) -> list[Action]:
         g.assume(T.and_(T.eq(g.s.owner[sq], BANK), T.le(ed.price[sq], g.s.cash[me])))
         g.s.owner[sq] = BANK
         g.property_rule(Ctx(me, _dice(g)), me, sq)
-    out.append(Action("buy", "property", {"me": seats, "sq": deeds}, buy, force={"buy": True}))
+    if not ed.auction_only:              # where every free deed is auctioned, nobody buys at a price
+        out.append(Action("buy", "property", {"me": seats, "sq": deeds}, buy, force={"buy": True}))
 
     def auction(g, me, sq):
         _mover(g, me)
@@ -301,6 +321,40 @@ def catalogue(ir: dict, players: int, ed=None) -> list[Action]:
             g.acquired(creditor, sq, "debt")
         out.append(Action("give_deed", "debt", {"me": seats, "sq": deeds, "creditor": seats}, give_deed))
 
+    if ed.debt_auction:
+        def debt_auction(g, me, sq):
+            _mover(g, me)
+            g.assume(T.eq(g.s.owner[sq], me))
+            g.forced_sale(me, sq)
+        out.append(Action("debt_auction", "debt", {"me": seats, "sq": deeds}, debt_auction))
+
+    # ---- the spec's end-of-turn actions ----------------------------------------------------
+    probe = SymGame(ed, fresh(ed, players)) if ir.get("actions") else None
+    for k, spec in enumerate(ir.get("actions", [])):
+        try:
+            items = [val(e) for e, _ in probe.expr(spec["over"], Ctx(0))]
+        except Unsupported:
+            items = []
+        if any(T.is_sym(x) for x in items):
+            items = []
+
+        def end_of_turn(g, me, item=None, spec=spec):
+            _mover(g, me)
+            c = Ctx(me, reason="action")
+            if item is None:
+                raise Unsupported(f"the items of the action `{spec['id']}` are not known before the game")
+            found = [(e, m) for e, m in g.expr(spec["over"], c) if val(e) == item]
+            if not found:
+                g.assume(False)
+                return
+            (element, member), = found
+            c.vars[spec["var"]] = element
+            allowed = g.expr(spec["allowed"], c) if spec.get("allowed") is not None else True
+            g.assume(T.and_(member, allowed))
+            g.block(spec.get("effect") or [], c)
+        params = {"me": seats, "item": items} if items else {"me": seats}
+        out.append(Action("action:" + spec["id"], "action", params, end_of_turn, extra={"index": k}))
+
     # ---- squares and cards: their IR statements ----------------------------------------
     if any(h["event"] == "land" for h in ir.get("hooks", [])):
         def land_hooks(g, me, at):
@@ -336,7 +390,25 @@ def catalogue(ir: dict, players: int, ed=None) -> list[Action]:
                 g.assume(T.eq(g.s.loc[k][i], -1))
                 g.obey(Ctx(me, _dice(g), "card:" + d["id"]), k, i)
             out.append(Action(f"card:{d['id']}:{i}", "card", {"me": seats, "at": spots}, card))
-    return out
+    return [a for a in out if offered(ed, a.name)]
+
+
+# Actions only some rules can offer: a game without a jail never has anyone in it, without
+# a stock of buildings never builds (nor sells or trades a hotel back), and without the
+# `mortgage` section's keys never mortgages (so never lifts one).
+NEEDS = {"jail:": "jail", "build_": "buildings", "sell_building": "buildings", "downgrade": "buildings",
+         "mortgage": "mortgages", "unmortgage": "mortgages"}
+
+
+def offered(ed, name: str) -> bool:
+    """Whether the edition's rules can ever take the catalogue action `name`."""
+    has = {"jail": ed.jail_square >= 0, "buildings": ed.stock_houses > 0 or ed.stock_hotels > 0,
+           "mortgages": ed.mortgages}
+    return all(has[part] for prefix, part in NEEDS.items() if name.startswith(prefix))
+
+
+def g_hooks(ir: dict, event: str) -> list:
+    return [h for h in ir.get("hooks", []) if h["event"] == event]
 
 
 def g_kind(ed, sq: int) -> str:

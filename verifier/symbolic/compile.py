@@ -15,7 +15,7 @@ from fractions import Fraction
 from typing import NamedTuple
 
 from interpreter.compile import Ctx  # the same names in scope as the interpreter (one definition)
-from interpreter.state import BANK
+from interpreter.state import BANK, NO_DEED
 
 from . import terms as T
 
@@ -122,6 +122,16 @@ class CompileMixin:
             return [(Ref("deck", k), True) for k in range(len(ed.decks))]
         if name == "squares":
             return [(Ref("deed", sq), True) for sq in range(ed.n)]
+        if name == "areas":
+            return [(Ref("area", a), True) for a in ed.all_areas]
+        if name == "quarters":
+            return [(Ref("quarter", q), True) for q in ed.all_quarters]
+        if name == "turn":
+            return T.add(s.turns, 1)
+        if name == "doubles":
+            return c.doubles
+        if name == "here":
+            return Ref("deed", c.here)
         if name == "over":
             return s.over
         if name == "pots":
@@ -146,23 +156,50 @@ class CompileMixin:
         return T.pick(q, [fn(i) for i in range(self.s.players)])
 
     def _deed(self, ref, fn):
+        """An attribute of a square that may be symbolic: an if-chain over the squares."""
         sq = val(ref)
         if not T.is_sym(sq):
             return fn(sq)
-        deeds = self.ed.deeds
-        out = fn(deeds[-1])
-        for d in reversed(deeds[:-1]):
-            out = T.ite(T.eq(sq, d), fn(d), out)
-        return out
+        return T.pick(sq, [fn(i) for i in range(self.ed.n)])
+
+    def field(self, name: str, sq: int):
+        """A deed field of any square: a square without a deed reads as the interpreter's
+        lists hold it (no owner, nothing built, not mortgaged)."""
+        box = getattr(self.s, name)
+        if sq in box:
+            return box[sq]
+        return NO_DEED if name == "owner" else (False if name == "mortgaged" else 0)
+
+    def _area(self, ref, fn):
+        """An attribute of an area that may be symbolic: an if-chain over the areas."""
+        a = val(ref)
+        if not T.is_sym(a):
+            return fn(a)
+        return T.pick(a, [fn(i) for i in self.ed.all_areas])
 
     def x_attr(self, node, c):
         of = self.expr(node["of"], c)
         name = node["name"]
         s, ed = self.s, self.ed
         kind = of.kind if isinstance(of, Ref) else None
-        if name in ed.state_index and kind in ("player", None):     # a player's declared set of squares
+        if name in ed.state_index and kind in ("player", None):     # a player's declared state
             k = ed.state_index[name]
+            if not ed.state_is_set[k]:                              # a number
+                return self._player(of, lambda q: s.numbers[q][k])
             return [(Ref("deed", sq), self._player(of, lambda q: s.marks[q][k][sq])) for sq in range(ed.n)]
+        if name in ed.area_state_index:                             # an area's declared number
+            values = s.areas[ed.area_state_index[name]]
+            return self._area(of, lambda a: values[a])
+        if name == "quarter":
+            return Ref("quarter", self._area(of, lambda a: ed.area_quarter[a]))
+        if name == "faces":                                         # the squares an area faces
+            return [(Ref("deed", sq), self._area(of, lambda a: sq in ed.area_faces[a])) for sq in range(ed.n)]
+        if name == "areas":                                         # the areas facing a square
+            return [(Ref("area", a), self._deed(of, lambda sq: a in ed.square_areas[sq])) for a in ed.all_areas]
+        if name == "number":
+            return self._deed(of, lambda sq: ed.number[sq])
+        if name == "across":
+            return Ref("deed", self._deed(of, lambda sq: ed.across[sq]))
         if name == "kind":                                          # only a square has a kind
             if T.is_sym(val(of)):
                 raise Unsupported("the kind of a square not known here")
@@ -182,14 +219,15 @@ class CompileMixin:
             if name in tables:
                 return self._deed(of, lambda sq: tables[name][sq])
             if name == "owner":
-                return Ref("player", self._deed(of, lambda sq: s.owner[sq]))
+                return Ref("player", self._deed(of, lambda sq: self.field("owner", sq)))
             if name == "group":
                 return Ref("group", self._deed(of, lambda sq: ed.group_of[sq]))
             if name == "level":
-                return self._deed(of, lambda sq: T.ite(T.lt(0, s.hotels[sq]), ed.hotel_level, s.houses[sq]))
+                return self._deed(of, lambda sq: T.ite(T.lt(0, self.field("hotels", sq)), ed.hotel_level,
+                                                       self.field("houses", sq)))
             if name == "even_level":
                 return self._deed(of, self.even_level)
-            return self._deed(of, lambda sq: getattr(s, name)[sq])
+            return self._deed(of, lambda sq: self.field(name, sq))
         if kind == "group" and not T.is_sym(of.v):
             if name == "deeds":
                 return [(Ref("deed", sq), True) for sq in ed.group_squares[of.v]]
@@ -303,6 +341,11 @@ class CompileMixin:
             return sum_terms([T.ite(T.eq(self.s.owner[sq], q), table[sq], 0) for sq in self.ed.deeds])
         if name == "held":
             return self.held(val(args[0]), val(args[1]))
+        if name == "numbers":
+            lo, hi = val(args[0]), val(args[1])
+            if T.is_sym(lo) or T.is_sym(hi):
+                raise Unsupported("`numbers` with bounds that depend on the state")
+            return [(v, True) for v in range(lo, hi + 1)]
         formulas = self.ed.ir.get("formulas", {})
         if name not in formulas:
             raise Unsupported(f"unknown function `{name}`")
@@ -310,12 +353,24 @@ class CompileMixin:
         params = formula.get("params", [])
         if len(params) != len(args):
             raise Unsupported(f"`{name}` takes {len(params)} arguments, got {len(args)}")
+        # a formula of the state alone (no `me`, dice or rent names) is worked out once per
+        # state and arguments: the city's formulas are aggregates over every area, called
+        # again and again by one step (the key's objects are kept, so no id is reused)
+        key = None
+        if _pure(self.ed, name):
+            flat = self.s.flat()
+            key = (name, tuple(map(_arg_key, args)), tuple(map(id, flat)))
+            if key in self.calls:
+                return self.calls[key][0]
         saved = dict(c.vars)
         c.vars.update(zip(params, args))
         try:
-            return self.expr(formula["body"], c)
+            value = self.expr(formula["body"], c)
         finally:
             c.vars = saved
+        if key is not None:
+            self.calls[key] = (value, flat, args)
+        return value
 
     # ---- statements ------------------------------------------------------------------
 
@@ -331,11 +386,16 @@ class CompileMixin:
     def stmt(self, node: dict, c: Ctx) -> None:
         kind = node.get("do")
         handler = getattr(self, "s_" + str(kind), None)
-        if kind in UNMODELLED:
-            raise Unsupported(f"the statement `{kind}` is not modelled by the symbolic semantics yet")
+        if kind not in CONTROL:
+            self.after_landing()
         if handler is None:
             raise Unsupported(f"unsupported statement `{kind}`")
         handler(node, c)
+
+    def after_landing(self) -> None:
+        """An effect on a path where a landing was left to the landing actions happens
+        before that landing here, after it in the game: not modelled."""
+        self.flag(self.s.deferred, DEFERRED)
 
     def s_transfer(self, node, c):
         amount = T.round_money(val(self.expr(node["amount"], c)), self.ed.rounding_up)
@@ -361,7 +421,10 @@ class CompileMixin:
         self.move_to(c, target)
 
     def s_move_by(self, node, c):
-        steps = self.expr(node["steps"], c)
+        steps = val(self.expr(node["steps"], c))
+        if T.is_sym(steps):             # a number picked by `choose n in numbers(...)`: one path
+            self.move_by(c, steps)
+            return
         self.split_value(steps, None, lambda v: self.move_by(c, v))
 
     def s_advance_to_nearest(self, node, c):
@@ -412,22 +475,34 @@ class CompileMixin:
             if ok is not False:
                 cands.append((elem, ok))
         skip = bool(node.get("skip"))
-        squares = [val(e) for e, _ in cands]
+        squares = [val(e) for e, _ in cands]          # the decision: the element's number
+        if any(T.is_sym(v) or v < 0 for v in squares) or len(set(squares)) != len(squares):
+            raise Unsupported("a choice among elements that are not distinct numbers")
+        elements = {val(e): e for e, _ in cands}
 
         def run(sq):
             if sq >= 0:
-                c.vars[var] = Ref("deed", sq)
+                c.vars[var] = elements[sq]
                 self.block(node.get("body", []), c)
+
+        def go(v):
+            """A number is bound as it is (one path, whatever was picked); a game object
+            (square, area, player) is split on, so its attributes are plain look-ups."""
+            if any(isinstance(e, Ref) for e, _ in cands):
+                self.split_value(v, [-1] + squares, run)
+                return
+            c.vars[var] = v
+            self.fork(T.eq(v, -1), None, lambda: self.block(node.get("body", []), c))
         if self.provider is not None and squares:      # concrete: exactly the interpreter's options
             v = self.choice("element", squares + ([-1] if skip else []), seat=c.me)
             self.record.append(("option", squares.index(v) if v in squares else len(squares), c.me))
-            self.split_value(v, [-1] + squares, run)
+            go(v)
         elif squares:
             v = self.choice("element", [-1] + squares, seat=c.me)
             none = T.not_(T.or_(*[ok for _, ok in cands]))
             self.assume(T.and_(*[T.implies(T.eq(v, sq), ok) for sq, (_, ok) in zip(squares, cands)],
                                T.implies(T.eq(v, -1), True if skip else none)))
-            self.split_value(v, [-1] + squares, run)
+            go(v)
         if saved is _MISSING:
             c.vars.pop(var, None)
         else:
@@ -442,12 +517,131 @@ class CompileMixin:
     def s_deal(self, node, c):
         raise Unsupported("the statement `deal` is not modelled by the symbolic semantics yet")
 
+    def s_set(self, node, c):
+        """`set x.NAME = V`: an area's or a player's declared number."""
+        ed = self.ed
+        of, value = val(self.expr(node["of"], c)), val(self.expr(node["value"], c))
+        name = node["state"]
+        if name in ed.area_state_index:
+            values = self.s.areas[ed.area_state_index[name]]
+            if not T.is_sym(of):
+                values[of] = value
+                return
+            for a in ed.all_areas:
+                values[a] = T.ite(T.eq(of, a), value, values[a])
+            return
+        k = ed.state_index[name]
+
+        def put(q):
+            if q == BANK:
+                self.flag(True, "a declared number of the bank")
+                return
+            self.s.numbers[q][k] = value
+        self.split_party(of, put)
+
+    def s_call(self, node, c):
+        """`do NAME(ARGS)`: the procedure's statements with its parameters bound."""
+        name = node["procedure"]
+        procedure = self.ed.ir.get("procedures", {}).get(name)
+        if procedure is None:
+            raise Unsupported(f"unknown procedure `{name}`")
+        params = procedure["params"]
+        args = [self.expr(a, c) for a in node.get("args", [])]
+        if len(args) != len(params):
+            raise Unsupported(f"`{name}` takes {len(params)} arguments, got {len(args)}")
+        saved = {p: c.vars.get(p, _MISSING) for p in params}
+        c.vars.update(zip(params, args))
+        try:
+            self.block(procedure["body"], c)
+        finally:
+            for p, v in saved.items():
+                if v is _MISSING:
+                    c.vars.pop(p, None)
+                else:
+                    c.vars[p] = v
+
+    def s_jump_to(self, node, c):
+        """`jump to SQUARE`: straight there, passing nothing, and land."""
+        target = val(self.expr(node["target"], c))
+        self.split_value(target, range(self.ed.n), lambda sq: self.jump_to(c, sq))
+
+    def s_place_at(self, node, c):
+        """`place at SQUARE`: the token is put there; it neither passes nor lands."""
+        self.s.position[c.me] = val(self.expr(node["target"], c))
+
+    def s_throw(self, node, c):
+        """`throw A, B { ... }`: one die per name, bound while the block runs. Each face is
+        split on (a few paths, each with plain numbers: a square the dice name is then known,
+        not a condition on the dice in every square's test)."""
+        names = node["names"]
+        saved = {name: c.vars.get(name, _MISSING) for name in names}
+        faces = list(range(1, self.ed.faces + 1))
+
+        def bind(i):
+            if i == len(names):
+                self.block(node.get("body", []), c)
+                return
+
+            def face(v):
+                c.vars[names[i]] = v
+                bind(i + 1)
+            self.split_value(self.choice("die", faces, seat=c.me), faces, face)
+        bind(0)
+        for name, v in saved.items():
+            if v is _MISSING:
+                c.vars.pop(name, None)
+            else:
+                c.vars[name] = v
+
     def s_if(self, node, c):
         cond = self.expr(node["cond"], c)
         self.fork(cond, lambda: self.block(node.get("then", []), c), lambda: self.block(node.get("else", []), c))
 
 
 _MISSING = object()
+
+# Statements that only decide what runs (no effect of their own): they may follow a landing
+# left to the landing actions (`effects.land`).
+CONTROL = {"if", "for", "choose", "choose_in", "throw", "call"}
+DEFERRED = "a rule that follows a landing inside the same step (the landing is its own action)"
+
+# Names whose value is the game state's alone (not the context's: who moves, the dice, the rent).
+STATE_NAMES = {"players", "deeds", "groups", "decks", "squares", "areas", "quarters", "board_size", "turn",
+               "over", "pots", "houses_in_bank", "hotels_in_bank", "bank_ledger"}
+_PURE: dict = {}
+
+
+def _pure(ed, name: str) -> bool:
+    """Whether formula `name` reads only the state and its parameters (and formulas that do)."""
+    key = (id(ed), name)
+    if key not in _PURE:
+        _PURE[key] = False            # a recursive formula is not pure (the compiler rejects it anyway)
+        formula = ed.ir.get("formulas", {}).get(name)
+        _PURE[key] = formula is not None and _reads_state(ed, formula["body"], set(formula.get("params", [])))
+    return _PURE[key]
+
+
+def _arg_key(x):
+    """A formula argument in a memo key: a concrete value as itself, anything else by identity."""
+    v = val(x)
+    if isinstance(v, (int, bool, str)):
+        return (x.kind if isinstance(x, Ref) else "", v)
+    return id(v)
+
+
+def _reads_state(ed, node, bound: set) -> bool:
+    if isinstance(node, list):
+        return all(_reads_state(ed, x, bound) for x in node)
+    if not isinstance(node, dict):
+        return True
+    kind = node.get("k")
+    if kind == "var":
+        return node["name"] in bound or node["name"] in STATE_NAMES
+    if kind == "agg":
+        return _reads_state(ed, node["over"], bound) and _reads_state(ed, node["body"], bound | {node["var"]})
+    if kind == "call" and node["fn"] in ed.ir.get("formulas", {}) and not _pure(ed, node["fn"]):
+        return False
+    return all(_reads_state(ed, v, bound) for v in node.values())
 
 
 def sum_terms(xs):
@@ -457,9 +651,5 @@ def sum_terms(xs):
     return out
 
 
-# Statements of the city (Metropol's areas and moves) the symbolic state does not hold yet:
-# named, so an edition using them gets "unsupported", never a silent pass.
-UNMODELLED = ("set", "call", "jump_to", "place_at", "throw")
-
 EXPR_KINDS = sorted(n[2:] for n in dir(CompileMixin) if n.startswith("x_"))
-STMT_KINDS = sorted([n[2:] for n in dir(CompileMixin) if n.startswith("s_")] + list(UNMODELLED))
+STMT_KINDS = sorted(n[2:] for n in dir(CompileMixin) if n.startswith("s_"))

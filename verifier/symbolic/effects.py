@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from . import terms as T
-from .compile import Ctx, Ref
+from .compile import DEFERRED, Ctx, Ref
 
 
 class EffectsMixin:
@@ -38,9 +38,19 @@ class EffectsMixin:
         if land:
             self.fork(T.not_(self.s.halt), lambda: self.split_value(new, range(n), lambda sq: self.land(c, p, sq)))
 
-    def land(self, c: Ctx, p: int, sq: int) -> None:
+    def land(self, c: Ctx, p: int, sq: int, jump: bool = False) -> None:
         """A token ends its move on `sq`: the `land` hooks, its `on_land`, then the
-        property rule (each stops the landing if it halts, moves or bankrupts the player)."""
+        property rule (each stops the landing if it halts, moves or bankrupts the player).
+        After a `jump to`, and outside a card, the landing is left to the landing actions
+        (`square:*`, `hook:land`, the property rule's), as after a roll: a landing inside a
+        landing (a square's `jump to`, a roll hook's `move by`) would otherwise nest
+        every square's rules in every other's. That is the same game only when nothing but
+        putting back a card not kept happens after it in the step: anything else is an
+        unsupported path (`DEFERRED`). A card's own moves land in place (as in the classic
+        games, whose landings all are a card's)."""
+        if jump or self.draw_depth == 0:
+            self.s.deferred = True
+            return
         hooks = self.hooks("land")
         if not hooks:
             self.landed(c, p, sq)
@@ -67,11 +77,24 @@ class EffectsMixin:
         steps = T.mod(T.sub(target, self.s.position[p]), self.ed.n)
         self.fork(T.eq(steps, 0), lambda: self.land(c, p, target), lambda: self.move_steps(c, p, steps))
 
-    def move_by(self, c: Ctx, steps: int) -> None:
+    def jump_to(self, c: Ctx, target: int) -> None:
+        """`jump to SQUARE`: straight there, passing nothing (no `on_pass`, no lap), and land."""
+        self.s.position[c.me] = target
+        self.land(c, c.me, target, jump=True)
+
+    def move_by(self, c: Ctx, steps) -> None:
+        """`move by N`: forward runs `on_pass`; back passes nothing (N may be symbolic: a
+        number picked by `choose n in numbers(...)`)."""
         p = c.me
+        if T.is_sym(steps):
+            self.fork(T.le(0, steps), lambda: self.move_steps(c, p, steps), lambda: self.move_back(c, p, steps))
+            return
         if steps >= 0:
             self.move_steps(c, p, steps)
             return
+        self.move_back(c, p, steps)
+
+    def move_back(self, c: Ctx, p: int, steps) -> None:
         s = self.s
         new = T.mod(T.add(s.position[p], steps), self.ed.n)
         s.position[p] = new
@@ -137,6 +160,7 @@ class EffectsMixin:
             self.block(self.ed.decks[deck]["cards"][i].get("effect") or [], c)
         finally:
             self.draw_depth -= 1
+        self.flag(T.and_(self.s.kept, self.s.deferred), DEFERRED)     # kept unless the landing bankrupts
         keep = T.and_(self.s.kept, T.not_(self.s.bankrupt[c.me]))
         self.s.loc[deck][i] = T.ite(keep, c.me, -1)
         self.s.kept = saved_kept

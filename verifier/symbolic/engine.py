@@ -13,7 +13,7 @@ import z3
 from interpreter.state import BANK
 
 from . import terms as T
-from .compile import CompileMixin, Ctx, Unsupported
+from .compile import _MISSING, CompileMixin, Ctx, Unsupported
 from .effects import EffectsMixin
 from .rules import RulesMixin
 from .state import merge
@@ -44,6 +44,7 @@ class SymGame(CompileMixin, EffectsMixin, RulesMixin):
         # terms of the state the step starts from, shared by every branch of its parameters
         # (a guard read before any effect: the same terms in each branch)
         self.memo: dict = {}
+        self.calls: dict = {}             # formulas of the state alone, by state and arguments (`x_call`)
         # symbolic mode only: a bankruptcy marks its path unsupported instead of being
         # computed (the formula it builds is too large for an inductive query)
         self.abstract_bankruptcy = abstract_bankruptcy and provider is None
@@ -157,6 +158,41 @@ class SymGame(CompileMixin, EffectsMixin, RulesMixin):
     def move(self, p: int, steps) -> None:
         """The token moves by the dice: `on_pass` fires; the landing is its own action."""
         self.move_steps(Ctx(p, steps), p, steps, land=False)
+
+    def double(self, total):
+        """Whether the throw making `total` shows the same face on every die: a decision of
+        the throw, possible only where some throw of that total is (or is not) a double."""
+        ed = self.ed
+        doubles = [ed.dice * f for f in range(1, ed.faces + 1)]
+        if ed.dice < 2:
+            return True
+        if not T.is_sym(total):
+            options = ([False] if ed.dice < total < ed.dice * ed.faces else []) + ([True] if total in doubles else [])
+            return self.choice("double", options)
+        double = self.choice("double", [False, True])
+        self.assume(T.ite(double, T.or_(*[T.eq(total, t) for t in doubles]),
+                          T.and_(T.lt(ed.dice, total), T.lt(total, ed.dice * ed.faces))))
+        return double
+
+    def rolled(self, c: Ctx, p: int, total) -> None:
+        """The first `roll` hook whose condition holds replaces the move by the dice (the
+        interpreter's `rolled`); without one, the token moves (the landing is its own action)."""
+        hooks = self.hooks("roll")
+
+        def hook(i):
+            if i == len(hooks):
+                self.move_steps(c, p, total, land=False)
+                return
+            var = hooks[i]["var"]
+            saved = c.vars.get(var, _MISSING)
+            c.vars[var] = total
+            cond = self.expr(hooks[i]["if"], c) if hooks[i].get("if") is not None else True
+            self.fork(cond, lambda: self.block(hooks[i].get("body") or [], c), lambda: hook(i + 1))
+            if saved is _MISSING:
+                c.vars.pop(var, None)
+            else:
+                c.vars[var] = saved
+        hook(0)
 
     def jail_pay_fine(self, p: int) -> None:
         self.pay(p, BANK, self.ed.jail_fine, "jail_fine")

@@ -8,6 +8,7 @@ from collections import defaultdict
 
 from interpreter import actions as A
 from interpreter.compile import Ctx
+from interpreter.engine import Game
 from interpreter.rules import AuctionInfo
 from interpreter.state import BANK
 
@@ -30,6 +31,8 @@ class Script:
 
     def choose(self, game, p, actions):
         kinds = {type(a) for a in actions}
+        if A.Preempt in kinds:
+            return actions[0] if self.take("preempt", False) else A.PASS
         if A.Buy in kinds:
             buy = self.take("buy", False)
             return next(a for a in actions if type(a) is (A.Buy if buy else A.Decline))
@@ -76,14 +79,17 @@ def run(game, act, args: dict, record: list) -> bool:
     game.raise_fasts = [script.raise_fast] * len(st.players)
     game.log_on = False
     dice = [v for kind, v, _ in record if kind in ("dice", "roll")]
-    rolls = [v for kind, v, _ in record if kind == "roll"]
     me = args.get("me")
     game.cur = me if me is not None else -1
     game.halt = False
     family, name = act.family, act.name
 
-    def no_land(c, p, sq):
-        return None
+    def land(c, p, sq):
+        """Outside a card, and after a jump, a landing is its own action (`symbolic.effects.land`)."""
+        if st.in_play:
+            Game.land(game, c, p, sq)
+    game.land = land
+    game.jump_to = game.place_at
 
     def stack(deck, cards):
         order = st.decks[deck]
@@ -101,16 +107,29 @@ def run(game, act, args: dict, record: list) -> bool:
         if any(i not in st.decks[k] for i in cards):
             return False
         stack(k, cards)
-    queue = [(_faces(t, ed.faces, False) or _faces(t, ed.faces, True)) for t in rolls]
+    # fresh rolls of every die (`roll`), and single dice (`throw`), in the order they were made
+    queue = [(_faces(v, ed.faces, False) or _faces(v, ed.faces, True)) if kind == "roll" else (v,)
+             for kind, v, _ in record if kind in ("roll", "die")]
     game.dice_source = lambda g: queue.pop(0)
 
     if name == "roll":
-        game.land = no_land
-        game.move_steps(Ctx(me, dice[0]), me, dice[0])
+        c = Ctx(me, dice[0])
+        c.doubles = next((v for kind, v, _ in record if kind == "double"), False)
+        if not (ed.roll_hooks and game.rolled(c, dice[0])):
+            game.move_steps(c, me, dice[0])
+    elif name == "turn:end":
+        st.turns += 1
+    elif name == "debt_auction":
+        game.forced_sale(me, args["sq"])
+    elif family == "action":
+        _id, _label, var, _allowed, _need, effect = ed.actions[act.extra["index"]]
+        c = Ctx(me, reason="action")
+        c.vars[var] = args["item"]
+        if effect is not None:
+            effect(game, c)
     elif name == "jail:doubles":
         game.go_to_jail(me, "doubles")
     elif name in ("jail:pay_fine", "jail:use_card", "jail:double", "jail:fail"):
-        game.land = no_land
         if name == "jail:use_card":
             k, i = act.extra["cards"][args["card"]]
             cards = game.pl[me].cards
@@ -176,6 +195,9 @@ def legal(game, act, args: dict):
         return False
     if name in checks:
         return getattr(game, checks[name])(me, sq)
+    if act.family == "action":
+        allowed = game.ed.actions[act.extra["index"]][3]
+        return args["item"] in allowed(game, Ctx(me, reason="action"))
     return None
 
 

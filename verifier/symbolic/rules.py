@@ -70,12 +70,16 @@ class RulesMixin:
     # ---- landing on a deed -------------------------------------------------------------
 
     def property_rule(self, c, p: int, sq: int) -> None:
+        self.after_landing()
         ed, s = self.ed, self.s
         rent_node = c.rent_fn
         c.rent_fn = None
 
         def bank_holds():
             price = ed.price[sq]
+            if ed.auction_only:
+                self.auction_deed(sq, p, lander=p)
+                return
 
             def offer():
                 buy = self.choice("buy", [True, False], seat=p)
@@ -106,6 +110,9 @@ class RulesMixin:
             c.rent = amount
             amount = T.round_money(self.expr(rent_node, c), self.ed.rounding_up)
         self.pay(p, o, amount, "rent")
+        hooks = self.hooks("rent")
+        if hooks:
+            self.fork(self.s.bankrupt[p], None, lambda: self.fire(hooks, c, sq))
 
     def rent(self, c, sq: int, o: int):
         """The deed's rent formula with the rent names bound (docs/language.md)."""
@@ -118,6 +125,7 @@ class RulesMixin:
         c.owned = owned
         c.complete = T.eq(owned, ed.group_size[g])
         c.mig = self.gmort(g)
+        c.here = sq
         kind = self.squares[sq]["kind"]
         node = ed.ir.get("rent", {}).get(kind)
         if node is None:
@@ -141,27 +149,73 @@ class RulesMixin:
         winner = self.choice("auction_winner", [-1] + bidders)
 
         def won(w):
+            price = 0
+            if w != BANK:
+                s = self.s
+                self.assume(may_win(w))
+                price = self.bid(w, least)
+            if ed.preempt is not None and lander >= 0 and w != lander:
+                self.preemption(sq, lander, w, price)
+            else:
+                self.settle(sq, w, price, ed.bid_within_cash and least > 0)
+        self.split_value(winner, [-1] + bidders, won)
+
+    def bid(self, w: int, least: int, first: int = 0):
+        """The price a winning bidder pays: one of `auction.raises` can reach it (at least
+        `first` plus the least raise; within the bidder's cash when `auction.bid_within_cash`)."""
+        ed, s = self.ed, self.s
+        if T.is_sym(s.cash[w]) or not ed.bid_within_cash:
+            price = self.choice("auction_price", ("range", first + least, None), seat=w)
+        else:
+            price = self.choice("auction_price", [first + r for r in ed.raises if first + r <= s.cash[w]], seat=w)
+        if ed.bid_within_cash:
+            self.assume(T.le(price, s.cash[w]))
+        return price
+
+    def settle(self, sq: int, w: int, price, covered: bool, payee: int = BANK, reason: str = "auction",
+               way: str = "auction") -> None:
+        """The auction's winner pays and takes the deed (`covered`: a positive price within
+        the winner's cash, which pay() moves exactly as a transfer)."""
+        if w == BANK:
+            return
+        self.transfer(w, payee, price, reason) if covered else self.pay(w, payee, price, reason)
+        self.fork(self.s.bankrupt[w], None, lambda: (self.set_owner(sq, w), self.acquired(w, sq, way)))
+
+    def forced_sale(self, p: int, sq: int) -> None:
+        """`debt.auction_deeds`: a debtor's deed auctioned to the other players; the price goes
+        to the debtor (nobody bidding leaves the deed where it is)."""
+        ed, s = self.ed, self.s
+        least = min(ed.raises)
+
+        def may_win(q):
+            return T.and_(T.not_(s.bankrupt[q]), T.le(least, s.cash[q]) if ed.bid_within_cash else True)
+        bidders = [q for q in range(s.players) if q != p and may_win(q) is not False]
+        winner = self.choice("auction_winner", [-1] + bidders)
+
+        def won(w):
             if w == BANK:
                 return
-            s = self.s
             self.assume(may_win(w))
-            if T.is_sym(s.cash[w]) or not ed.bid_within_cash:
-                price = self.choice("auction_price", ("range", least, None), seat=w)
-            else:
-                price = self.choice("auction_price", [r for r in ed.raises if r <= s.cash[w]], seat=w)
-            if ed.bid_within_cash:
-                self.assume(T.le(price, s.cash[w]))
-                # pay() of 0 < price <= cash by a solvent bidder is exactly a transfer
-                self.transfer(w, BANK, price, "auction") if least > 0 else self.pay(w, BANK, price, "auction")
-            else:
-                self.pay(w, BANK, price, "auction")
-            self.fork(self.s.bankrupt[w], None, lambda: (self.set_owner(sq, w), self.acquired(w, sq, "auction")))
+            price = self.bid(w, least)
+            self.settle(sq, w, price, ed.bid_within_cash and least > 0, p, "forced_sale", "debt")
         self.split_value(winner, [-1] + bidders, won)
+
+    def preemption(self, sq: int, lander: int, w: int, price) -> None:
+        """`auction.preempt`: the player who landed may take the deed for the last bid plus
+        the premium (the premium alone when nobody bid)."""
+        ed, s = self.ed, self.s
+        offer = T.add(price, ed.preempt)
+        can = T.and_(T.not_(s.bankrupt[lander]), T.le(offer, s.cash[lander]))
+        take = self.choice("preempt", [False, True] if can is not False else [False], seat=lander)
+        self.assume(T.implies(take, can))
+        covered = ed.bid_within_cash and min(ed.raises) > 0
+        self.fork(take, lambda: self.settle(sq, lander, offer, ed.preempt > 0),
+                  lambda: self.settle(sq, w, price, covered))
 
     # ---- building ----------------------------------------------------------------------
 
     def even_level(self, sq: int):
-        return T.ite(T.lt(0, self.s.hotels[sq]), self.ed.hotel_even_level, self.s.houses[sq])
+        return T.ite(T.lt(0, self.field("hotels", sq)), self.ed.hotel_even_level, self.field("houses", sq))
 
     def group_ready(self, p, g: int):
         ed = self.ed
@@ -218,6 +272,8 @@ class RulesMixin:
 
     def can_mortgage(self, p, sq: int):
         s = self.s
+        if not self.ed.mortgages:
+            return False
         return T.and_(T.eq(s.owner[sq], p), T.not_(s.mortgaged[sq]), T.not_(self.group_built(self.ed.group_of[sq])))
 
     def can_unmortgage(self, p, sq: int):

@@ -1,14 +1,17 @@
 """The game state as Z3 terms, for a fixed player count: one term per deed field, per
 player field, per card (where it is: -1 in its deck, else the seat holding it), per
 group (`uneven`), per player, declared set (`state player.NAME : set of square`) and
-square (in it or not), the bank's counters and whether the game is over (`end game`).
+square (in it or not), per player and declared number (`state player.NAME : int`), per
+declared area number (`state area.NAME : int`) and area, the bank's counters, the turns
+played (where a rule reads `turn`) and whether the game is over (`end game`).
 The mirror of `interpreter/state.py`, with what no rule reads left out (turn order,
 landing counts, the RNG, the order inside a deck: a draw is an action parameter naming
 the card on top).
 
-Two more fields belong to a step, not to the game: `ok` (the path condition: the
-action's guard and every assumption made along the way) and `unsupported` (true on a
-path the symbolic semantics does not model; the prover reports it as unknown).
+More fields belong to a step, not to the game: `ok` (the path condition: the action's
+guard and every assumption made along the way), `unsupported` (true on a path the
+symbolic semantics does not model; the prover reports it as unknown) and `deferred` (a
+landing was left to the landing actions, `effects.land`).
 """
 from __future__ import annotations
 
@@ -46,9 +49,13 @@ class SymState:
     loc: list = field(default_factory=list)          # per deck, per card: -1 in the deck, else a seat
     uneven: list = field(default_factory=list)       # per group
     marks: list = field(default_factory=list)        # per player, per declared state set, per square: in it
+    numbers: list = field(default_factory=list)      # per player, per declared state: its number (None for a set)
+    areas: list = field(default_factory=list)        # per declared `state area.*` number, per area: its value
+    turns: object = None                             # player turns played (`turn` is one more); None: no rule reads it
     over: object = False                             # the game is over (`end game` ran)
     halt: object = False
     kept: object = False                             # the card being obeyed said `keep`
+    deferred: object = False                         # a landing was left to the landing actions
     ok: object = True
     unsupported: object = False
 
@@ -58,8 +65,9 @@ class SymState:
                         [list(x) for x in self.passes], dict(self.owner), dict(self.houses),
                         dict(self.hotels), dict(self.mortgaged), self.bank_houses, self.bank_hotels,
                         self.bank_ledger, [list(x) for x in self.loc], list(self.uneven),
-                        [[list(m) for m in q] for q in self.marks], self.over, self.halt,
-                        self.kept, self.ok, self.unsupported)
+                        [[list(m) for m in q] for q in self.marks], [list(x) for x in self.numbers],
+                        [list(x) for x in self.areas], self.turns, self.over, self.halt,
+                        self.kept, self.deferred, self.ok, self.unsupported)
 
     # ---- the named terms -------------------------------------------------------------
 
@@ -83,13 +91,35 @@ class SymState:
             for k, marks in enumerate(sets):
                 for sq in range(len(marks)):
                     yield f"marks[{q}][{k}][{sq}]", marks, sq
+        for q, numbers in enumerate(self.numbers):
+            for k in range(len(numbers)):
+                if numbers[k] is not None:
+                    yield f"numbers[{q}][{k}]", numbers, k
+        for k, values in enumerate(self.areas):
+            for a in range(len(values)):
+                yield f"areas[{k}][{a}]", values, a
 
-    SCALARS = ("bank_houses", "bank_hotels", "bank_ledger", "over")
+    SCALARS = ("bank_houses", "bank_hotels", "bank_ledger", "turns", "over")
+
+    def flat(self) -> list:
+        """Every game term, in a fixed order, without names (a cheap key of the state)."""
+        out = [*self.cash, *self.position, *self.progress, *self.in_jail, *self.jail_turns, *self.bankrupt]
+        for box in (self.owner, self.houses, self.hotels, self.mortgaged):
+            out += box.values()
+        for rows in (self.passes, self.loc, self.numbers, self.areas):
+            for row in rows:
+                out += row
+        for sets in self.marks:
+            for marks in sets:
+                out += marks
+        out += [*self.uneven, self.bank_houses, self.bank_hotels, self.bank_ledger, self.turns, self.over]
+        return out
 
     def values(self) -> dict:
         out = {name: box[key] for name, box, key in self.slots()}
         for f in self.SCALARS:
-            out[f] = getattr(self, f)
+            if getattr(self, f) is not None:
+                out[f] = getattr(self, f)
         return out
 
 
@@ -102,7 +132,7 @@ def merge(c, a: SymState, b: SymState) -> SymState:
         va = box_a[key]
         if not same(va, box_o[key]):
             box_o[key] = ite(c, va, box_o[key])
-    for f in SymState.SCALARS + ("halt", "kept", "ok", "unsupported"):
+    for f in SymState.SCALARS + ("halt", "kept", "deferred", "ok", "unsupported"):
         setattr(out, f, ite(c, getattr(a, f), getattr(b, f)))
     return out
 
@@ -131,7 +161,11 @@ def fresh(ed, players: int, prefix: str = "") -> SymState:
     s.bank_houses, s.bank_hotels, s.bank_ledger = I("bank_houses"), I("bank_hotels"), I("bank_ledger")
     s.loc = [[I(f"loc[{k}][{i}]") for i in range(len(cards))] for k, cards in enumerate(ed.cards)]
     s.uneven = [B(f"uneven[{g}]") for g in range(len(ed.groups))]
-    s.marks = [[[B(f"marks[{q}][{k}][{sq}]") for sq in range(ed.n)] for k in range(len(ed.states))] for q in P]
+    s.marks = [[[B(f"marks[{q}][{k}][{sq}]") for sq in range(ed.n)] if is_set else []
+                for k, is_set in enumerate(ed.state_is_set)] for q in P]
+    s.numbers = [[None if is_set else I(f"numbers[{q}][{k}]") for k, is_set in enumerate(ed.state_is_set)] for q in P]
+    s.areas = [[I(f"areas[{k}][{a}]") for a in range(len(ed.areas))] for k in range(len(ed.area_states))]
+    s.turns = I("turns") if reads(ed, "turn") else None
     s.over = B("over") if ends(ed) else False
     return s
 
@@ -141,6 +175,12 @@ def ends(ed) -> bool:
     edition says `end game` or names `over` (otherwise the field is the constant no)."""
     text = json.dumps(ed.ir)
     return '"end_game"' in text or '"name": "over"' in text
+
+
+def reads(ed, name: str) -> bool:
+    """Whether a rule reads the name: a field or flag only some editions need (the turn
+    counter, the doubles of a throw) is made only for them, otherwise it is a constant."""
+    return f'"name": "{name}"' in json.dumps(ed.ir)
 
 
 def domain(ed, s: SymState):
@@ -176,7 +216,10 @@ def initial(ed, players: int) -> SymState:
     s.bank_ledger = -ed.start_money * players
     s.loc = [[-1] * len(cards) for cards in ed.cards]
     s.uneven = [False] * len(ed.groups)
-    s.marks = [[[False] * ed.n for _ in ed.states] for _ in range(players)]
+    s.marks = [[[False] * ed.n if is_set else [] for is_set in ed.state_is_set] for _ in range(players)]
+    s.numbers = [[None if is_set else 0 for is_set in ed.state_is_set] for _ in range(players)]
+    s.areas = [[0] * len(ed.areas) for _ in ed.area_states]
+    s.turns = 0 if reads(ed, "turn") else None
     return s
 
 
@@ -212,6 +255,10 @@ def from_game(game) -> SymState:
             if x is None:
                 raise ValueError(f"card {i} of deck {k} is nowhere")
     s.uneven = [g in st.uneven for g in range(len(ed.groups))]
-    s.marks = [[[sq in marks for sq in range(ed.n)] for marks in p.marks] for p in st.players]
+    s.marks = [[[sq in marks for sq in range(ed.n)] if is_set else [] for marks, is_set in zip(p.marks, ed.state_is_set)]
+               for p in st.players]
+    s.numbers = [[None if is_set else number for number, is_set in zip(p.marks, ed.state_is_set)] for p in st.players]
+    s.areas = [list(values) for values in st.areas]
+    s.turns = st.turns if reads(ed, "turn") else None
     s.over = bool(st.over or game.ending)
     return s

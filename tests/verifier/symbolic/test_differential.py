@@ -1,7 +1,10 @@
 """The two meanings agree: random states and actions; the symbolic transition run in
 concrete mode (the same code that builds the Z3 terms) must give the next state the
 interpreter's mechanism gives, and the same guard where the interpreter has a legality
-test. BOARDRULES_DIFF_PAIRS sets the pairs per edition (default 10,000)."""
+test. BOARDRULES_DIFF_PAIRS sets the pairs per edition (default 10,000). metropol-da's
+pairs go through the city (per-area numbers, `set`, procedures, end-of-turn actions,
+`turn`), roll hooks on a double, `throw` + `jump to`, crossings by `place at`, auctions
+with pre-emption and debt auctions."""
 from __future__ import annotations
 
 import os
@@ -20,7 +23,7 @@ from verifier.symbolic.replay import legal, run
 from verifier.symbolic.state import from_game
 
 PAIRS = int(os.environ.get("BOARDRULES_DIFF_PAIRS", "10000"))
-EDITIONS = ["classic-se", "classic-nl", "classic-us", "wonders-se"]
+EDITIONS = ["classic-se", "classic-nl", "classic-us", "wonders-se", "metropol-da"]
 
 
 def random_state(ed, players: int, rng: random.Random) -> GameState:
@@ -49,7 +52,7 @@ def random_state(ed, players: int, rng: random.Random) -> GameState:
                     st.houses[sq] = level
         else:
             for sq in squares:
-                st.mortgaged[sq] = st.owner[sq] != BANK and rng.random() < 0.3
+                st.mortgaged[sq] = ed.mortgages and st.owner[sq] != BANK and rng.random() < 0.3
     st.bank_houses = max(0, ed.stock_houses - sum(st.houses)) if rng.random() < 0.7 else rng.randint(0, 5)
     st.bank_hotels = max(0, ed.stock_hotels - sum(st.hotels)) if rng.random() < 0.8 else rng.randint(0, 2)
     for p in st.players:
@@ -58,13 +61,16 @@ def random_state(ed, players: int, rng: random.Random) -> GameState:
         p.progress = p.position + n * rng.randint(0, 5)
         p.passes = [max(0, (p.progress - s) // n - rng.randint(0, 1)) for s in ed.on_pass_squares]
         p.bankrupt = p.seat in bankrupt
-        p.in_jail = not p.bankrupt and rng.random() < 0.3
+        p.in_jail = not p.bankrupt and ed.jail_square >= 0 and rng.random() < 0.3
         p.jail_turns = rng.randint(0, ed.jail_max_turns - 1) if p.in_jail else 0
         # a declared set of squares: often every square of one kind but a few (a hook's
         # condition on the whole set then goes either way), else a random part of the board
         kinds = sorted(set(ed.kind_names))
         p.marks = []
-        for _ in ed.states:
+        for is_set in ed.state_is_set:
+            if not is_set:              # a declared number: small, so a rule's test of it goes either way
+                p.marks.append(rng.randint(0, 2))
+                continue
             kind = rng.choice(kinds)
             whole = [sq for sq in range(n) if ed.kind_names[sq] == kind]
             marks = set(whole) - set(rng.sample(whole, min(len(whole), rng.randint(0, 2)))) \
@@ -82,6 +88,10 @@ def random_state(ed, players: int, rng: random.Random) -> GameState:
         rng.shuffle(order)
         st.decks.append(order)
     st.uneven = [g for g in range(len(ed.groups)) if rng.random() < 0.05]
+    # an area's declared numbers: mostly 0, else small, near the turn count (a rule comparing
+    # one with `turn` goes either way)
+    st.turns = rng.randint(0, 3)
+    st.areas = [[0 if rng.random() < 0.6 else rng.randint(0, 5) for _ in ed.areas] for _ in ed.area_states]
     return st
 
 

@@ -148,6 +148,43 @@ def _before(ed, inv: dict, players: int, s0):
     return _BEFORE[key]
 
 
+FRAME = "frame: the action writes none of the state the invariant reads"
+
+
+def _reads(ed, inv: dict, players: int, s0) -> frozenset:
+    """The state the invariant reads: the fields of the fresh state whose constants occur
+    in its term there (a field that is no constant in the fresh state counts as read).
+    Where the step leaves all of them the same terms, the invariant's term after the step
+    is its term before: preserved with no query (the frame condition)."""
+    key = (id(ed), players, inv["name"], json.dumps(inv["body"], sort_keys=True), "reads")
+    if key not in _BEFORE:
+        names, seen, todo = set(), set(), [_before(ed, inv, players, s0)]
+        while todo:
+            t = todo.pop()
+            if not T.is_sym(t) or t.get_id() in seen:
+                continue
+            seen.add(t.get_id())
+            if _variable(t):
+                names.add(t.decl().name())
+            todo.extend(t.children())
+        _BEFORE[key] = frozenset(names | {n for n, v in s0.values().items() if not _variable(v)})
+    return _BEFORE[key]
+
+
+def _variable(t) -> bool:
+    return z3.is_const(t) and t.decl().kind() == z3.Z3_OP_UNINTERPRETED
+
+
+def _writes(ed, act: Action, players: int, s0) -> frozenset:
+    """The state the action (every parameter symbolic) may change: the fields whose term
+    after the step is not the fresh state's."""
+    key = (id(ed), players, act.name, "writes")
+    if key not in _STEPS:
+        before, after = s0.values(), _sym_step(ed, act, players, s0).s.values()
+        _STEPS[key] = frozenset(n for n in before if not T.same(before[n], after[n]))
+    return _STEPS[key]
+
+
 def _solver():
     s = z3.Solver()
     s.set("rlimit", RLIMIT)
@@ -231,6 +268,9 @@ def prove_preserves(ir: dict, invariant, action, players: int, strengthen: bool 
     used_strength = False
     # first all instances at once (the parameters symbolic): one query, often enough
     whole = _sym_step(ed, act, players, s0)
+    if whole is not None and whole.s.unsupported is False and \
+            not _writes(ed, act, players, s0) & _reads(ed, inv, players, s0):
+        return Proved(FRAME)
     if whole is not None and inv.get("origin", "prelude") in ("prelude", "verifier"):
         why = _unmodelled_path(ir, ed, act, players, s0)
         if why:
@@ -359,7 +399,8 @@ def can_happen(ir: dict, action, players: int) -> bool | None:
         whole = _sym_step(ed, act, players, s0)
         if whole is None:
             return None
-        known = [holds(ed, x, s0) for x in invariants(ir) + lemmas(ir)] + [domain(ed, s0), whole.s.ok]
+        known = [_before(ed, x, players, s0) for x in invariants(ir) + lemmas(ir)] + \
+            [_domain(ed, players, s0), whole.s.ok]
     except Unsupported:
         return None
     solver = _solver()

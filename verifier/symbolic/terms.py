@@ -15,6 +15,9 @@ def is_sym(x) -> bool:
     return isinstance(x, z3.ExprRef)
 
 
+_INTS: dict[int, z3.IntNumRef] = {}     # Z3 shares equal numerals: the wrapper can be shared too
+
+
 def lift(x):
     """A value as a Z3 term."""
     if isinstance(x, z3.ExprRef):
@@ -22,7 +25,9 @@ def lift(x):
     if isinstance(x, bool):
         return z3.BoolVal(x)
     if isinstance(x, int):
-        return z3.IntVal(x)
+        if x not in _INTS:
+            _INTS[x] = z3.IntVal(x)
+        return _INTS[x]
     if isinstance(x, Fraction):
         return z3.RealVal(x)
     raise TypeError(f"no symbolic value for {x!r}")
@@ -49,7 +54,15 @@ def ite(c, a, b):
         return c
     if a is False and b is True:
         return z3.Not(c)
-    return z3.If(c, lift(a), lift(b))
+    x, y = lift(a), lift(b)
+    kind = x.sort_kind()
+    if kind in _SAME_SORT and kind == y.sort_kind():
+        # the term `z3.If` makes, without its wrapper's coercions (built by the hundred thousand)
+        return _SAME_SORT[kind](z3.Z3_mk_ite(c.ctx.ref(), c.as_ast(), x.as_ast(), y.as_ast()), c.ctx)
+    return z3.If(c, x, y)
+
+
+_SAME_SORT = {z3.Z3_BOOL_SORT: z3.BoolRef, z3.Z3_INT_SORT: z3.ArithRef, z3.Z3_REAL_SORT: z3.ArithRef}
 
 
 def _junction(make, out: list):

@@ -15,9 +15,6 @@ def is_sym(x) -> bool:
     return isinstance(x, z3.ExprRef)
 
 
-_INTS: dict[int, z3.IntNumRef] = {}     # Z3 shares equal numerals: the wrapper can be shared too
-
-
 def lift(x):
     """A value as a Z3 term."""
     if isinstance(x, z3.ExprRef):
@@ -25,9 +22,7 @@ def lift(x):
     if isinstance(x, bool):
         return z3.BoolVal(x)
     if isinstance(x, int):
-        if x not in _INTS:
-            _INTS[x] = z3.IntVal(x)
-        return _INTS[x]
+        return z3.IntVal(x)
     if isinstance(x, Fraction):
         return z3.RealVal(x)
     raise TypeError(f"no symbolic value for {x!r}")

@@ -493,30 +493,49 @@ def _chain_step(ed, acts, s, k: int):
 
 @unsupported_is_unknown
 def bounded(ir: dict, invariant, players: int, depth: int, actions: list | None = None):
+    """No violation within `depth` actions of the start. Each step's check assumes the
+    invariant in the states before (it was just checked there); where that check runs out
+    of its resource limit, the check without those assumptions is tried too (either finishes
+    first depending on the query) and the deeper bound stands."""
     ed = edition(ir)
     inv = _invariant(ir, invariant)
     acts = actions if actions is not None else catalogue(ir, players, ed)
     s = initial(ed, players)
     if T.concrete(holds(ed, inv, s)) is not True:
         return prove_initial(ir, inv, players)
-    solver = _solver()
+    first = _bmc(ed, inv, acts, s, players, depth, assume=True)
+    if not (isinstance(first, Bounded) and first.bound < depth and first.reason.startswith("solver")):
+        return first
+    second = _bmc(ed, inv, acts, s, players, depth, assume=False)
+    return second if isinstance(second, Violated) or (isinstance(second, Bounded) and second.bound > first.bound) \
+        else first
+
+
+def _bmc(ed, inv: dict, acts: list, s, players: int, depth: int, assume: bool):
+    """Bounded model checking from `s`, with `assume`: the invariant holds before each step
+    checked (it was checked there). The queries are copied into a Z3 context of their own,
+    so whether a check finishes within its resource limit depends on the query alone, not
+    on the terms the process happened to build before."""
+    own = z3.Context()
+    solver = z3.Solver(ctx=own)
     states, sels, games = [s], [], []
     for k in range(depth):
         try:
             sel, nxt, trans, gs, stuck = _chain_step(ed, acts, states[-1], k)
         except Unsupported as error:
             return Unknown(f"unsupported: {error}")
-        solver.add(trans)
+        solver.add(trans.translate(own))
         states.append(nxt)
         sels.append(sel)
         games.append(gs)
+        after = holds(ed, inv, nxt)
         solver.push()
         # a violation at step k+1, or a step that goes bankrupt (not computed here: an
         # unsupported path or a violation hidden behind it ends the bound at k)
-        solver.add(z3.Or(T.lift(T.not_(holds(ed, inv, nxt))), stuck))
+        solver.add(z3.Or(T.lift(T.not_(after)), stuck).translate(own))
         result, why = _check(solver)
         if result == z3.sat:
-            model = solver.model()
+            model = solver.model().translate(z3.main_ctx())
             if z3.is_true(model.eval(stuck, model_completion=True)):
                 reason = (f"a bankruptcy is reachable at step {k + 1} ({SymGame.ABSTRACT_BANKRUPTCY}); "
                           "bounded model checking from the start state")
@@ -528,7 +547,9 @@ def bounded(ir: dict, invariant, players: int, depth: int, actions: list | None 
             reason = f"solver at depth {k + 1}: {why}"
             return Bounded(k, players, f"{reason}; bounded model checking from the start state") if k \
                 else Unknown(reason)
-        solver.add(z3.Not(stuck))
+        solver.add(z3.Not(stuck).translate(own))
+        if assume:
+            solver.add(T.lift(after).translate(own))
     return Bounded(depth, players, "bounded model checking from the start state (no bankruptcy reachable)")
 
 

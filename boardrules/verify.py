@@ -10,7 +10,7 @@ import click
 
 from interpreter import ReplayError
 from verifier import trace as traces
-from verifier.verify import render, to_json, verify
+from verifier.verify import exploration, explored, proofs, render, to_json
 
 from .editions import UsageError, concrete_editions, load, variant_targets
 from .logfile import _error
@@ -23,7 +23,7 @@ def run(specs: tuple[str, ...], as_json: bool, depth: int, examples: int | None,
     score its mutants (those described with `only`); the exit
     status: 1 when anything is violated or a worked example fails, else 0 (surviving mutants
     are a report, not a failure).
-    Editions are verified side by side, one process per core (each is independent)."""
+    Each spec's proofs and its exploration run side by side, one process per core."""
     if only and not mutate:
         raise UsageError("`--mutants` chooses among the mutants of `--mutate`", "add --mutate")
     targets = [(spec, variants) for spec in specs] if specs else \
@@ -38,12 +38,18 @@ def run(specs: tuple[str, ...], as_json: bool, depth: int, examples: int | None,
                 raise UsageError(f"no mutant of `{spec}` is described with `{only}`",
                                  "see the mutants in `boardrules verify SPEC --mutate --json`")
         jobs.append((ir, spec, players, depth, examples, trace_dir, prove, mutate, only))
-    workers = min(len(jobs), os.cpu_count() or 1)
+    # the proofs and the exploration of each spec are independent tasks: the long ones
+    # (the proofs) first, so the short ones fill the cores at the end
+    tasks = [(part, job) for part in ("prove", "explore", "mutate") for job in jobs if part != "mutate" or mutate]
+    workers = min(len(tasks), os.cpu_count() or 1)
     if workers > 1:
         with ProcessPoolExecutor(workers) as pool:
-            results = list(pool.map(_one, jobs))
+            done = list(pool.map(_part, tasks))
     else:
-        results = [_one(job) for job in jobs]
+        done = [_part(task) for task in tasks]
+    parts = {(part, id(job)): result for (part, job), result in zip(tasks, done)}
+    results = [_one(job, parts[("prove", id(job))], parts[("explore", id(job))], parts.get(("mutate", id(job))))
+               for job in jobs]
     for text, _, _ in results:
         if not as_json:
             click.echo(text)
@@ -53,17 +59,25 @@ def run(specs: tuple[str, ...], as_json: bool, depth: int, examples: int | None,
     return 1 if any(violated for _, _, violated in results) else 0
 
 
-def _one(job) -> tuple[str, dict, bool]:
-    """One edition's verdicts as (the table, its JSON entry, violated): plain data, so a
-    worker process can hand them back."""
-    ir, spec, players, depth, examples, trace_dir, prove, mutate, only = job
-    report = verify(ir, spec, players, depth, examples, trace_dir, prove)
+def _part(task):
+    """One part of one spec's verification (plain data, so a worker process can hand it
+    back): its proofs (a report without exploration), its exploration, or its mutation score."""
+    part, (ir, spec, players, depth, examples, trace_dir, prove, mutate, only) = task
+    if part == "prove":
+        return proofs(ir, spec, players, depth, trace_dir, prove)
+    if part == "explore":
+        return exploration(ir, spec, examples, trace_dir)
+    from verifier.mutate import mutation_score
+    return mutation_score(ir, players=players, only=only).to_json()
+
+
+def _one(job, report, found, mutation: dict | None) -> tuple[str, dict, bool]:
+    """One spec's verdicts as (the table, its JSON entry, violated)."""
+    report = explored(report, found)
     entry = to_json(report)
     text = render(report)
-    if mutate:
-        from verifier.mutate import mutation_score
-        entry["mutation"] = mutation_score(ir, players=players, only=only).to_json()
-        m = entry["mutation"]
+    if mutation is not None:
+        entry["mutation"] = m = mutation
         text += (f"\nmutation score {m['score']:.0%}: {m['killed']} killed, {m['survived']} survived"
                  + "".join(f"\n  survived: {s}" for s in m["survivors"]))
     return text, entry, report.violated or bool(report.failed)

@@ -148,6 +148,43 @@ def _before(ed, inv: dict, players: int, s0):
     return _BEFORE[key]
 
 
+FRAME = "frame: the action writes none of the state the invariant reads"
+
+
+def _reads(ed, inv: dict, players: int, s0) -> frozenset:
+    """The state the invariant reads: the fields of the fresh state whose constants occur
+    in its term there (a field that is no constant in the fresh state counts as read).
+    Where the step leaves all of them the same terms, the invariant's term after the step
+    is its term before: preserved with no query (the frame condition)."""
+    key = (id(ed), players, inv["name"], json.dumps(inv["body"], sort_keys=True), "reads")
+    if key not in _BEFORE:
+        names, seen, todo = set(), set(), [_before(ed, inv, players, s0)]
+        while todo:
+            t = todo.pop()
+            if not T.is_sym(t) or t.get_id() in seen:
+                continue
+            seen.add(t.get_id())
+            if _variable(t):
+                names.add(t.decl().name())
+            todo.extend(t.children())
+        _BEFORE[key] = frozenset(names | {n for n, v in s0.values().items() if not _variable(v)})
+    return _BEFORE[key]
+
+
+def _variable(t) -> bool:
+    return z3.is_const(t) and t.decl().kind() == z3.Z3_OP_UNINTERPRETED
+
+
+def _writes(ed, act: Action, players: int, s0) -> frozenset:
+    """The state the action (every parameter symbolic) may change: the fields whose term
+    after the step is not the fresh state's."""
+    key = (id(ed), players, act.name, "writes")
+    if key not in _STEPS:
+        before, after = s0.values(), _sym_step(ed, act, players, s0).s.values()
+        _STEPS[key] = frozenset(n for n in before if not T.same(before[n], after[n]))
+    return _STEPS[key]
+
+
 def _solver():
     s = z3.Solver()
     s.set("rlimit", RLIMIT)
@@ -231,6 +268,9 @@ def prove_preserves(ir: dict, invariant, action, players: int, strengthen: bool 
     used_strength = False
     # first all instances at once (the parameters symbolic): one query, often enough
     whole = _sym_step(ed, act, players, s0)
+    if whole is not None and whole.s.unsupported is False and \
+            not _writes(ed, act, players, s0) & _reads(ed, inv, players, s0):
+        return Proved(FRAME)
     if whole is not None and inv.get("origin", "prelude") in ("prelude", "verifier"):
         why = _unmodelled_path(ir, ed, act, players, s0)
         if why:
@@ -359,7 +399,8 @@ def can_happen(ir: dict, action, players: int) -> bool | None:
         whole = _sym_step(ed, act, players, s0)
         if whole is None:
             return None
-        known = [holds(ed, x, s0) for x in invariants(ir) + lemmas(ir)] + [domain(ed, s0), whole.s.ok]
+        known = [_before(ed, x, players, s0) for x in invariants(ir) + lemmas(ir)] + \
+            [_domain(ed, players, s0), whole.s.ok]
     except Unsupported:
         return None
     solver = _solver()
@@ -475,30 +516,49 @@ def _chain_step(ed, acts, s, k: int):
 
 @unsupported_is_unknown
 def bounded(ir: dict, invariant, players: int, depth: int, actions: list | None = None):
+    """No violation within `depth` actions of the start. Each step's check assumes the
+    invariant in the states before (it was just checked there); where that check runs out
+    of its resource limit, the check without those assumptions is tried too (either finishes
+    first depending on the query) and the deeper bound stands."""
     ed = edition(ir)
     inv = _invariant(ir, invariant)
     acts = actions if actions is not None else catalogue(ir, players, ed)
     s = initial(ed, players)
     if T.concrete(holds(ed, inv, s)) is not True:
         return prove_initial(ir, inv, players)
-    solver = _solver()
+    first = _bmc(ed, inv, acts, s, players, depth, assume=True)
+    if not (isinstance(first, Bounded) and first.bound < depth and first.reason.startswith("solver")):
+        return first
+    second = _bmc(ed, inv, acts, s, players, depth, assume=False)
+    return second if isinstance(second, Violated) or (isinstance(second, Bounded) and second.bound > first.bound) \
+        else first
+
+
+def _bmc(ed, inv: dict, acts: list, s, players: int, depth: int, assume: bool):
+    """Bounded model checking from `s`, with `assume`: the invariant holds before each step
+    checked (it was checked there). The queries are copied into a Z3 context of their own,
+    so whether a check finishes within its resource limit depends on the query alone, not
+    on the terms the process happened to build before."""
+    own = z3.Context()
+    solver = z3.Solver(ctx=own)
     states, sels, games = [s], [], []
     for k in range(depth):
         try:
             sel, nxt, trans, gs, stuck = _chain_step(ed, acts, states[-1], k)
         except Unsupported as error:
             return Unknown(f"unsupported: {error}")
-        solver.add(trans)
+        solver.add(trans.translate(own))
         states.append(nxt)
         sels.append(sel)
         games.append(gs)
+        after = holds(ed, inv, nxt)
         solver.push()
         # a violation at step k+1, or a step that goes bankrupt (not computed here: an
         # unsupported path or a violation hidden behind it ends the bound at k)
-        solver.add(z3.Or(T.lift(T.not_(holds(ed, inv, nxt))), stuck))
+        solver.add(z3.Or(T.lift(T.not_(after)), stuck).translate(own))
         result, why = _check(solver)
         if result == z3.sat:
-            model = solver.model()
+            model = solver.model().translate(z3.main_ctx())
             if z3.is_true(model.eval(stuck, model_completion=True)):
                 reason = (f"a bankruptcy is reachable at step {k + 1} ({SymGame.ABSTRACT_BANKRUPTCY}); "
                           "bounded model checking from the start state")
@@ -510,7 +570,9 @@ def bounded(ir: dict, invariant, players: int, depth: int, actions: list | None 
             reason = f"solver at depth {k + 1}: {why}"
             return Bounded(k, players, f"{reason}; bounded model checking from the start state") if k \
                 else Unknown(reason)
-        solver.add(z3.Not(stuck))
+        solver.add(z3.Not(stuck).translate(own))
+        if assume:
+            solver.add(T.lift(after).translate(own))
     return Bounded(depth, players, "bounded model checking from the start state (no bankruptcy reachable)")
 
 

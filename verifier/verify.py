@@ -67,6 +67,14 @@ def verify(ir: dict, spec: str, players: int = 2, depth: int = 2, examples: int 
            trace_dir: Path = Path("traces"), prove: bool = True, searches: int | None = None) -> Report:
     """Every verdict for one edition; violation traces are written to `trace_dir`. Exploration
     searches again after each violation, at most `searches` times (default: until clean)."""
+    report = proofs(ir, spec, players, depth, trace_dir, prove)
+    return explored(report, exploration(ir, spec, examples, trace_dir, searches))
+
+
+def proofs(ir: dict, spec: str, players: int = 2, depth: int = 2, trace_dir: Path = Path("traces"),
+           prove: bool = True) -> Report:
+    """The report without exploration: the Z3 cells (with `prove`) and the card texts. The
+    two halves of `verify` are independent, so `boardrules verify` runs them side by side."""
     began = time.perf_counter()
     invs = [{"name": x["name"], "text": x["text"], "origin": x["origin"]} for x in ir["invariants"]]
     laid = "".join(f"+{v}" for v in ir["edition"].get("variants") or ())      # `classic-se+short`
@@ -74,14 +82,29 @@ def verify(ir: dict, spec: str, players: int = 2, depth: int = 2, examples: int 
                     texts=disagreements(ir), examples=None if laid else run_all(ir))
     if prove:
         _prove(ir, report, trace_dir)
+    report.seconds = time.perf_counter() - began
+    return report
+
+
+def exploration(ir: dict, spec: str, examples: int | None = None, trace_dir: Path = Path("traces"),
+                searches: int | None = None) -> tuple[Exploration, float]:
+    """The exploration half of `verify`, with the seconds it took."""
+    began = time.perf_counter()
     kwargs = {} if examples is None else {"examples": examples}
-    report.exploration = explore(ir, spec=spec, trace_dir=trace_dir, searches=searches, **kwargs)
+    found = explore(ir, spec=spec, trace_dir=trace_dir, searches=searches, **kwargs)
+    return found, time.perf_counter() - began
+
+
+def explored(report: Report, found: tuple[Exploration, float]) -> Report:
+    """The report with its exploration (`exploration`'s result): a game that breaks an
+    invariant is its `explored` cell; a game that passes is a test, not a verdict: no cell."""
+    report.exploration, seconds = found
     report.actions.append(EXPLORED)
     broken = {t.violation["invariant"]: t for t in report.exploration.violations}
-    for name, found in broken.items():      # a game that passes is a test, not a verdict: no cell
-        report.cells[(name, EXPLORED)] = Violated(found.steps, f"a game breaks it at step {found.violation['step']}")
-        report.cells[(name, EXPLORED)].path = found.path
-    report.seconds = time.perf_counter() - began
+    for name, trace in broken.items():
+        report.cells[(name, EXPLORED)] = Violated(trace.steps, f"a game breaks it at step {trace.violation['step']}")
+        report.cells[(name, EXPLORED)].path = trace.path
+    report.seconds += seconds
     return report
 
 

@@ -49,7 +49,15 @@ def ite(c, a, b):
         return c
     if a is False and b is True:
         return z3.Not(c)
-    return z3.If(c, lift(a), lift(b))
+    x, y = lift(a), lift(b)
+    kind = x.sort_kind()
+    if kind in _SAME_SORT and kind == y.sort_kind():
+        # the term `z3.If` makes, without its wrapper's coercions (built by the hundred thousand)
+        return _SAME_SORT[kind](z3.Z3_mk_ite(c.ctx.ref(), c.as_ast(), x.as_ast(), y.as_ast()), c.ctx)
+    return z3.If(c, x, y)
+
+
+_SAME_SORT = {z3.Z3_BOOL_SORT: z3.BoolRef, z3.Z3_INT_SORT: z3.ArithRef, z3.Z3_REAL_SORT: z3.ArithRef}
 
 
 def _junction(make, out: list):

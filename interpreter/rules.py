@@ -315,7 +315,9 @@ class RulesMixin:
             return False
         if st.mortgaged[sq] or (paid and self.pl[p].cash < ed.house_cost[sq]):
             return False
-        return self.group_ready(p, g)
+        # group_ready(p, g), written out: a build is checked twice a manage window's answer
+        return ed.group_kind[g] == 1 and not (ed.needs_complete and self.gcount[p][g] != ed.group_size[g]) \
+            and not (ed.blocked_by_mortgage and self.gmort[g])
 
     def can_build_hotel(self, p: int, sq: int) -> bool:
         ed, st = self.ed, self.st
@@ -339,8 +341,8 @@ class RulesMixin:
         if not ed.even:
             return True
         g = ed.group_of[sq]
-        level = self.even_level(sq)
         houses, hotels, hotel_level = st.houses, st.hotels, ed.hotel_even_level
+        level = hotel_level if hotels[sq] else houses[sq]     # even_level(sq)
         for s in ed.group_squares[g]:
             if (hotel_level if hotels[s] else houses[s]) > level:    # even_level(s): not the top
                 return False

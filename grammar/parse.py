@@ -148,6 +148,11 @@ class _Build(Transformer):
         self.source = source
         self.trailing = trailing
         self.diagnostics: list[Diagnostic] = []
+        # `v_args` makes a new wrapper of a rule's method at every lookup (one per tree node):
+        # looked up once here, each rule's wrapper is found in the instance from then on.
+        for name, member in vars(type(self)).items():
+            if hasattr(member, "visit_wrapper"):
+                setattr(self, name, getattr(self, name))
 
     def _span(self, meta) -> Span:
         return Span(self.source, meta.line, meta.column, meta.end_line, meta.end_column)

@@ -7,7 +7,8 @@ as an `anyOf` whose branches each pin the tag with a `const` (`{"properties": {"
 builds an error for every branch that fails, which was most of an edition's compile time.
 Our validator reads such an `anyOf` as the tagged union it is: it checks only the branch
 whose tag the node carries. A node whose tag matches no branch fails every branch, so the
-verdict is the stock one; only the work differs.
+verdict is the stock one; only the work differs. Likewise a `$ref` to one of the
+schema's own `$defs` is looked up once, not resolved anew at every node.
 """
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from pathlib import Path
 from jsonschema import Draft202012Validator, ValidationError, validators
 
 SCHEMA = Path(__file__).with_name("ir.schema.json")
-_any_of = Draft202012Validator.VALIDATORS["anyOf"]
+_any_of, _ref = Draft202012Validator.VALIDATORS["anyOf"], Draft202012Validator.VALIDATORS["$ref"]
 
 
 def first_problem(ir: dict) -> ValidationError | None:
@@ -29,7 +30,16 @@ def first_problem(ir: dict) -> ValidationError | None:
 @cache
 def _validator():
     schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
-    tagged = validators.extend(Draft202012Validator, {"anyOf": _tagged_any_of})
+    definitions = {f"#/$defs/{name}": rule for name, rule in schema.get("$defs", {}).items()}
+
+    def local_ref(validator, ref: str, instance, here):
+        rule = definitions.get(ref)
+        if rule is None:
+            yield from _ref(validator, ref, instance, here)
+        else:
+            yield from validator.descend(instance, rule)
+
+    tagged = validators.extend(Draft202012Validator, {"anyOf": _tagged_any_of, "$ref": local_ref})
     return tagged(schema)
 
 

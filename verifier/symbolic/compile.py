@@ -554,11 +554,7 @@ class CompileMixin:
         try:
             self.block(procedure["body"], c)
         finally:
-            for p, v in saved.items():
-                if v is _MISSING:
-                    c.vars.pop(p, None)
-                else:
-                    c.vars[p] = v
+            _restore(c, saved)
 
     def s_jump_to(self, node, c):
         """`jump to SQUARE`: straight there, passing nothing, and land."""
@@ -586,12 +582,10 @@ class CompileMixin:
                 c.vars[names[i]] = v
                 bind(i + 1)
             self.split_value(self.choice("die", faces, seat=c.me), faces, face)
-        bind(0)
-        for name, v in saved.items():
-            if v is _MISSING:
-                c.vars.pop(name, None)
-            else:
-                c.vars[name] = v
+        try:
+            bind(0)
+        finally:
+            _restore(c, saved)
 
     def s_if(self, node, c):
         cond = self.expr(node["cond"], c)
@@ -653,3 +647,12 @@ def sum_terms(xs):
 
 EXPR_KINDS = sorted(n[2:] for n in dir(CompileMixin) if n.startswith("x_"))
 STMT_KINDS = sorted(n[2:] for n in dir(CompileMixin) if n.startswith("s_"))
+
+
+def _restore(c, saved: dict) -> None:
+    """Put back the names a procedure or a throw bound, as they were before it."""
+    for name, value in saved.items():
+        if value is _MISSING:
+            c.vars.pop(name, None)
+        else:
+            c.vars[name] = value

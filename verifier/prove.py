@@ -142,10 +142,15 @@ def _domain(ed, players: int, s0):
 def _before(ed, inv: dict, players: int, s0):
     """The invariant on the fresh pre-state `fresh(ed, players)` (the same constants every
     time): built once per edition, player count and invariant, shared by every action."""
-    key = (id(ed), players, inv["name"], json.dumps(inv["body"], sort_keys=True))
+    key = _inv_key(ed, inv, players)
     if key not in _BEFORE:
         _BEFORE[key] = holds(ed, inv, s0)
     return _BEFORE[key]
+
+
+def _inv_key(ed, inv: dict, players: int) -> tuple:
+    """What an invariant's terms on the fresh state depend on (its name and its body)."""
+    return id(ed), players, inv["name"], json.dumps(inv["body"], sort_keys=True)
 
 
 FRAME = "frame: the action writes none of the state the invariant reads"
@@ -156,7 +161,7 @@ def _reads(ed, inv: dict, players: int, s0) -> frozenset:
     in its term there (a field that is no constant in the fresh state counts as read).
     Where the step leaves all of them the same terms, the invariant's term after the step
     is its term before: preserved with no query (the frame condition)."""
-    key = (id(ed), players, inv["name"], json.dumps(inv["body"], sort_keys=True), "reads")
+    key = _inv_key(ed, inv, players) + ("reads",)
     if key not in _BEFORE:
         names, seen, todo = set(), set(), [_before(ed, inv, players, s0)]
         while todo:

@@ -70,6 +70,14 @@ def _divide(a, b):
     return Fraction(a) / b
 
 
+def _scale(a, num: int, den: int):
+    """`a * num/den` exactly (a percent, a constant ratio): an int when it comes out whole."""
+    if type(a) is int:
+        v = a * num
+        return v // den if not v % den else Fraction(v, den)
+    return a * Fraction(num, den)
+
+
 def _destination(body: list, var: str) -> tuple[str, bool] | None:
     """Where picking `var` puts my token, for strategies weighing the choice: ("at", lands) when
     the block starts with `jump to var` / `place at var`, ("by", True) with `move by var`."""
@@ -97,7 +105,7 @@ class Compiler:
     def __init__(self, ed):
         self.ed = ed
         self.formula_stack: list[str] = []
-        self.names: dict = {"_divide": _divide, "_count": _count, "_round": _round}   # what generated code reads
+        self.names: dict = {"_divide": _divide, "_scale": _scale, "_count": _count, "_round": _round}   # what generated code reads
         self.loops = 0                                              # aggregate loop names made
         self.kinds: dict[str, str] = {}                             # loop name -> kind of its values
         self.procedures: dict[str, object] = {}                     # name -> its compiled block
@@ -333,6 +341,10 @@ class Compiler:
             return True, self.BINOPS[op](l[1], r[1])
         if op == "/":
             return False, f"_divide({self.source(l)}, {self.source(r)})"
+        if op == "*" and (l[0] or r[0]):
+            x, k = (r, l[1]) if l[0] else (l, r[1])
+            if type(k) is Fraction:
+                return False, f"_scale({self.source(x)}, {k.numerator}, {k.denominator})"
         return False, f"({self.source(l)} {op} {self.source(r)})"
 
     def x_if(self, node, env):

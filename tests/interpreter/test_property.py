@@ -223,12 +223,14 @@ def test_kept_card_is_held_then_returned(ed):
 def test_tax_square(ed):
     """§1/§2 Tax (SE 001, NL 003: pay the printed amount; US 002: choose the fixed amount or
     10% of total worth, chosen before counting): the `choose` options are offered, each
-    costs what its statements say, rounded per `money.rounding`."""
+    costs what its statements say, rounded per `money.rounding` (a worth ending in 5 makes
+    10% of it a half: the exact share is rounded, not a share of a rounded worth)."""
     tax = sq(ed, "income_tax")
     effects = ed.ir["squares"][tax]["on_land"]
     pick_last = Script(Choose=lambda game, seat, acts: acts[-1])
     g = game(ed, strategies=[pick_last, Script()], dice=[(1, 3)])
     own(g, 0, "orange_1")
+    g.transfer(BANK, 0, 5, "test")
     place(g, 0, tax - 4)
     worth = g.pl[0].cash + ed.price[sq(ed, "orange_1")]
     before = g.pl[0].cash

@@ -6,7 +6,8 @@ Expressions are evaluated against the machine's current state (`SymGame.s`), who
 terms may be concrete or Z3; the smart constructors of `terms` fold concrete values, so
 the same handlers give the interpreter's plain value on a concrete state.
 
-Values that name a game object are `Ref(kind, v)` (kind: player, deed, group, deck);
+Values that name a game object are `Ref(kind, v)` (kind: player, deed, group, deck, area,
+quarter, pot: a pot's `v` is its party number, `POT0 - k`, as in the interpreter);
 sets are lists of `(element, membership condition)`.
 """
 from __future__ import annotations
@@ -15,7 +16,7 @@ from fractions import Fraction
 from typing import NamedTuple
 
 from interpreter.compile import Ctx  # the same names in scope as the interpreter (one definition)
-from interpreter.state import BANK, NO_DEED
+from interpreter.state import BANK, NO_DEED, POT0
 
 from . import terms as T
 
@@ -73,8 +74,7 @@ class CompileMixin:
         return self.ed.setting(node["path"])
 
     def x_pot(self, node, c):
-        # pots (a Free Parking jackpot) are a party the symbolic state does not hold yet
-        raise Unsupported("pots are not modelled by the symbolic semantics yet")
+        return Ref("pot", self.ed.pot_party[node["id"]])
 
     def x_square(self, node, c):
         return Ref("deed", self.ed.square_index[node["id"]])
@@ -135,9 +135,7 @@ class CompileMixin:
         if name == "over":
             return s.over
         if name == "pots":
-            if ed.ir.get("pots"):
-                raise Unsupported("pots are not modelled by the symbolic semantics yet")
-            return []
+            return [(Ref("pot", party), True) for party in ed.pot_parties]
         if name == "board_size":
             return ed.n
         if name == "houses_in_bank":
@@ -182,6 +180,10 @@ class CompileMixin:
         name = node["name"]
         s, ed = self.s, self.ed
         kind = of.kind if isinstance(of, Ref) else None
+        if kind == "pot":                                           # a pot has only its cash
+            if name != "cash":
+                raise Unsupported(f"unknown attribute `{name}` of a pot")
+            return T.pick(T.sub(POT0, of.v), s.pots)
         if name in ed.state_index and kind in ("player", None):     # a player's declared state
             k = ed.state_index[name]
             if not ed.state_is_set[k]:                              # a number

@@ -7,7 +7,7 @@ Loops over deeds whose body only sets a few fields are written field by field wi
 """
 from __future__ import annotations
 
-from interpreter.state import BANK
+from interpreter.state import BANK, POT0
 
 from . import terms as T
 from .compile import Ref, sum_terms
@@ -18,15 +18,20 @@ class RulesMixin:
 
     def transfer(self, payer: int, payee: int, amount, reason: str = "") -> None:
         # INVARIANT (money conservation): every amount leaves one party and reaches one.
+        # A pot (party POT0 - k) is an account like a player's: what it holds is `s.pots[k]`.
         s = self.s
-        if payer == BANK:
+        if payer >= 0:
+            s.cash[payer] = T.sub(s.cash[payer], amount)
+        elif payer == BANK:
             s.bank_ledger = T.sub(s.bank_ledger, amount)
         else:
-            s.cash[payer] = T.sub(s.cash[payer], amount)
-        if payee == BANK:
+            s.pots[POT0 - payer] = T.sub(s.pots[POT0 - payer], amount)
+        if payee >= 0:
+            s.cash[payee] = T.add(s.cash[payee], amount)
+        elif payee == BANK:
             s.bank_ledger = T.add(s.bank_ledger, amount)
         else:
-            s.cash[payee] = T.add(s.cash[payee], amount)
+            s.pots[POT0 - payee] = T.add(s.pots[POT0 - payee], amount)
 
     def pay(self, payer: int, payee: int, amount, reason: str = "", _flipped: bool = False) -> None:
         """A debt: paid in full, or the payer goes bankrupt. Raising money first (selling,
@@ -40,13 +45,15 @@ class RulesMixin:
         self.fork(T.le(amount, 0), nonpositive, lambda: self._pay(payer, payee, amount, reason))
 
     def _pay(self, payer, payee, amount, reason):
+        if payee == BANK and self.ed.redirect:            # a pot takes these receipts instead
+            payee = self.ed.redirect.get(reason, BANK)
         if payer == payee:
             return
-        if payer == BANK:
-            self.transfer(BANK, payee, amount, reason)
+        if payer < 0:                                      # the bank or a pot pays in full
+            self.transfer(payer, payee, amount, reason)
             return
         s = self.s
-        gone = T.or_(s.bankrupt[payer], s.bankrupt[payee] if payee != BANK else False)
+        gone = T.or_(s.bankrupt[payer], s.bankrupt[payee] if payee >= 0 else False)
         self.fork(gone, None, lambda: self.fork(
             T.lt(s.cash[payer], amount),
             lambda: self.bankrupt(payer, payee),

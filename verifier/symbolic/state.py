@@ -2,8 +2,9 @@
 player field, per card (where it is: -1 in its deck, else the seat holding it), per
 group (`uneven`), per player, declared set (`state player.NAME : set of square`) and
 square (in it or not), per player and declared number (`state player.NAME : int`), per
-declared area number (`state area.NAME : int`) and area, the bank's counters, the turns
-played (where a rule reads `turn`) and whether the game is over (`end game`).
+declared area number (`state area.NAME : int`) and area, per pot (`pot NAME`, a Free
+Parking jackpot: the money it holds), the bank's counters, the turns played (where a rule
+reads `turn`) and whether the game is over (`end game`).
 The mirror of `interpreter/state.py`, with what no rule reads left out (turn order,
 landing counts, the RNG, the order inside a deck: a draw is an action parameter naming
 the card on top).
@@ -51,6 +52,7 @@ class SymState:
     marks: list = field(default_factory=list)        # per player, per declared state set, per square: in it
     numbers: list = field(default_factory=list)      # per player, per declared state: its number (None for a set)
     areas: list = field(default_factory=list)        # per declared `state area.*` number, per area: its value
+    pots: list = field(default_factory=list)         # per pot (party POT0 - k): the money it holds
     turns: object = None                             # player turns played (`turn` is one more); None: no rule reads it
     over: object = False                             # the game is over (`end game` ran)
     halt: object = False
@@ -66,7 +68,7 @@ class SymState:
                         dict(self.hotels), dict(self.mortgaged), self.bank_houses, self.bank_hotels,
                         self.bank_ledger, [list(x) for x in self.loc], list(self.uneven),
                         [[list(m) for m in q] for q in self.marks], [list(x) for x in self.numbers],
-                        [list(x) for x in self.areas], self.turns, self.over, self.halt,
+                        [list(x) for x in self.areas], list(self.pots), self.turns, self.over, self.halt,
                         self.kept, self.deferred, self.ok, self.unsupported)
 
     # ---- the named terms -------------------------------------------------------------
@@ -98,6 +100,8 @@ class SymState:
         for k, values in enumerate(self.areas):
             for a in range(len(values)):
                 yield f"areas[{k}][{a}]", values, a
+        for k in range(len(self.pots)):
+            yield f"pots[{k}]", self.pots, k
 
     SCALARS = ("bank_houses", "bank_hotels", "bank_ledger", "turns", "over")
 
@@ -112,7 +116,7 @@ class SymState:
         for sets in self.marks:
             for marks in sets:
                 out += marks
-        out += [*self.uneven, self.bank_houses, self.bank_hotels, self.bank_ledger, self.turns, self.over]
+        out += [*self.uneven, *self.pots, self.bank_houses, self.bank_hotels, self.bank_ledger, self.turns, self.over]
         return out
 
     def values(self) -> dict:
@@ -165,6 +169,7 @@ def fresh(ed, players: int, prefix: str = "") -> SymState:
                 for k, is_set in enumerate(ed.state_is_set)] for q in P]
     s.numbers = [[None if is_set else I(f"numbers[{q}][{k}]") for k, is_set in enumerate(ed.state_is_set)] for q in P]
     s.areas = [[I(f"areas[{k}][{a}]") for a in range(len(ed.areas))] for k in range(len(ed.area_states))]
+    s.pots = [I(f"pots[{k}]") for k in range(len(ed.pots))]
     s.turns = I("turns") if reads(ed, "turn") else None
     s.over = B("over") if ends(ed) else False
     return s
@@ -219,6 +224,7 @@ def initial(ed, players: int) -> SymState:
     s.marks = [[[False] * ed.n if is_set else [] for is_set in ed.state_is_set] for _ in range(players)]
     s.numbers = [[None if is_set else 0 for is_set in ed.state_is_set] for _ in range(players)]
     s.areas = [[0] * len(ed.areas) for _ in ed.area_states]
+    s.pots = [0] * len(ed.pots)
     s.turns = 0 if reads(ed, "turn") else None
     return s
 
@@ -259,6 +265,7 @@ def from_game(game) -> SymState:
                for p in st.players]
     s.numbers = [[None if is_set else number for number, is_set in zip(p.marks, ed.state_is_set)] for p in st.players]
     s.areas = [list(values) for values in st.areas]
+    s.pots = list(st.pots)
     s.turns = st.turns if reads(ed, "turn") else None
     s.over = bool(st.over or game.ending)
     return s

@@ -4,7 +4,9 @@ interpreter's mechanism gives, and the same guard where the interpreter has a le
 test. BOARDRULES_DIFF_PAIRS sets the pairs per edition (default 10,000). metropol-da's
 pairs go through the city (per-area numbers, `set`, procedures, end-of-turn actions,
 `turn`), roll hooks on a double, `throw` + `jump to`, crossings by `place at`, auctions
-with pre-emption and debt auctions."""
+with pre-emption and debt auctions. classic-nl+jackpot's pairs go through the Free
+Parking jackpot (RULES-MATRIX §3 US variations): taxes, the jail fine and card payments
+to the bank go to the pot, and Free Parking pays it out."""
 from __future__ import annotations
 
 import os
@@ -23,7 +25,8 @@ from verifier.symbolic.replay import legal, run
 from verifier.symbolic.state import from_game
 
 PAIRS = int(os.environ.get("BOARDRULES_DIFF_PAIRS", "10000"))
-EDITIONS = ["classic-se", "classic-nl", "classic-us", "wonders-se", "metropol-da"]
+# an edition id, or `EDITION+VARIANT` (a bundled variant laid over it)
+EDITIONS = ["classic-se", "classic-nl", "classic-us", "wonders-se", "metropol-da", "classic-nl+jackpot"]
 
 
 def random_state(ed, players: int, rng: random.Random) -> GameState:
@@ -76,7 +79,9 @@ def random_state(ed, players: int, rng: random.Random) -> GameState:
             marks = set(whole) - set(rng.sample(whole, min(len(whole), rng.randint(0, 2)))) \
                 if rng.random() < 0.5 else set(rng.sample(range(n), rng.randint(0, n)))
             p.marks.append(sorted(marks))
-    st.bank_ledger = -sum(p.cash for p in st.players)
+    # a pot: often empty (Free Parking then pays nothing), else some money
+    st.pots = [0 if rng.random() < 0.3 else rng.randint(1, ed.start_money) for _ in ed.pots]
+    st.bank_ledger = -sum(p.cash for p in st.players) - sum(st.pots)
     st.decks = []
     for k, cards in enumerate(ed.cards):
         order = []
@@ -107,7 +112,7 @@ def provider_for(rng):
 def compare(ed, players: int, pairs: int, seed: int):
     rng = random.Random(seed)
     acts = catalogue(_ir(ed), players, ed)
-    counts = {"agree": 0, "guard_false": 0, "skipped": 0}
+    counts = {"agree": 0, "guard_false": 0, "skipped": 0, "pot_in": 0, "pot_out": 0}
     per_action = {a.name: 0 for a in acts}
     while counts["agree"] < pairs:
         st = random_state(ed, players, rng)
@@ -151,6 +156,8 @@ def compare(ed, players: int, pairs: int, seed: int):
         diff = {k: (expect[k], after[k]) for k in expect if expect[k] != after[k]}
         assert not diff, f"{ed.id} {act.name}{args} choices {mine.record}: symbolic vs interpreter {diff}"
         counts["agree"] += 1
+        counts["pot_in"] += any(a > b for a, b in zip(mine.s.pots, before.pots))
+        counts["pot_out"] += any(a < b for a, b in zip(mine.s.pots, before.pots))
         per_action[act.name] += 1
     return counts, per_action
 
@@ -164,9 +171,13 @@ def _ir(ed):
 
 @pytest.mark.parametrize("name", EDITIONS)
 def test_symbolic_transition_agrees_with_the_interpreter(name):
-    ed = interpreter.load(grammar.compile_file(str(spec.bundled()[name])))
+    edition, *variants = name.split("+")
+    ed = interpreter.load(grammar.compile_file(str(spec.bundled()[edition]),
+                                               [spec.bundled_variants()[v] for v in variants]))
     counts, per_action = compare(ed, 3, PAIRS, seed=len(name))
     starved = [a for a, c in per_action.items() if c == 0]
     # rare guards (a downgrade needs a hotel, its owner to move and four houses in the bank)
     # may go unsampled in a short run; most actions must be compared
     assert len(starved) <= len(per_action) // 10, f"actions never compared: {starved}"
+    if ed.pots:     # the compared pairs pay into a pot and out of it
+        assert counts["pot_in"] and counts["pot_out"], counts

@@ -149,3 +149,35 @@ def test_a_rule_that_can_never_fire_is_dead(ir):
     no_hotels = copy.deepcopy(ir)
     no_hotels["settings"]["building"]["hotels_per_lot"] = 0
     assert prove.can_happen(no_hotels, "build_hotel", 2) is False
+
+
+@pytest.fixture(scope="module")
+def jackpot():
+    return grammar.compile_file(str(spec.bundled()["classic-nl"]), [spec.bundled_variants()["jackpot"]])
+
+
+def test_the_free_parking_jackpot_is_modelled(jackpot):
+    """RULES-MATRIX §3 US variations (Free Parking jackpot): the jail fine goes to the pot,
+    not the bank, and the next lander on Free Parking takes the whole pot; money
+    conservation counts the pot, and is proved for the fine and at the start.
+    Counterexample twin: conservation without the pots is not kept by paying the fine
+    (unknown, not inductive, never proved): the fine really reaches the pot."""
+    from verifier.symbolic.state import initial
+
+    ed = prove.edition(jackpot)
+    acts = {a.name: a for a in catalogue(jackpot, 2, ed)}
+    parking = next(sq["id"] for sq in jackpot["squares"]
+                   if any(s.get("do") == "transfer" and s["from"].get("k") == "pot" for s in sq.get("on_land", [])))
+    s = initial(ed, 2)
+    s.in_jail[0] = True
+    fined = acts["jail:pay_fine"].step(ed, s, args={"me": 0}).s
+    assert fined.ok is True and fined.pots == [ed.jail_fine] and fined.bank_ledger == s.bank_ledger
+    paid = acts["square:" + parking].step(ed, fined, args={"me": 1}).s
+    assert paid.pots == [0] and paid.cash[1] == fined.cash[1] + ed.jail_fine
+
+    assert isinstance(prove.prove_initial(jackpot, "money_conservation", 2), Proved)
+    assert isinstance(prove.prove_preserves(jackpot, "money_conservation", "jail:pay_fine", 2), Proved)
+    counted = next(x for x in jackpot["invariants"] if x["name"] == "money_conservation")
+    uncounted = {**counted, "name": "money_without_pots", "body": counted["body"] | {"l": counted["body"]["l"]["l"]}}
+    verdict = prove.prove_preserves(jackpot, uncounted, "jail:pay_fine", 2, strengthen=False)
+    assert isinstance(verdict, Unknown) and "not inductive" in verdict.reason, verdict

@@ -55,7 +55,7 @@ def event_checker(skip: frozenset = frozenset(), framed: bool = True):
     """The hook for `play(check_invariants=True)`: checks every invariant after each event
     (money is mid-flight inside a transfer only, never between events); `framed=False`
     evaluates every one every time (`check_all`), the reference the frame is tested against."""
-    made: list = []            # the edition's checker, found at the first event
+    made: list = [None, None]  # the edition and its checker, found at the first event
     seen: list = []            # the parts' values after the previous event (framed)
 
     def hook(game, event):
@@ -63,11 +63,11 @@ def event_checker(skip: frozenset = frozenset(), framed: bool = True):
             return
         if not framed:
             return check_all(game, event, len(game.events) - 1, skip)
-        if not made:
-            first, parts = _checker(game.ed, skip)
-            made.append(first)
-            seen.extend([UNSEEN] * len(parts))
-        broken = made[0](game, Ctx(), seen)
+        if made[0] is not game.ed:
+            made[1], parts = _checker(game.ed, skip)
+            made[0] = game.ed
+            seen[:] = [UNSEEN] * len(parts)
+        broken = made[1](game, Ctx(), seen)
         if broken >= 0:
             # the invariants after it were not evaluated on what changed: all of them next time
             seen[:] = [UNSEEN] * len(seen)
@@ -112,7 +112,8 @@ class Unframed(Exception):
 
 def reads(source: str) -> frozenset[Part] | None:
     """The parts of the state an invariant's source (`Edition.invariant_sources`) reads; None
-    when it is not known. The edition (`g.ed`) and the compiler's names are the same all game."""
+    when it is not known. The edition (`g.ed`), the compiler's names and the module names a
+    game method reads hold no game state."""
     try:
         return frozenset(_reads(ast.parse(source, mode="eval").body, "g"))
     except Unframed:
@@ -160,8 +161,7 @@ def _reads(node, root: str) -> set[Part]:
         raise Unframed(root)
     elif isinstance(node, ast.stmt) and not isinstance(node, (ast.Return, ast.If, ast.Assign, ast.Expr)):
         raise Unframed(type(node).__name__)
-    elif isinstance(node, ast.Assign) and not all(isinstance(n, ast.Name) for t in node.targets
-                                                  for n in (t.elts if isinstance(t, ast.Tuple) else [t])):
+    elif isinstance(node, (ast.Assign, ast.comprehension)) and not all(_names(t) for t in _targets(node)):
         raise Unframed("a write")
     elif isinstance(node, ast.Expr) and not isinstance(node.value, ast.Constant):      # not a docstring
         raise Unframed("a statement")
@@ -170,11 +170,26 @@ def _reads(node, root: str) -> set[Part]:
     return out
 
 
+def _targets(node) -> list:
+    return node.targets if isinstance(node, ast.Assign) else [node.target]
+
+
+def _names(target) -> bool:
+    """A target that binds local names only (writes nothing the game holds)."""
+    return isinstance(target, ast.Name) or isinstance(target, ast.Tuple) and all(map(_names, target.elts))
+
+
 @cache
 def _method(name: str) -> frozenset[Part]:
-    """What a game method reads, from its own source (so it cannot fall behind the method)."""
-    tree = ast.parse(textwrap.dedent(inspect.getsource(getattr(Game, name))))
+    """What a method of `interpreter.engine.Game` reads, from its own source (so it cannot fall
+    behind the method); a decorated one, or one without Python source, is not known."""
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(getattr(Game, name))))
+    except (TypeError, OSError):
+        raise Unframed(name) from None
     function = tree.body[0]
+    if not isinstance(function, ast.FunctionDef) or function.decorator_list:
+        raise Unframed(name)
     return frozenset(_reads(ast.Module(body=function.body, type_ignores=[]), function.args.args[0].arg))
 
 

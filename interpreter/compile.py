@@ -127,6 +127,18 @@ class Compiler:
         finally:
             self.hoisted = outer
 
+    def text(self, node, env) -> str:
+        """An expression as the source of one Python expression over `g`, `c` and `names`
+        (what `fn` makes a function of), for a reader that fuses several (verifier/invariants.py)."""
+        outer, self.hoisted = self.hoisted, []
+        try:
+            compiled = self.expr(node, env)
+            if compiled[0] or not self.hoisted:
+                return self.source(compiled)
+            return f"({', '.join(self.hoisted)}, {compiled[1]})[-1]"
+        finally:
+            self.hoisted = outer
+
     def function(self, compiled):
         """A compiled expression as a function `f(g, c)`; its hoisted aggregates come first."""
         const, value = compiled

@@ -36,7 +36,7 @@ class Edition:
                  'mortgages', 'hotel_level', 'hotel_even_level', 'unmortgage_cost', 'transfer_cost',
                  'house_sale', 'hotel_sale_only', 'hotel_sale_full', 'rent_fn', 'on_land',
                  'on_pass', 'on_pass_squares', 'land_reason', 'cards', 'card_texts', 'card_reason',
-                 'invariants', 'statistics', 'setup_fn', 'land_hooks', 'acquire_hooks',
+                 'invariants', 'invariant_sources', 'source_names', 'statistics', 'setup_fn', 'land_hooks', 'acquire_hooks',
                  'roll_hooks', 'rent_hooks', 'add_hooks', 'end_over', 'end_only_bankruptcy',
                  'score_fn', 'sits_out', 'actions', 'action_elements', 'BUY', 'DECLINE',
                  'BUY_OR_DECLINE', 'BUILD', 'BUILD_HOTEL', 'SELL', 'DOWNGRADE', 'MORTGAGE',
@@ -203,8 +203,12 @@ class Edition:
         self.cards = [[comp.block(card.get("effect") or [], {}) for card in d.get("cards", [])] for d in self.decks]
         self.card_texts = [[card.get("text", "") for card in d.get("cards", [])] for d in self.decks]
         self.card_reason = [["card:" + d["id"]] * len(d.get("cards", [])) for d in self.decks]
-        # every invariant (the prelude's and the edition's) as (name, text, f(game, ctx) -> bool)
-        self.invariants = [(inv["name"], inv["text"], comp.fn(inv["body"], {})) for inv in ir.get("invariants", [])]
+        # every invariant (the prelude's and the edition's) as (name, text, f(game, ctx) -> bool),
+        # and as source over `source_names` (the verifier fuses them into one function)
+        self.invariant_sources = [comp.text(inv["body"], {}) for inv in ir.get("invariants", [])]
+        self.invariants = [(inv["name"], inv["text"], eval(f"lambda g, c: {source}", comp.names))
+                           for inv, source in zip(ir.get("invariants", []), self.invariant_sources)]
+        self.source_names = comp.names
         self.statistics = [(st["name"], comp.fn(st["body"], {})) for st in ir.get("statistics", [])]
         self.setup_fn = comp.block(ir.get("setup") or [], {})
         self.land_hooks, self.acquire_hooks, self.roll_hooks, self.rent_hooks = [], [], [], []

@@ -24,6 +24,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, Phase, Verbosity, given, settings, target
 from hypothesis import strategies as st
 from hypothesis.internal.conjecture import engine
+from hypothesis.strategies._internal.lazy import unwrap_strategies
 
 import interpreter
 from interpreter import actions as A
@@ -165,16 +166,38 @@ class Adversary:
 
     name = "explorer"
 
-    def __init__(self, draw, off: frozenset, eager: frozenset, record: list, counters: Counters):
-        self.draw, self.off, self.eager, self.record, self.counters = draw, off, eager, record, counters
+    def __init__(self, pick, off: frozenset, eager: frozenset, record: list, counters: Counters):
+        self.pick, self.off, self.eager, self.record, self.counters = pick, off, eager, record, counters
 
     def choose(self, game, seat, actions):
         allowed = [a for a in actions if type(a).__name__ not in self.off] or list(actions)
         allowed = [a for a in allowed if type(a).__name__ in self.eager] or allowed
-        chosen = allowed[self.draw(st.integers(0, len(allowed) - 1))]
+        chosen = allowed[self.pick(0, len(allowed) - 1)]
         self.record.append({"seat": seat, "action": A.to_json(chosen)})
         self.counters.choice(actions, chosen)
         return chosen
+
+
+# What `draw(st.integers(lo, hi))` marks its one choice with (the strategy's class label).
+INTEGERS = unwrap_strategies(st.integers(0, 1)).label
+
+
+def _integers(data):
+    """`pick(lo, hi)`: what `data.draw(st.integers(lo, hi))` draws, with the same span around
+    the same integer choice, so Hypothesis sees the same test case; the dice and the seats'
+    choices are most of the draws, and this skips the strategy's per-draw bookkeeping
+    (validation, unwrapping, timing, labels of `st.data()` for a report we do not print).
+    Wider ranges, whose ends Hypothesis weights, take the strategy's own path.
+    tests/verifier/test_explore.py checks both make the same test case."""
+    def pick(lo: int, hi: int) -> int:
+        if hi - lo > 127:
+            return data.draw(st.integers(lo, hi))
+        data.start_span(INTEGERS)
+        try:
+            return data.draw_integer(lo, hi)
+        finally:
+            data.stop_span()
+    return pick
 
 
 def _game(ed, data, counters: Counters, skip: frozenset, rounds: int, sink: list) -> None:
@@ -191,14 +214,10 @@ def _game(ed, data, counters: Counters, skip: frozenset, rounds: int, sink: list
              for deck, cards in zip(ed.decks, ed.cards)]
     inputs = traces.Inputs(players=players, seed=0, rounds=rounds, decks=[list(d) for d in decks], dice=[], choices=[])
     sink.append(inputs)
-    faces = st.integers(1, ed.faces)
-    # the dice and the seats' choices are most of the draws: straight from the test case's
-    # data, the same draws without `st.data()`'s per-draw bookkeeping (labels for a report
-    # we do not print, a check of the global random state around each draw)
-    draw = data.conjecture_data.draw
+    pick = _integers(data.conjecture_data)
 
     def dice(game):
-        throw = [draw(faces) for _ in range(ed.dice)]
+        throw = [pick(1, ed.faces) for _ in range(ed.dice)]
         inputs.dice.append(throw)
         return throw
 
@@ -219,7 +238,7 @@ def _game(ed, data, counters: Counters, skip: frozenset, rounds: int, sink: list
             least_after_bank[0] = min(least_after_bank[0], game.st.players[event["payer"]].cash)
         check(game, event)
 
-    seats = [Adversary(draw, off, eager, inputs.choices, counters) for _ in range(players)]
+    seats = [Adversary(pick, off, eager, inputs.choices, counters) for _ in range(players)]
     game = traces.start(ed, inputs, dice, seats, hook)
     counters.games += 1
     try:

@@ -2,13 +2,34 @@
 built-in library, grammar/prelude.rules, and the edition's own), compiled once per edition by
 the interpreter's expression compiler (`Edition.invariants`). No invariant is written here.
 
-`check_all` checks them all now; `event_checker()` gives the hook `play(check_invariants=True)`
-installs, which raises `InvariantViolation` naming the invariant and the event after which
-it broke.
+`check_all` checks them all now, one by one; `event_checker()` gives the hook
+`play(check_invariants=True)` installs, which raises `InvariantViolation` naming the
+invariant and the event after which it broke.
+
+The hook checks every invariant after every event, but evaluates only those that can have
+changed (a frame argument, made at run time, so it needs no account of what an event does):
+an invariant is a pure function of the parts of the state its source reads (`reads`: a field
+of `g.st`, a field of every player, an attribute of the game); after each event the hook
+compares each part some invariant reads with its copy from the previous event, and evaluates
+an invariant only when a part it reads differs (or when its reads are not known: then
+always). One whose parts are all equal has the value it had after the previous event, when
+it held, so the first invariant (in IR order) false after an event is the same as with every
+invariant evaluated: the same violation, after the same event
+(tests/verifier/test_frame.py plays games both ways). All of it is one generated function
+per edition (one call per event, not one per invariant).
 """
 from __future__ import annotations
 
+import ast
+import inspect
+import textwrap
+from copy import deepcopy
+from fractions import Fraction
+from functools import cache
+from weakref import WeakKeyDictionary
+
 from interpreter.compile import Ctx
+from interpreter.engine import Game
 
 
 class InvariantViolation(AssertionError):
@@ -30,11 +51,184 @@ def check_all(game, event: dict | None = None, index: int | None = None, skip: f
             raise InvariantViolation(name, text, event, index)
 
 
-def event_checker(skip: frozenset = frozenset()):
+def event_checker(skip: frozenset = frozenset(), framed: bool = True):
     """The hook for `play(check_invariants=True)`: checks every invariant after each event
-    (money is mid-flight inside a transfer only, never between events)."""
+    (money is mid-flight inside a transfer only, never between events); `framed=False`
+    evaluates every one every time (`check_all`), the reference the frame is tested against."""
+    made: list = [None, None]  # the edition and its checker, found at the first event
+    seen: list = []            # the parts' values after the previous event (framed)
+
     def hook(game, event):
         if not game.st.owner:          # setup has not laid out the board yet
             return
-        check_all(game, event, len(game.events) - 1, skip)
+        if not framed:
+            return check_all(game, event, len(game.events) - 1, skip)
+        if made[0] is not game.ed:
+            made[1], parts = _checker(game.ed, skip)
+            made[0] = game.ed
+            seen[:] = [UNSEEN] * len(parts)
+        broken = made[1](game, Ctx(), seen)
+        if broken >= 0:
+            # the invariants after it were not evaluated on what changed: all of them next time
+            seen[:] = [UNSEEN] * len(seen)
+            name, text, _ = game.ed.invariants[broken]
+            raise InvariantViolation(name, text, event, len(game.events) - 1)
     return hook
+
+
+# ---- the frame: what an invariant's source reads ---------------------------------------
+
+Part = tuple[str, str]     # ("st", field) of `g.st`, ("pl", field) of every player, ("g", attribute)
+
+UNSEEN = object()          # a part before its first look (equal to no value)
+
+# Calls a read may make besides the game's own methods: pure functions of their arguments
+# (the builtins generated code and the methods it calls use, and interpreter/compile.py's helpers).
+PURE = frozenset({"len", "sum", "max", "min", "any", "all", "abs", "range", "sorted", "list", "tuple", "set",
+                  "int", "bool", "_count", "_divide"})
+
+
+# Values a part's copy shares (immutable); any other value but a list or a set is deep-copied.
+ATOMS = frozenset({int, bool, str, float, Fraction, type(None)})
+
+
+def _copy(value):
+    """A copy no later change to the state reaches (`deepcopy`, but quick for the state's
+    lists of numbers, which are most of what changes)."""
+    kind = type(value)
+    if kind in ATOMS:
+        return value
+    if kind is list:
+        return [v if type(v) in ATOMS else _copy(v) for v in value]
+    if kind is set and all(type(v) in ATOMS for v in value):
+        return set(value)
+    return deepcopy(value)
+
+
+class Unframed(Exception):
+    """A read the frame cannot name (a bare `g`, a call it does not know, a write): the
+    invariant that makes it is evaluated after every event."""
+
+
+def reads(source: str) -> frozenset[Part] | None:
+    """The parts of the state an invariant's source (`Edition.invariant_sources`) reads; None
+    when it is not known. The edition (`g.ed`), the compiler's names and the module names a
+    game method reads hold no game state."""
+    try:
+        return frozenset(_reads(ast.parse(source, mode="eval").body, "g"))
+    except Unframed:
+        return None
+
+
+def _is(node, root: str) -> bool:
+    return isinstance(node, ast.Name) and node.id == root
+
+
+def _game_attr(node, root: str, name: str) -> bool:
+    """`root.name`."""
+    return isinstance(node, ast.Attribute) and _is(node.value, root) and node.attr == name
+
+
+def _reads(node, root: str) -> set[Part]:
+    """The parts read by an expression or statement of generated code (root `g`) or of a
+    game method (root `self`); `Unframed` for anything else that touches the game."""
+    out: set[Part] = set()
+    if isinstance(node, ast.Attribute):
+        base = node.value
+        if _game_attr(base, root, "st"):
+            return {("st", node.attr)}
+        if _game_attr(base, root, "ed") or (_is(base, root) and node.attr == "ed"):
+            return out
+        if isinstance(base, ast.Subscript) and _game_attr(base.value, root, "pl"):
+            return {("pl", node.attr)} | _reads(base.slice, root)
+        if isinstance(base, ast.Call) and _game_attr(base.func, root, "party") and not base.keywords:
+            # `party(q)` is `pl[q]`, or for the bank a constant record (rules.py)
+            return {("pl", node.attr)}.union(*(_reads(a, root) for a in base.args))
+        if _is(base, root):
+            if node.attr == "st" or callable(getattr(Game, node.attr, None)):
+                raise Unframed(node.attr)
+            return {("g", node.attr)}
+    elif isinstance(node, ast.Call):
+        func = node.func
+        if isinstance(func, ast.Attribute) and _is(func.value, root) and callable(getattr(Game, func.attr, None)):
+            out |= _method(func.attr)
+        elif not (isinstance(func, ast.Name) and func.id in PURE):
+            raise Unframed(ast.unparse(func))
+        for arg in [*node.args, *(k.value for k in node.keywords)]:
+            out |= _reads(arg, root)
+        return out
+    elif _is(node, root):
+        raise Unframed(root)
+    elif isinstance(node, ast.stmt) and not isinstance(node, (ast.Return, ast.If, ast.Assign, ast.Expr)):
+        raise Unframed(type(node).__name__)
+    elif isinstance(node, (ast.Assign, ast.comprehension)) and not all(_names(t) for t in _targets(node)):
+        raise Unframed("a write")
+    elif isinstance(node, ast.Expr) and not isinstance(node.value, ast.Constant):      # not a docstring
+        raise Unframed("a statement")
+    for child in ast.iter_child_nodes(node):
+        out |= _reads(child, root)
+    return out
+
+
+def _targets(node) -> list:
+    return node.targets if isinstance(node, ast.Assign) else [node.target]
+
+
+def _names(target) -> bool:
+    """A target that binds local names only (writes nothing the game holds)."""
+    return isinstance(target, ast.Name) or isinstance(target, ast.Tuple) and all(map(_names, target.elts))
+
+
+@cache
+def _method(name: str) -> frozenset[Part]:
+    """What a method of `interpreter.engine.Game` reads, from its own source (so it cannot fall
+    behind the method); a decorated one, or one without Python source, is not known."""
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(getattr(Game, name))))
+    except (TypeError, OSError):
+        raise Unframed(name) from None
+    function = tree.body[0]
+    if not isinstance(function, ast.FunctionDef) or function.decorator_list:
+        raise Unframed(name)
+    return frozenset(_reads(ast.Module(body=function.body, type_ignores=[]), function.args.args[0].arg))
+
+
+# ---- the checker: one generated function per edition -----------------------------------
+
+_CHECKERS: WeakKeyDictionary = WeakKeyDictionary()      # edition -> {skip: (function, parts)}
+
+
+def _checker(ed, skip: frozenset):
+    """`f(g, c, seen) -> index of the first invariant false now, or -1` and the parts it
+    compares (`seen` holds their values after the previous event, updated in place)."""
+    made = _CHECKERS.setdefault(ed, {})
+    if skip not in made:
+        made[skip] = _make(ed, skip)
+    return made[skip]
+
+
+def _getter(part: Part) -> str:
+    kind, name = part
+    return {"st": f"g.st.{name}", "pl": f"[p.{name} for p in g.pl]", "g": f"g.{name}"}[kind]
+
+
+def _make(ed, skip: frozenset):
+    read = [reads(source) for source in ed.invariant_sources]
+    parts = sorted(set().union(*(r for r in read if r)))
+    index = {part: i for i, part in enumerate(parts)}
+    lines = ["def first(g, c, seen):", "    fresh = not seen or seen[0] is UNSEEN"]
+    for i, part in enumerate(parts):
+        lines += [f"    x = {_getter(part)}", f"    d{i} = x != seen[{i}]", f"    if d{i}:",
+                  f"        seen[{i}] = _copy(x)"]
+    for n, ((name, _, _), source, r) in enumerate(zip(ed.invariants, ed.invariant_sources, read)):
+        if name in skip:
+            continue
+        if r is None:
+            lines.append(f"    if not ({source}): return {n}")
+        else:
+            changed = " or ".join(["fresh", *(f"d{index[p]}" for p in sorted(r))])
+            lines.append(f"    if ({changed}) and not ({source}): return {n}")
+    lines.append("    return -1")
+    scope = {**ed.source_names, "UNSEEN": UNSEEN, "_copy": _copy}
+    exec("\n".join(lines), scope)
+    return scope["first"], parts

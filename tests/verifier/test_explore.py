@@ -105,3 +105,23 @@ def test_verify_json_and_z3_cells(tmp_path, monkeypatch):
     assert edition["exploration"]["counts"] and "under_minimum" in edition["exploration"]
     replayed = CliRunner().invoke(main, ["replay", start["trace"]])
     assert replayed.exit_code == 1 and "reproduced: invariant `house_stock`" in replayed.output, replayed.output
+
+
+def test_a_pick_is_the_strategys_draw():
+    """`explore._integers` (the dice and the seats' choices) makes the same test case as
+    `draw(st.integers(lo, hi))`: the same choices with the same constraints, in the same spans,
+    so Hypothesis generates, mutates and shrinks the same games."""
+    from hypothesis import strategies as st
+    from hypothesis.internal.conjecture.data import ConjectureData
+
+    bounds = [(1, 6), (0, 3), (1, 6), (0, 0), (0, 200), (0, 127)]
+
+    def case(fast: bool):
+        data = ConjectureData.for_choices([3, 0, 5, 0, 150, 100])
+        pick = explore._integers(data)
+        drawn = [pick(lo, hi) if fast else data.draw(st.integers(lo, hi)) for lo, hi in bounds]
+        data.freeze()
+        return (drawn, [(n.type, n.value, n.constraints) for n in data.nodes],
+                [(s.label, s.start, s.end, s.depth) for s in data.spans])
+
+    assert case(True) == case(False)

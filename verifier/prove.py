@@ -19,6 +19,7 @@ is `Unknown("not inductive")` unless bounded checking reaches it from the start.
 """
 from __future__ import annotations
 
+import copy
 import functools
 import json
 
@@ -491,31 +492,56 @@ def joint(ir: dict, cells: dict) -> None:
 
 # ---- bounded model checking ---------------------------------------------------------------
 
-def _step_all(ed, acts, s, k: int, abstract: bool = False):
+def _step_all(ed, acts, s, k: int, abstract: bool = False, built: list | None = None):
     """The disjunctive transition at step k: (selector, next state vars, constraints,
     games[, stuck]). With `abstract`, a bankruptcy is not computed: `stuck` is the condition
-    that the step takes such a path (the caller must rule it out or stop there)."""
+    that the step takes such a path (the caller must rule it out or stop there). With
+    `built` (each action's step on `fresh(ed, players)`, as `_sym_step` builds it), `s` must
+    be a fresh state too: the steps are renamed onto it, not built again (the same terms)."""
     nxt = fresh(ed, s.players, prefix=f"s{k + 1}.")
     sel = z3.Int(f"sel{k}")
+    rename = None if built is None else [(x, y) for x, y in zip(fresh(ed, s.players).flat(), s.flat()) if T.is_sym(x)]
     options, games, stuck = [], [], []
     for j, act in enumerate(acts):
-        g = act.step(ed, s, tag=f"s{k}.{j}.", abstract_bankruptcy=abstract)
-        games.append(g)
+        tag = f"s{k}.{j}."
+        g = act.step(ed, s, tag=tag, abstract_bankruptcy=abstract) if built is None else built[j]
         a, b = g.s.values(), nxt.values()
         eqs = [T.lift(T.eq(a[n], b[n])) for n in a]
         if abstract and g.reasons:
             stuck.append(z3.And(sel == j, T.lift(g.s.ok), T.lift(g.s.unsupported)))
         options.append(z3.And(sel == j, T.lift(g.s.ok), T.lift(T.not_(g.s.unsupported)), *eqs))
+        if built is not None:
+            g = _renamed(g, tag, rename, options, stuck if abstract and g.reasons else [])
+        games.append(g)
     if abstract:
         return sel, nxt, z3.Or(*options), games, (z3.Or(*stuck) if stuck else z3.BoolVal(False))
     return sel, nxt, z3.Or(*options), games
 
 
+def _renamed(g: SymGame, tag: str, rename: list, *terms: list) -> SymGame:
+    """A step built on the fresh state, moved onto another fresh state (`rename`: pairs of
+    their constants) with its decisions tagged: the last term of each list in `terms` is
+    replaced by its renamed copy, and the game returned holds the renamed decisions (the
+    counterexample's replay reads them; its state is not renamed)."""
+    choices = {tag + key: z3.Const(tag + key, x.sort()) for key, x in g.choices.items()}
+    pairs = rename + [(x, choices[tag + key]) for key, x in g.choices.items()]
+    for out in terms:
+        if out:
+            out[-1] = z3.substitute(out[-1], *pairs)
+    other = copy.copy(g)
+    other.s, other.choices, other.tag = None, choices, tag
+    return other
+
+
 def _chain_step(ed, acts, s, k: int):
-    """`_step_all` from the start state, built once per edition, players and actions."""
+    """`_step_all` from the start state, built once per edition, players and actions: after
+    the first step, from a fresh state, each action's step is `_sym_step`'s renamed."""
     key = (id(ed), s.players, tuple(a.name for a in acts), k)
     if key not in _CHAINS:
-        _CHAINS[key] = _step_all(ed, acts, s, k, abstract=True)
+        built = [_sym_step(ed, act, s.players, fresh(ed, s.players)) for act in acts] if k else None
+        if built is not None and None in built:
+            built = None                  # a step not supported: built again, to say why
+        _CHAINS[key] = _step_all(ed, acts, s, k, abstract=True, built=built)
     return _CHAINS[key]
 
 

@@ -65,7 +65,12 @@ _INT = z3.IntSort(_MAIN)
 
 
 def _kind(x) -> int:
-    """A term's sort kind by the C API (`sort_kind` wraps a sort object on every call)."""
+    """A term's sort kind by the C API (`sort_kind` wraps a sort object on every call);
+    the wrapper's class tells a yes/no term and a whole number without asking."""
+    if type(x) is z3.BoolRef:
+        return z3.Z3_BOOL_SORT
+    if type(x) is z3.IntNumRef:
+        return z3.Z3_INT_SORT
     ref = x.ctx.ref()
     return z3.Z3_get_sort_kind(ref, z3.Z3_get_sort(ref, x.as_ast()))
 

@@ -535,30 +535,29 @@ def _step_all(ed, acts, s, k: int, abstract: bool = False, built: list | None = 
         g = act.step(ed, s, tag=tag, abstract_bankruptcy=abstract) if built is None else built[j]
         a, b = g.s.values(), nxt.values()
         eqs = [T.lift(T.eq(a[n], b[n])) for n in a]
-        if abstract and g.reasons:
-            stuck.append(z3.And(sel == j, T.lift(g.s.ok), T.lift(g.s.unsupported)))
-        options.append(z3.And(sel == j, T.lift(g.s.ok), T.lift(T.not_(g.s.unsupported)), *eqs))
+        bankrupt = z3.And(sel == j, T.lift(g.s.ok), T.lift(g.s.unsupported)) if abstract and g.reasons else None
+        option = z3.And(sel == j, T.lift(g.s.ok), T.lift(T.not_(g.s.unsupported)), *eqs)
         if built is not None:
-            g = _renamed(g, tag, rename, options, stuck if abstract and g.reasons else [])
+            g, option, bankrupt = _renamed(g, tag, rename, option, bankrupt)
+        if bankrupt is not None:
+            stuck.append(bankrupt)
+        options.append(option)
         games.append(g)
     if abstract:
         return sel, nxt, z3.Or(*options), games, (z3.Or(*stuck) if stuck else z3.BoolVal(False))
     return sel, nxt, z3.Or(*options), games
 
 
-def _renamed(g: SymGame, tag: str, rename: list, *terms: list) -> SymGame:
+def _renamed(g: SymGame, tag: str, rename: list, *terms) -> tuple:
     """A step built on the fresh state, moved onto another fresh state (`rename`: pairs of
-    their constants) with its decisions tagged: the last term of each list in `terms` is
-    replaced by its renamed copy, and the game returned holds the renamed decisions (the
-    counterexample's replay reads them; its state is not renamed)."""
+    their constants) with its decisions tagged: the game holding the renamed decisions (the
+    counterexample's replay reads them; its state is not renamed), then each of `terms`
+    renamed (None stays None)."""
     choices = {tag + key: z3.Const(tag + key, x.sort()) for key, x in g.choices.items()}
     pairs = rename + [(x, choices[tag + key]) for key, x in g.choices.items()]
-    for out in terms:
-        if out:
-            out[-1] = z3.substitute(out[-1], *pairs)
     other = copy.copy(g)
     other.s, other.choices, other.tag = None, choices, tag
-    return other
+    return (other, *[None if t is None else z3.substitute(t, *pairs) for t in terms])
 
 
 def _chain_step(ed, acts, s, k: int):

@@ -19,6 +19,7 @@ is `Unknown("not inductive")` unless bounded checking reaches it from the start.
 """
 from __future__ import annotations
 
+import copy
 import functools
 import json
 
@@ -131,6 +132,15 @@ def holds(ed, inv: dict, state):
     return g.expr(inv["body"], Ctx())
 
 
+def _fresh(ed, players: int):
+    """`fresh(ed, players)`, made once per edition and player count (every step copies the
+    state it starts from, so the one object serves every proof)."""
+    key = (id(ed), players, "fresh")
+    if key not in _BEFORE:
+        _BEFORE[key] = fresh(ed, players)
+    return _BEFORE[key]
+
+
 def _domain(ed, players: int, s0):
     """`domain` of the fresh pre-state, built once per edition and player count."""
     key = (id(ed), players, "domain")
@@ -208,18 +218,37 @@ def _sym_step(ed, act: Action, players: int, s0):
     return _STEPS[key]
 
 
-def _steps(ir: dict, ed, act: Action, players: int, s0):
-    """Every instance of the action run on `s0` (bankruptcy abstracted), built once."""
+def _steps(ir: dict, ed, act: Action, players: int, s0) -> "_Instances":
+    """Every instance of the action run on `s0` (bankruptcy abstracted), each built once,
+    the first time a caller reaches it (a cell stops at its first instance that fails)."""
     key = (id(ed), players, act.name)         # `edition` keeps `ed` alive: the id is stable
     if key not in _STEPS:
-        out = []
-        for args in instances(act):
-            try:
-                out.append((args, act.step(ed, s0, args=args, abstract_bankruptcy=True)))
-            except Unsupported as error:
-                out.append((args, error))
-        _STEPS[key] = out
+        _STEPS[key] = _Instances(ed, act, s0)
     return _STEPS[key]
+
+
+class _Instances:
+    """An action's instances as (args, game, or the `Unsupported` raised), built lazily in
+    the order of `instances` and kept."""
+
+    def __init__(self, ed, act: Action, s0):
+        self.ed, self.act, self.s0 = ed, act, s0
+        self.todo = instances(act)
+        self.built: list = []
+
+    def __iter__(self):
+        i = 0
+        while True:
+            if i == len(self.built):
+                args = next(self.todo, None)
+                if args is None:
+                    return
+                try:
+                    self.built.append((args, self.act.step(self.ed, self.s0, args=args, abstract_bankruptcy=True)))
+                except Unsupported as error:
+                    self.built.append((args, error))
+            yield self.built[i]
+            i += 1
 
 
 def prove_initial(ir: dict, invariant, players: int):
@@ -264,7 +293,7 @@ def prove_preserves(ir: dict, invariant, action, players: int, strengthen: bool 
     ed = edition(ir)
     inv = _invariant(ir, invariant)
     act = _action(ir, action, players)
-    s0 = fresh(ed, players)
+    s0 = _fresh(ed, players)
     pre = _before(ed, inv, players, s0)
     others = [x for x in invariants(ir) + lemmas(ir)
               if x["name"] != inv["name"] and x.get("origin", "prelude") in ("prelude", "verifier")]
@@ -399,7 +428,7 @@ def can_happen(ir: dict, action, players: int) -> bool | None:
     (a dead rule); None is unknown."""
     ed = edition(ir)
     act = _action(ir, action, players)
-    s0 = fresh(ed, players)
+    s0 = _fresh(ed, players)
     try:
         whole = _sym_step(ed, act, players, s0)
         if whole is None:
@@ -420,7 +449,7 @@ def same_step(ir: dict, other: dict, action, players: int) -> bool | None:
     `other`, an edition of the same board? None is unknown."""
     ed, ed_other = edition(ir), edition(other)
     act = _action(ir, action, players)
-    s0 = fresh(ed, players)
+    s0 = _fresh(ed, players)
     try:
         mine, theirs = _sym_step(ed, act, players, s0), _sym_step(ed_other, act, players, s0)
         if mine is None or theirs is None:
@@ -491,31 +520,55 @@ def joint(ir: dict, cells: dict) -> None:
 
 # ---- bounded model checking ---------------------------------------------------------------
 
-def _step_all(ed, acts, s, k: int, abstract: bool = False):
+def _step_all(ed, acts, s, k: int, abstract: bool = False, built: list | None = None):
     """The disjunctive transition at step k: (selector, next state vars, constraints,
     games[, stuck]). With `abstract`, a bankruptcy is not computed: `stuck` is the condition
-    that the step takes such a path (the caller must rule it out or stop there)."""
+    that the step takes such a path (the caller must rule it out or stop there). With
+    `built` (each action's step on `fresh(ed, players)`, as `_sym_step` builds it), `s` must
+    be a fresh state too: the steps are renamed onto it, not built again (the same terms)."""
     nxt = fresh(ed, s.players, prefix=f"s{k + 1}.")
     sel = z3.Int(f"sel{k}")
+    rename = None if built is None else [(x, y) for x, y in zip(_fresh(ed, s.players).flat(), s.flat()) if T.is_sym(x)]
     options, games, stuck = [], [], []
     for j, act in enumerate(acts):
-        g = act.step(ed, s, tag=f"s{k}.{j}.", abstract_bankruptcy=abstract)
-        games.append(g)
+        tag = f"s{k}.{j}."
+        g = act.step(ed, s, tag=tag, abstract_bankruptcy=abstract) if built is None else built[j]
         a, b = g.s.values(), nxt.values()
         eqs = [T.lift(T.eq(a[n], b[n])) for n in a]
-        if abstract and g.reasons:
-            stuck.append(z3.And(sel == j, T.lift(g.s.ok), T.lift(g.s.unsupported)))
-        options.append(z3.And(sel == j, T.lift(g.s.ok), T.lift(T.not_(g.s.unsupported)), *eqs))
+        bankrupt = z3.And(sel == j, T.lift(g.s.ok), T.lift(g.s.unsupported)) if abstract and g.reasons else None
+        option = z3.And(sel == j, T.lift(g.s.ok), T.lift(T.not_(g.s.unsupported)), *eqs)
+        if built is not None:
+            g, option, bankrupt = _renamed(g, tag, rename, option, bankrupt)
+        if bankrupt is not None:
+            stuck.append(bankrupt)
+        options.append(option)
+        games.append(g)
     if abstract:
         return sel, nxt, z3.Or(*options), games, (z3.Or(*stuck) if stuck else z3.BoolVal(False))
     return sel, nxt, z3.Or(*options), games
 
 
+def _renamed(g: SymGame, tag: str, rename: list, *terms) -> tuple:
+    """A step built on the fresh state, moved onto another fresh state (`rename`: pairs of
+    their constants) with its decisions tagged: the game holding the renamed decisions (the
+    counterexample's replay reads them; its state is not renamed), then each of `terms`
+    renamed (None stays None)."""
+    choices = {tag + key: z3.Const(tag + key, x.sort()) for key, x in g.choices.items()}
+    pairs = rename + [(x, choices[tag + key]) for key, x in g.choices.items()]
+    other = copy.copy(g)
+    other.s, other.choices, other.tag = None, choices, tag
+    return (other, *[None if t is None else z3.substitute(t, *pairs) for t in terms])
+
+
 def _chain_step(ed, acts, s, k: int):
-    """`_step_all` from the start state, built once per edition, players and actions."""
+    """`_step_all` from the start state, built once per edition, players and actions: after
+    the first step, from a fresh state, each action's step is `_sym_step`'s renamed."""
     key = (id(ed), s.players, tuple(a.name for a in acts), k)
     if key not in _CHAINS:
-        _CHAINS[key] = _step_all(ed, acts, s, k, abstract=True)
+        built = [_sym_step(ed, act, s.players, _fresh(ed, s.players)) for act in acts] if k else None
+        if built is not None and None in built:
+            built = None                  # a step not supported: built again, to say why
+        _CHAINS[key] = _step_all(ed, acts, s, k, abstract=True, built=built)
     return _CHAINS[key]
 
 

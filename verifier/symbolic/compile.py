@@ -360,7 +360,7 @@ class CompileMixin:
         # again and again by one step (the key's objects are kept, so no id is reused)
         key = None
         if _pure(self.ed, name):
-            flat = self.s.flat()
+            flat = _read_terms(self.ed, name, self.s)
             key = (name, tuple(map(_arg_key, args)), tuple(map(id, flat)))
             if key in self.calls:
                 return self.calls[key][0]
@@ -615,6 +615,73 @@ def _pure(ed, name: str) -> bool:
         formula = ed.ir.get("formulas", {}).get(name)
         _PURE[key] = formula is not None and _reads_state(ed, formula["body"], set(formula.get("params", [])))
     return _PURE[key]
+
+
+def _read_terms(ed, name: str, s) -> list:
+    """The terms of `s` pure formula `name` may read: the city's formulas read only areas'
+    numbers (and `turn`), so a step that changes anything else (a block's turn, cash) finds
+    them worked out; every game term for any other formula."""
+    key = (id(ed), name, "areas")
+    if key not in _PURE:
+        _PURE[key] = _area_reads(ed, ed.ir["formulas"][name]["body"], set())
+    reads = _PURE[key]
+    if reads is None:
+        return s.flat()
+    return [v for k in sorted(x for x in reads if x != "turn") for v in s.areas[k]] + \
+        ([s.turns] if "turn" in reads else [])
+
+
+# What an expression may read, when it reads only tables: names and attributes that are no state.
+_TABLE_NAMES = {"areas", "quarters", "squares", "deeds", "groups", "decks", "players", "board_size"}
+_TABLE_ATTRS = {"quarter", "faces", "areas", "number", "across", "kind"}
+
+
+def _area_reads(ed, node, seen: set):
+    """The `state area.*` numbers (by index) and `"turn"` the expression reads, or None
+    when it may read anything else (a player's or a deed's state, a list index that may
+    mark its path unsupported)."""
+    if isinstance(node, list):
+        out = set()
+        for x in node:
+            part = _area_reads(ed, x, seen)
+            if part is None:
+                return None
+            out |= part
+        return out
+    if not isinstance(node, dict):
+        return set()
+    kind = node.get("k")
+    out: set = set()
+    if kind in ("int", "bool", "ratio", "enum", "setting", "square", "group", "deck"):
+        return out
+    if kind == "var":
+        name = node["name"]
+        return {"turn"} if name == "turn" else out if name in _TABLE_NAMES else None if name in STATE_NAMES \
+            else out      # a parameter or an aggregate's element
+    if kind == "attr":
+        name = node["name"]
+        if name in ed.state_index:
+            return None
+        if name in ed.area_state_index:
+            out = {ed.area_state_index[name]}
+        elif name not in _TABLE_ATTRS:
+            return None
+        inner = _area_reads(ed, node["of"], seen)
+        return None if inner is None else out | inner
+    if kind == "call":
+        fn = node["fn"]
+        formula = ed.ir.get("formulas", {}).get(fn)
+        if fn != "numbers" and (formula is None or fn in seen):
+            return None
+        args = _area_reads(ed, node.get("args", []), seen)
+        if args is None or formula is None:
+            return args
+        body = _area_reads(ed, formula["body"], seen | {fn})
+        return None if body is None else args | body
+    if kind in ("neg", "not", "bin", "if", "agg"):
+        parts = [v for k, v in node.items() if k not in ("k", "op", "fn", "var", "span", "pos")]
+        return _area_reads(ed, parts, seen)
+    return None
 
 
 def _arg_key(x):

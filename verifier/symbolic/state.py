@@ -73,35 +73,32 @@ class SymState:
 
     # ---- the named terms -------------------------------------------------------------
 
-    def slots(self):
-        """Every game term as (name, container, key), in a fixed order."""
+    def boxes(self):
+        """Every container of game terms (a list or a dict) with its name, in a fixed order."""
         for f in PLAYER_FIELDS:
-            for q in range(self.players):
-                yield f"{f}[{q}]", getattr(self, f), q
+            yield f, getattr(self, f)
         for q in range(self.players):
-            for k in range(len(self.passes[q])):
-                yield f"passes[{q}][{k}]", self.passes[q], k
+            yield f"passes[{q}]", self.passes[q]
         for f in DEED_FIELDS:
-            for sq in getattr(self, f):
-                yield f"{f}[{sq}]", getattr(self, f), sq
+            yield f, getattr(self, f)
         for k, cards in enumerate(self.loc):
-            for i in range(len(cards)):
-                yield f"loc[{k}][{i}]", cards, i
-        for g in range(len(self.uneven)):
-            yield f"uneven[{g}]", self.uneven, g
+            yield f"loc[{k}]", cards
+        yield "uneven", self.uneven
         for q, sets in enumerate(self.marks):
             for k, marks in enumerate(sets):
-                for sq in range(len(marks)):
-                    yield f"marks[{q}][{k}][{sq}]", marks, sq
+                yield f"marks[{q}][{k}]", marks
         for q, numbers in enumerate(self.numbers):
-            for k in range(len(numbers)):
-                if numbers[k] is not None:
-                    yield f"numbers[{q}][{k}]", numbers, k
+            yield f"numbers[{q}]", numbers          # None where the state is a set
         for k, values in enumerate(self.areas):
-            for a in range(len(values)):
-                yield f"areas[{k}][{a}]", values, a
-        for k in range(len(self.pots)):
-            yield f"pots[{k}]", self.pots, k
+            yield f"areas[{k}]", values
+        yield "pots", self.pots
+
+    def slots(self):
+        """Every game term as (name, container, key), in a fixed order."""
+        for name, box in self.boxes():
+            for key in box if isinstance(box, dict) else range(len(box)):
+                if box[key] is not None:
+                    yield f"{name}[{key}]", box, key
 
     SCALARS = ("bank_houses", "bank_hotels", "bank_ledger", "turns", "over")
 
@@ -132,10 +129,11 @@ def merge(c, a: SymState, b: SymState) -> SymState:
     if not isinstance(c, z3.ExprRef):
         return a if c else b
     out = b.copy()
-    for (name, box_a, key), (_, box_o, _) in zip(a.slots(), out.slots()):
-        va = box_a[key]
-        if not same(va, box_o[key]):
-            box_o[key] = ite(c, va, box_o[key])
+    for (_, box_a), (_, box_o) in zip(a.boxes(), out.boxes()):
+        for key in box_a if isinstance(box_a, dict) else range(len(box_a)):
+            va, vo = box_a[key], box_o[key]
+            if va is not vo and not same(va, vo):
+                box_o[key] = ite(c, va, vo)
     for f in SymState.SCALARS + ("halt", "kept", "deferred", "ok", "unsupported"):
         setattr(out, f, ite(c, getattr(a, f), getattr(b, f)))
     return out

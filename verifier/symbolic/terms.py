@@ -22,7 +22,8 @@ def lift(x):
     if isinstance(x, bool):
         return z3.BoolVal(x)
     if isinstance(x, int):
-        return z3.IntVal(x)
+        # `z3.IntVal` without its context and sort look-ups (the same numeral)
+        return z3.IntNumRef(z3.Z3_mk_numeral(_MAIN.ref(), str(x), _INT.as_ast()), _MAIN)
     if isinstance(x, Fraction):
         return z3.RealVal(x)
     raise TypeError(f"no symbolic value for {x!r}")
@@ -50,14 +51,43 @@ def ite(c, a, b):
     if a is False and b is True:
         return z3.Not(c)
     x, y = lift(a), lift(b)
-    kind = x.sort_kind()
-    if kind in _SAME_SORT and kind == y.sort_kind():
+    kind = _kind(x)
+    if kind in _SAME_SORT and kind == _kind(y):
         # the term `z3.If` makes, without its wrapper's coercions (built by the hundred thousand)
         return _SAME_SORT[kind](z3.Z3_mk_ite(c.ctx.ref(), c.as_ast(), x.as_ast(), y.as_ast()), c.ctx)
     return z3.If(c, x, y)
 
 
 _SAME_SORT = {z3.Z3_BOOL_SORT: z3.BoolRef, z3.Z3_INT_SORT: z3.ArithRef, z3.Z3_REAL_SORT: z3.ArithRef}
+_ARITH = (z3.Z3_INT_SORT, z3.Z3_REAL_SORT)
+_MAIN = z3.main_ctx()
+_INT = z3.IntSort(_MAIN)
+
+
+def _kind(x) -> int:
+    """A term's sort kind by the C API (`sort_kind` wraps a sort object on every call);
+    the wrapper's class tells a yes/no term and a whole number without asking."""
+    if type(x) is z3.BoolRef:
+        return z3.Z3_BOOL_SORT
+    if type(x) is z3.IntNumRef:
+        return z3.Z3_INT_SORT
+    ref = x.ctx.ref()
+    return z3.Z3_get_sort_kind(ref, z3.Z3_get_sort(ref, x.as_ast()))
+
+
+def _binary(make, x, y):
+    """`make(x, y)` over two Int (or two Real) terms: the term the operator makes, without
+    its wrapper's coercions; None for other sorts (the operator then coerces)."""
+    kind = _kind(x)
+    if kind not in _ARITH or kind != _kind(y):
+        return None
+    ctx = x.ctx
+    if make in _NARY:
+        return z3.ArithRef(make(ctx.ref(), 2, (z3.z3.Ast * 2)(x.as_ast(), y.as_ast())), ctx)
+    return z3.BoolRef(make(ctx.ref(), x.as_ast(), y.as_ast()), ctx)
+
+
+_NARY = (z3.Z3_mk_add, z3.Z3_mk_sub)      # made from an array of arguments
 
 
 def _junction(make, out: list):
@@ -106,7 +136,9 @@ def add(a, b):
             return b
         if not is_sym(b) and b == 0:
             return a
-        return lift(a) + lift(b)
+        x, y = lift(a), lift(b)
+        made = _binary(z3.Z3_mk_add, x, y)
+        return x + y if made is None else made
     return a + b
 
 
@@ -114,7 +146,9 @@ def sub(a, b):
     if is_sym(a) or is_sym(b):
         if not is_sym(b) and b == 0:
             return a
-        return lift(a) - lift(b)
+        x, y = lift(a), lift(b)
+        made = _binary(z3.Z3_mk_sub, x, y)
+        return x - y if made is None else made
     return a - b
 
 
@@ -150,10 +184,21 @@ def _is_real(x) -> bool:
 def cmp(op: str, a, b):
     if is_sym(a) or is_sym(b):
         x, y = lift(a), lift(b)
+        if op != "!=":
+            # Python asks a right operand of a subclass (a numeral) first, with the
+            # reflected comparison: the same term as the operator makes
+            flip = type(y) is not type(x) and isinstance(y, type(x))
+            made = _binary(_COMPARE[_REFLECTED[op]], y, x) if flip else _binary(_COMPARE[op], x, y)
+            if made is not None:
+                return made
         return {"==": lambda: x == y, "!=": lambda: x != y, "<": lambda: x < y, "<=": lambda: x <= y,
                 ">": lambda: x > y, ">=": lambda: x >= y}[op]()
     return {"==": lambda: a == b, "!=": lambda: a != b, "<": lambda: a < b, "<=": lambda: a <= b,
             ">": lambda: a > b, ">=": lambda: a >= b}[op]()
+
+
+_COMPARE = {"==": z3.Z3_mk_eq, "<": z3.Z3_mk_lt, "<=": z3.Z3_mk_le, ">": z3.Z3_mk_gt, ">=": z3.Z3_mk_ge}
+_REFLECTED = {"==": "==", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
 
 
 def eq(a, b):

@@ -181,3 +181,54 @@ def test_the_free_parking_jackpot_is_modelled(jackpot):
     uncounted = {**counted, "name": "money_without_pots", "body": counted["body"] | {"l": counted["body"]["l"]["l"]}}
     verdict = prove.prove_preserves(jackpot, uncounted, "jail:pay_fine", 2, strengthen=False)
     assert isinstance(verdict, Unknown) and "not inductive" in verdict.reason, verdict
+
+
+@pytest.mark.parametrize("op", ["==", "!=", "<", "<=", ">", ">="])
+def test_the_smart_constructors_build_the_operators_terms(op):
+    """`terms` builds sums, differences and comparisons by the Z3 C API: the very terms
+    Z3's Python operators build (a numeral on the right is asked first, reflected), so
+    solver runs, whose effort depends on the terms, are unchanged."""
+    import z3
+
+    from verifier.symbolic import terms as T
+    x, y, r = z3.Int("x"), z3.Int("y"), z3.Real("r")
+    ops = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
+           "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
+    for a, b in [(x, y), (x, 1000), (1000, x), (x + 1, y), (r, x), (r, 3)]:
+        assert T.cmp(op, a, b).eq(ops[op](T.lift(a), T.lift(b))), (a, b)
+        assert T.add(a, b).eq(T.lift(a) + T.lift(b)) and T.sub(a, b).eq(T.lift(a) - T.lift(b))
+
+
+def test_a_bounded_checks_later_steps_are_the_proofs_steps_renamed(ir):
+    """docs/verifier.md, "Reading the table": after the first step, a bounded check's
+    transition is each action's symbolic step (built for the preservation proofs) renamed
+    onto the step's state: the same terms as building it there again."""
+    from verifier.symbolic.state import fresh
+    ed = prove.edition(ir)
+    acts = [a for a in catalogue(ir, 2, ed) if a.name in ("roll", "buy", "rent:lot", "card:chance:0")]
+    s1 = fresh(ed, 2, prefix="s1.")
+    built = [prove._sym_step(ed, a, 2, prove._fresh(ed, 2)) for a in acts]
+    direct, renamed = prove._step_all(ed, acts, s1, 1, abstract=True), \
+        prove._step_all(ed, acts, s1, 1, abstract=True, built=built)
+    assert direct[2].eq(renamed[2]) and direct[4].eq(renamed[4])
+    assert [sorted(g.choices) for g in direct[3]] == [sorted(g.choices) for g in renamed[3]]
+    assert all(g.choices[k].eq(h.choices[k]) for g, h in zip(direct[3], renamed[3]) for k in g.choices)
+
+
+def test_the_citys_formulas_are_worked_out_once_per_area_terms(city, monkeypatch):
+    """metropol-da p. 10-11 (the city plan: a block raises one area; the skyscrapers and the
+    blocks of a turn are sums over every area): a formula that reads only areas' numbers
+    is kept per those terms, and the step it makes is the step worked out per whole state."""
+    from verifier.symbolic import compile as C
+    from verifier.symbolic import terms as T
+    from verifier.symbolic.state import fresh
+    ed = prove.edition(city)
+    act = next(a for a in catalogue(city, 2, ed) if a.name == "action:build_block")
+
+    def terms(g):
+        return list(g.s.values().values()) + [g.s.ok, g.s.unsupported]
+    kept = act.step(ed, fresh(ed, 2), abstract_bankruptcy=True)
+    assert C._read_terms(ed, "skyscrapers", kept.s) != kept.s.flat()
+    monkeypatch.setattr(C, "_read_terms", lambda ed, name, s: s.flat())
+    whole = act.step(ed, fresh(ed, 2), abstract_bankruptcy=True)
+    assert all(T.same(a, b) for a, b in zip(terms(kept), terms(whole)))

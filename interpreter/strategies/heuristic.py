@@ -97,6 +97,7 @@ class Heuristic:
         self.tried: dict[int, int] = {}
         self.proposed_on = -1
         self.plans: dict[int, Plan] = {}
+        self.bidding: tuple = (None, -1, 0.0)    # the auction I bid in last, my seat, my limit there
 
     def _setup(self, game) -> None:
         """A new game: plans are by its versions; a new edition: its amounts."""
@@ -141,8 +142,12 @@ class Heuristic:
         return limit if limit <= keep else keep        # min(limit, keep)
 
     def bid(self, game, seat, actions):
-        """The highest bid within my limit (the bids come lowest first, after Pass)."""
-        limit = self.limit(game, seat, game.pending)
+        """The highest bid within my limit (the bids come lowest first, after Pass). The limit
+        holds for the whole auction: nobody's cash or deeds move until it ends."""
+        info, last, limit = self.bidding
+        if info is not game.pending or last != seat:
+            limit = self.limit(game, seat, game.pending)
+            self.bidding = (game.pending, seat, limit)
         best = actions[0]
         for i in range(1, len(actions)):
             if actions[i].amount > limit:

@@ -31,7 +31,7 @@ class Plan:
     """What my manage window looks at, by seat and version (see `Heuristic._plan`)."""
     version: int
     floor: float        # less cash than this: Done
-    lift: list[int]     # my groups where I have a mortgaged deed
+    lift: list[int]     # my groups where I have a mortgaged deed (in no particular order)
     build: list[int]    # the lots of my complete unmortgaged groups with room to build, dearest house first
     near: list[int]     # lot groups I lack one deed of
 
@@ -239,23 +239,21 @@ class Heuristic:
         ed = self.ed
         gmort = game.gmort
         owner, hotels, mortgaged = game.st.owner, game.st.hotels, game.st.mortgaged
-        group_squares, group_size, unmortgage_cost = ed.group_squares, ed.group_size, ed.unmortgage_cost
+        group_squares, group_size, group_of, unmortgage_cost = ed.group_squares, ed.group_size, ed.group_of, ed.unmortgage_cost
         lot, house_floor, offer_floor, full = self.lot, self.house_floor, self.offer_floor, ed.hotels_per_lot
-        floor = INF
         lift, build, near = [], [], []
+        cheapest = INF       # my cheapest mortgage to lift (`manage_fast` picks by square, in any group order)
+        for s in game.holdings[seat]:
+            if mortgaged[s]:
+                if unmortgage_cost[s] < cheapest:
+                    cheapest = unmortgage_cost[s]
+                if group_of[s] not in lift:
+                    lift.append(group_of[s])
+        floor = self.rich + cheapest      # lifting it needs `rich` left over after paying
         for g, have in enumerate(game.gcount[seat]):
             if not have:
                 continue
             squares = group_squares[g]
-            if gmort[g]:
-                cheapest = INF       # my cheapest mortgage to lift here
-                for s in squares:
-                    if owner[s] == seat and mortgaged[s] and unmortgage_cost[s] < cheapest:
-                        cheapest = unmortgage_cost[s]
-                if cheapest < INF:       # lifting it needs `rich` left over after paying
-                    if self.rich + cheapest < floor:
-                        floor = self.rich + cheapest
-                    lift.append(g)
             if not lot[g]:
                 continue
             size = group_size[g]

@@ -17,6 +17,7 @@ import math
 import re
 from fractions import Fraction
 
+from . import actions as A
 from .state import BANK, POT0
 
 
@@ -524,7 +525,9 @@ class Compiler:
         for option in node["options"]:
             body = self.block(option.get("body", []), env)
             options.append((option.get("label", ""), body, self.cost(option.get("body", []), env)))
-        return lambda g, c: g.choose_option(c, options)
+        # the choices offered, made once (a frozen dataclass is slow to make; a tax square asks often)
+        acts = tuple(A.Choose(i, label) for i, (label, _body, _cost) in enumerate(options))
+        return lambda g, c: g.choose_option(c, options, acts)
 
     def s_choose_in(self, node, env):
         var = node["var"]

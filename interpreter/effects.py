@@ -179,9 +179,8 @@ class EffectsMixin:
 
     # ---- choices and fresh rolls -------------------------------------------------------
 
-    def choose_option(self, c, options) -> None:
-        """`choose { ... }`: `me` picks one option (its strategy decides)."""
-        acts = [A.Choose(i, label) for i, (label, _body, _cost) in enumerate(options)]
+    def choose_option(self, c, options, acts: tuple) -> None:
+        """`choose { ... }`: `me` picks one of `acts`, one `Choose` per option (its strategy decides)."""
         self.pending = (c, options)
         a = self.ask(c.me, acts)
         self.pending = None

@@ -78,14 +78,20 @@ class Game(RulesMixin, EffectsMixin):
         self.holdings = [[] for _ in self.pl]    # per seat: its deeds, in square order
         self.gcount = [[0] * ng for _ in self.pl]
         self.gmort = [0] * ng
+        self.holders = [[] for _ in range(ng)]    # per group: the seats holding a deed of it
+        owner, mortgaged = st.owner, st.mortgaged
+        if not owner:         # a new game: no deed dealt yet (`setup` makes the tables)
+            return
         for sq in ed.deeds:
-            if st.owner and st.owner[sq] >= 0:
-                self.holdings[st.owner[sq]].append(sq)
-                self.gcount[st.owner[sq]][ed.group_of[sq]] += 1
-            if st.mortgaged and st.mortgaged[sq]:
+            if owner[sq] >= 0:
+                self.holdings[owner[sq]].append(sq)
+                self.gcount[owner[sq]][ed.group_of[sq]] += 1
+            if mortgaged[sq]:
                 self.gmort[ed.group_of[sq]] += 1
-        # per group: the seats holding a deed of it
-        self.holders = [[q for q in self.seats if self.gcount[q][g]] for g in range(ng)]
+        for q in self.seats:
+            for g, count in enumerate(self.gcount[q]):
+                if count:
+                    self.holders[g].append(q)
 
     # ---- events and choices ------------------------------------------------------------
 
@@ -123,11 +129,12 @@ class Game(RulesMixin, EffectsMixin):
         st.bank_hotels = ed.stock_hotels
         st.pots = [0] * len(ed.pots)
         st.areas = [[0] * len(ed.areas) for _ in ed.area_states]
+        passes = [(ed.start_square - s) // n for s in ed.on_pass_squares]
         for pl in self.pl:
             pl.marks = [[] if is_set else 0 for is_set in ed.state_is_set]
             pl.position = ed.start_square
             pl.progress = ed.start_square
-            pl.passes = [(ed.start_square - s) // n for s in ed.on_pass_squares]
+            pl.passes = passes[:]
         st.decks = []
         for cards in ed.cards:
             order = list(range(len(cards)))

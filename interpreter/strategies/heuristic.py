@@ -31,7 +31,7 @@ class Plan:
     """What my manage window looks at, by seat and version (see `Heuristic._plan`)."""
     version: int
     floor: float        # less cash than this: Done
-    lift: list[int]     # my groups where I have a mortgaged deed
+    lift: list[int]     # my groups where I have a mortgaged deed (in no particular order)
     build: list[int]    # the lots of my complete unmortgaged groups with room to build, dearest house first
     near: list[int]     # lot groups I lack one deed of
 
@@ -44,10 +44,12 @@ class Amounts:
     rich: float               # cash in hand before lifting a mortgage
     retry: int                # turns before asking for the same deed again
     lot_groups: list[int]
-    group_house: list[int]    # per group: its cheapest house
+    lot: list[bool]           # per group: a lot group (one to build on)
+    house_floor: list[int]    # per group: the reserve plus its cheapest house (a floor `_plan` gives)
     value: list[int]          # per square: what the deed is worth to me (its price, if it has one)
     offer: list[int]          # per square: what I offer for it when it completes my group
-    build_key: list[tuple]    # per square: (house cost, square), the dearer built first
+    offer_floor: list[int]    # per square: the reserve plus my offer (a floor `_plan` gives)
+    build_rank: list[int]     # per square: its place in build order, the dearer house first (ties: the higher square)
     least: float              # no floor `_plan` gives is lower: with less cash, Done
     receiving: list[int]      # per group: a deed received changes my plan once I hold this many (a lot group I lack at most one deed of)
 
@@ -66,14 +68,20 @@ def _amounts(ed) -> dict:
         groups = range(len(ed.groups))
         lot_groups = [g for g in groups if ed.group_kind[g] == 1 and ed.group_size[g]]
         group_house = [min((ed.house_cost[s] for s in ed.group_squares[g]), default=0) for g in groups]
+        house_floor = [reserve + house for house in group_house]
         value = [ed.price[s] or int(ed.start_money * UNPRICED) * ed.is_deed[s] for s in range(ed.n)]
         offer = [int(worth * OFFER) for worth in value]
-        least = min([rich] + [reserve + group_house[g] for g in lot_groups]
-                    + [reserve + offer[s] for g in lot_groups for s in ed.group_squares[g]])
-        build_key = [(ed.house_cost[s], s) for s in range(ed.n)]
+        offer_floor = [reserve + o for o in offer]
+        least = min([rich] + [house_floor[g] for g in lot_groups]
+                    + [offer_floor[s] for g in lot_groups for s in ed.group_squares[g]])
+        dearest_first = sorted(range(ed.n), key=lambda s: (ed.house_cost[s], s), reverse=True)
+        build_rank = [0] * ed.n
+        for rank, s in enumerate(dearest_first):
+            build_rank[s] = rank
         # other groups matter to a plan only by their mortgages (a mortgaged deed received always counts)
         receiving = [ed.group_size[g] - 1 if g in lot_groups else ed.group_size[g] + 1 for g in groups]
-        amounts = Amounts(reserve, rich, ed.n, lot_groups, group_house, value, offer, build_key, least, receiving)
+        amounts = Amounts(reserve, rich, ed.n, lot_groups, [g in lot_groups for g in groups], house_floor,
+                          value, offer, offer_floor, build_rank, least, receiving)
         _AMOUNTS[ed] = {f.name: getattr(amounts, f.name) for f in fields(Amounts)}
     _LAST[:] = [weakref.ref(ed), _AMOUNTS[ed]]
     return _LAST[1]
@@ -89,6 +97,7 @@ class Heuristic:
         self.tried: dict[int, int] = {}
         self.proposed_on = -1
         self.plans: dict[int, Plan] = {}
+        self.bidding: tuple = (None, -1, 0.0)    # the auction I bid in last, my seat, my limit there
 
     def _setup(self, game) -> None:
         """A new game: plans are by its versions; a new edition: its amounts."""
@@ -133,8 +142,12 @@ class Heuristic:
         return limit if limit <= keep else keep        # min(limit, keep)
 
     def bid(self, game, seat, actions):
-        """The highest bid within my limit (the bids come lowest first, after Pass)."""
-        limit = self.limit(game, seat, game.pending)
+        """The highest bid within my limit (the bids come lowest first, after Pass). The limit
+        holds for the whole auction: nobody's cash or deeds move until it ends."""
+        info, last, limit = self.bidding
+        if info is not game.pending or last != seat:
+            limit = self.limit(game, seat, game.pending)
+            self.bidding = (game.pending, seat, limit)
         best = actions[0]
         for i in range(1, len(actions)):
             if actions[i].amount > limit:
@@ -226,43 +239,41 @@ class Heuristic:
         ed = self.ed
         gmort = game.gmort
         owner, hotels, mortgaged = game.st.owner, game.st.hotels, game.st.mortgaged
-        group_squares, group_size, group_kind = ed.group_squares, ed.group_size, ed.group_kind
-        reserve, offer, full, unmortgage_cost = self.reserve, self.offer, ed.hotels_per_lot, ed.unmortgage_cost
-        floor = INF
+        group_squares, group_size, group_of, unmortgage_cost = ed.group_squares, ed.group_size, ed.group_of, ed.unmortgage_cost
+        lot, house_floor, offer_floor, full = self.lot, self.house_floor, self.offer_floor, ed.hotels_per_lot
         lift, build, near = [], [], []
+        cheapest = INF       # my cheapest mortgage to lift (`manage_fast` picks by square, in any group order)
+        for s in game.holdings[seat]:
+            if mortgaged[s]:
+                if unmortgage_cost[s] < cheapest:
+                    cheapest = unmortgage_cost[s]
+                if group_of[s] not in lift:
+                    lift.append(group_of[s])
+        floor = self.rich + cheapest      # lifting it needs `rich` left over after paying
         for g, have in enumerate(game.gcount[seat]):
             if not have:
                 continue
-            if gmort[g]:
-                cheapest = INF       # my cheapest mortgage to lift here
-                for s in group_squares[g]:
-                    if owner[s] == seat and mortgaged[s] and unmortgage_cost[s] < cheapest:
-                        cheapest = unmortgage_cost[s]
-                if cheapest < INF:       # lifting it needs `rich` left over after paying
-                    if self.rich + cheapest < floor:
-                        floor = self.rich + cheapest
-                    lift.append(g)
-            if group_kind[g] != 1:
+            squares = group_squares[g]
+            if not lot[g]:
                 continue
             size = group_size[g]
             if have == size:
-                squares = group_squares[g]
                 if not gmort[g]:
                     for s in squares:
                         if hotels[s] < full:       # room for a building
                             build.append(s)
-                for s in squares:
-                    if not hotels[s]:       # a lot without a hotel: more to build
-                        if reserve + self.group_house[g] < floor:
-                            floor = reserve + self.group_house[g]
-                        break
+                if house_floor[g] < floor:
+                    for s in squares:
+                        if not hotels[s]:       # a lot without a hotel: more to build
+                            floor = house_floor[g]
+                            break
             elif have + 1 == size:
                 near.append(g)
-                for s in group_squares[g]:
-                    if owner[s] != seat and owner[s] >= 0 and reserve + offer[s] < floor:
-                        floor = reserve + offer[s]
+                for s in squares:
+                    if offer_floor[s] < floor and owner[s] != seat and owner[s] >= 0:
+                        floor = offer_floor[s]
         if build:
-            build.sort(key=self.build_key.__getitem__, reverse=True)
+            build.sort(key=self.build_rank.__getitem__)
         game.watching[seat] = near        # of others' deeds, only who holds these matters here
         game.receiving[seat] = self.receiving
         return Plan(version, floor, lift, build, near)

@@ -11,7 +11,7 @@ import spec
 from verifier import prove
 from verifier.symbolic.actions import catalogue
 from verifier.symbolic.compile import CompileMixin
-from verifier.verdicts import Proved, Unknown, Violated
+from verifier.verdicts import Bounded, Proved, Unknown, Violated
 
 
 @pytest.fixture(scope="module")
@@ -181,3 +181,25 @@ def test_the_free_parking_jackpot_is_modelled(jackpot):
     uncounted = {**counted, "name": "money_without_pots", "body": counted["body"] | {"l": counted["body"]["l"]["l"]}}
     verdict = prove.prove_preserves(jackpot, uncounted, "jail:pay_fine", 2, strengthen=False)
     assert isinstance(verdict, Unknown) and "not inductive" in verdict.reason, verdict
+
+
+def test_a_violation_two_steps_deep_is_confirmed_by_the_interpreter():
+    """classic-se "Inkomstskatt" (`pay 4000 to bank` on landing): a declared invariant that
+    the bank never takes in more than it pays out is broken by a roll onto the square and
+    its landing. The bounded check finds the two steps; the dice the model picked are the
+    ones the concrete replay and the interpreter use (a choice's key is the same whether
+    the step ran with a symbolic or a concrete seat), so the violation is confirmed.
+    Counterexample twin: one step deep there is nothing to find."""
+    ir = grammar.compile_text('edition ledger extends classic-se\n'
+                              'invariant bank_pays_out "the bank takes in no more than it pays out" =\n'
+                              '  bank_ledger + count(p in players: yes) * money.start <= 0\n',
+                              "ledger.rules")
+    ed = prove.edition(ir)
+    acts = [a for a in catalogue(ir, 2, ed) if a.name in ("roll", "square:income_tax")]
+    tax = next(sq["index"] for sq in ir["squares"] if sq["id"] == "income_tax")
+    verdict = prove.bounded(ir, "bank_pays_out", 2, 2, actions=acts)
+    assert isinstance(verdict, Violated), verdict
+    roll, land = verdict.trace
+    assert roll["action"] == "roll" and roll["choices"] == [["dice", tax, None]]
+    assert land["action"] == "square:income_tax" and land["args"] == roll["args"]
+    assert isinstance(prove.bounded(ir, "bank_pays_out", 2, 1, actions=acts), Bounded)

@@ -203,3 +203,21 @@ def test_a_violation_two_steps_deep_is_confirmed_by_the_interpreter():
     assert roll["action"] == "roll" and roll["choices"] == [["dice", tax, None]]
     assert land["action"] == "square:income_tax" and land["args"] == roll["args"]
     assert isinstance(prove.bounded(ir, "bank_pays_out", 2, 1, actions=acts), Bounded)
+
+
+def test_a_pot_never_holds_a_negative_amount(jackpot, ir):
+    """RULES-MATRIX §3 US variations (Free Parking jackpot): the pot takes the fine and the
+    lander on Free Parking takes the whole pot, so `no_negative_pot` is inductive for both;
+    in an edition without pots it is true in every state, even for an action that may
+    bankrupt (classic-se's income tax). Counterexample twin: a Free Parking that pays a fixed
+    amount out of the pot is not proved."""
+    parking = next(sq for sq in jackpot["squares"]
+                   if any(s.get("do") == "transfer" and s["from"].get("k") == "pot" for s in sq.get("on_land", [])))
+    for action in ("jail:pay_fine", "square:" + parking["id"]):
+        assert prove.prove_preserves(jackpot, "no_negative_pot", action, 2) == Proved("inductive"), action
+    assert prove.prove_preserves(ir, "no_negative_pot", "square:income_tax", 2) == Proved(prove.EVERY_STATE)
+    fixed = copy.deepcopy(jackpot)
+    square = next(sq for sq in fixed["squares"] if sq["id"] == parking["id"])
+    take = next(s for s in square["on_land"] if s.get("do") == "transfer" and s["from"].get("k") == "pot")
+    take["amount"] = {"k": "int", "v": 7}
+    assert isinstance(prove.prove_preserves(fixed, "no_negative_pot", "square:" + parking["id"], 2), Unknown)

@@ -132,7 +132,7 @@ def _prove_cells(ir: dict, report: Report, trace_dir: Path, acts: list, effort) 
     waiting = []
     for inv in report.invariants:
         name = inv["name"]
-        report.cells[(name, START)] = _traced(prove.prove_initial(ir, name, report.players), report, name, trace_dir)
+        report.cells[(name, START)] = _traced(prove.prove_initial(ir, name, report.players), ir, report, name, trace_dir)
         for act in acts:
             if inv["origin"] != "prelude" and effort.left <= reserve:
                 waiting.append((name, act))
@@ -158,7 +158,7 @@ def _bound_open(ir: dict, report: Report, trace_dir: Path, acts: list, rows: set
         open_cells = [a.name for a in acts if isinstance(report.cells[(name, a.name)], Unknown)]
         if not open_cells:
             continue
-        checked = _traced(prove.bounded(ir, name, report.players, report.depth), report, name, trace_dir)
+        checked = _traced(prove.bounded(ir, name, report.players, report.depth), ir, report, name, trace_dir)
         for action in open_cells:
             why = report.cells[(name, action)].reason
             if isinstance(checked, Bounded):
@@ -169,11 +169,12 @@ def _bound_open(ir: dict, report: Report, trace_dir: Path, acts: list, rows: set
                 report.cells[(name, action)] = Unknown(f"{why}; bounded check: {checked.reason}")
 
 
-def _traced(verdict, report: Report, invariant: str, trace_dir: Path):
-    """A symbolic violation written as a trace file of catalogue actions (its `path`)."""
+def _traced(verdict, ir: dict, report: Report, invariant: str, trace_dir: Path):
+    """A symbolic violation written as a trace file of catalogue actions (its `path`); the
+    variants laid over the spec are named, so `replay` plays the same rules."""
     if isinstance(verdict, Violated):
         doc = {"format": traces.FORMAT, "version": traces.VERSION, "kind": "actions", "edition": report.edition,
-               "spec": report.spec, "players": report.players,
+               "spec": report.spec, "variants": list(ir["edition"].get("variants") or ()), "players": report.players,
                "violation": {"invariant": invariant, "step": sum(s.get("action") != START for s in verdict.trace),
                              "reason": verdict.reason},
                "steps": [s for s in verdict.trace if s.get("action") != START]}   # the start state: no step

@@ -8,7 +8,9 @@ import json
 import pytest
 from conftest import EDITIONS, edition
 
+import grammar
 import interpreter
+import spec
 from interpreter import actions as A
 from interpreter.state import GameState
 from interpreter.strategies.human import Human, InputEnded
@@ -159,9 +161,12 @@ def test_every_invariant_has_a_counterexample(us):
         "built_groups_whole": lambda g: (g.set_owner(lot, 0), g.st.houses.__setitem__(lot, 1),
                                          setattr(g.st, "bank_houses", g.st.bank_houses - 1)),
     }
-    assert set(damage) == {name for name, _, _ in us.invariants}
-    for name, hurt in damage.items():
-        g = interpreter.new_game(us, ["heuristic", "heuristic"], seed=1, log=False)
+    # classic-us has no pot: a pot's invariant is damaged in the Free Parking jackpot's pot
+    jackpot = interpreter.load(grammar.compile_file(str(spec.bundled()["classic-us"]), [spec.bundled_variants()["jackpot"]]))
+    in_pot = {"no_negative_pot": lambda g: (g.st.pots.__setitem__(0, -1), setattr(g.st, "bank_ledger", g.st.bank_ledger + 1))}
+    assert set(damage) | set(in_pot) == {name for name, _, _ in us.invariants}
+    for ed, name, hurt in [(us, *item) for item in damage.items()] + [(jackpot, *item) for item in in_pot.items()]:
+        g = interpreter.new_game(ed, ["heuristic", "heuristic"], seed=1, log=False)
         hurt(g)
         with pytest.raises(InvariantViolation) as info:
             check_all(g)

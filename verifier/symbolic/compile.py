@@ -423,11 +423,7 @@ class CompileMixin:
         self.move_to(c, target)
 
     def s_move_by(self, node, c):
-        steps = val(self.expr(node["steps"], c))
-        if T.is_sym(steps):             # a number picked by `choose n in numbers(...)`: one path
-            self.move_by(c, steps)
-            return
-        self.split_value(steps, None, lambda v: self.move_by(c, v))
+        self.move_by(c, val(self.expr(node["steps"], c)))
 
     def s_advance_to_nearest(self, node, c):
         group = node["group"]

@@ -86,13 +86,7 @@ class EffectsMixin:
         """`move by N`: forward runs `on_pass`; back passes nothing (N may be symbolic: a
         number picked by `choose n in numbers(...)`)."""
         p = c.me
-        if T.is_sym(steps):
-            self.fork(T.le(0, steps), lambda: self.move_steps(c, p, steps), lambda: self.move_back(c, p, steps))
-            return
-        if steps >= 0:
-            self.move_steps(c, p, steps)
-            return
-        self.move_back(c, p, steps)
+        self.fork(T.le(0, steps), lambda: self.move_steps(c, p, steps), lambda: self.move_back(c, p, steps))
 
     def move_back(self, c: Ctx, p: int, steps) -> None:
         s = self.s

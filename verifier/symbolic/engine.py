@@ -62,19 +62,21 @@ class SymGame(CompileMixin, EffectsMixin, RulesMixin):
     def fork(self, cond, then=None, other=None) -> None:
         """Run `then` where `cond` holds and `other` elsewhere; merge the two states."""
         label = self._next()
+        self._both(cond, lambda: then is not None and self._enter(label + "T", then),
+                   lambda: other is not None and self._enter(label + "F", other))
+
+    def _both(self, cond, then, other) -> None:
+        """Run `then` and `other` on copies of the state and merge them by `cond` (only the
+        one a concrete `cond` picks). No path label of its own: a caller labels the bodies."""
         if not T.is_sym(cond):
-            body = then if cond else other
-            if body is not None:
-                self._enter(label + ("T" if cond else "F"), body)
+            (then if cond else other)()
             return
         saved = self.s
         self.s = saved.copy()
-        if then is not None:
-            self._enter(label + "T", then)
+        then()
         s_then = self.s
         self.s = saved.copy()
-        if other is not None:
-            self._enter(label + "F", other)
+        other()
         self.s = merge(cond, s_then, self.s)
 
     def _enter(self, label, body):
@@ -87,21 +89,23 @@ class SymGame(CompileMixin, EffectsMixin, RulesMixin):
             self.counter.pop()
 
     def split_value(self, value, domain, fn) -> None:
-        """`fn(v)` for the concrete value of `value`: one fork per possible value."""
+        """`fn(v)` for the concrete value of `value`: one branch per possible value. The
+        branch for `v` has the path label a concrete `value` of `v` gets (the chain of
+        tests over the domain adds none), so a model's choices replay in concrete mode."""
+        label = self._next()
         if not T.is_sym(value):
-            self._enter(f"{self._next()}={value}", lambda: fn(value))
+            self._enter(f"{label}={value}", lambda: fn(value))
             return
         if domain is None:
             raise Unsupported("a symbolic amount where a number of steps is needed")
         options = list(domain)
-        label = self._next()
 
         def chain(i):
             if i == len(options):
                 self.assume(False)
                 return
             v = options[i]
-            self.fork(T.eq(value, v), lambda: self._enter(f"{label}={v}", lambda: fn(v)), lambda: chain(i + 1))
+            self._both(T.eq(value, v), lambda: self._enter(f"{label}={v}", lambda: fn(v)), lambda: chain(i + 1))
         chain(0)
 
     def split_party(self, value, fn) -> None:

@@ -11,7 +11,7 @@ import spec
 from verifier import prove
 from verifier.symbolic.actions import catalogue
 from verifier.symbolic.compile import CompileMixin
-from verifier.verdicts import Proved, Unknown, Violated
+from verifier.verdicts import Bounded, Proved, Unknown, Violated
 
 
 @pytest.fixture(scope="module")
@@ -232,3 +232,43 @@ def test_the_citys_formulas_are_worked_out_once_per_area_terms(city, monkeypatch
     monkeypatch.setattr(C, "_read_terms", lambda ed, name, s: s.flat())
     whole = act.step(ed, fresh(ed, 2), abstract_bankruptcy=True)
     assert all(T.same(a, b) for a, b in zip(terms(kept), terms(whole)))
+
+
+def test_a_violation_two_steps_deep_is_confirmed_by_the_interpreter():
+    """classic-se "Inkomstskatt" (`pay 4000 to bank` on landing): a declared invariant that
+    the bank never takes in more than it pays out is broken by a roll onto the square and
+    its landing. The bounded check finds the two steps; the dice the model picked are the
+    ones the concrete replay and the interpreter use (a choice's key is the same whether
+    the step ran with a symbolic or a concrete seat), so the violation is confirmed.
+    Counterexample twin: one step deep there is nothing to find."""
+    ir = grammar.compile_text('edition ledger extends classic-se\n'
+                              'invariant bank_pays_out "the bank takes in no more than it pays out" =\n'
+                              '  bank_ledger + count(p in players: yes) * money.start <= 0\n',
+                              "ledger.rules")
+    ed = prove.edition(ir)
+    acts = [a for a in catalogue(ir, 2, ed) if a.name in ("roll", "square:income_tax")]
+    tax = next(sq["index"] for sq in ir["squares"] if sq["id"] == "income_tax")
+    verdict = prove.bounded(ir, "bank_pays_out", 2, 2, actions=acts)
+    assert isinstance(verdict, Violated), verdict
+    roll, land = verdict.trace
+    assert roll["action"] == "roll" and roll["choices"] == [["dice", tax, None]]
+    assert land["action"] == "square:income_tax" and land["args"] == roll["args"]
+    assert isinstance(prove.bounded(ir, "bank_pays_out", 2, 1, actions=acts), Bounded)
+
+
+def test_a_pot_never_holds_a_negative_amount(jackpot, ir):
+    """RULES-MATRIX §3 US variations (Free Parking jackpot): the pot takes the fine and the
+    lander on Free Parking takes the whole pot, so `no_negative_pot` is inductive for both;
+    in an edition without pots it is true in every state, even for an action that may
+    bankrupt (classic-se's income tax). Counterexample twin: a Free Parking that pays a fixed
+    amount out of the pot is not proved."""
+    parking = next(sq for sq in jackpot["squares"]
+                   if any(s.get("do") == "transfer" and s["from"].get("k") == "pot" for s in sq.get("on_land", [])))
+    for action in ("jail:pay_fine", "square:" + parking["id"]):
+        assert prove.prove_preserves(jackpot, "no_negative_pot", action, 2) == Proved("inductive"), action
+    assert prove.prove_preserves(ir, "no_negative_pot", "square:income_tax", 2) == Proved(prove.EVERY_STATE)
+    fixed = copy.deepcopy(jackpot)
+    square = next(sq for sq in fixed["squares"] if sq["id"] == parking["id"])
+    take = next(s for s in square["on_land"] if s.get("do") == "transfer" and s["from"].get("k") == "pot")
+    take["amount"] = {"k": "int", "v": 7}
+    assert isinstance(prove.prove_preserves(fixed, "no_negative_pot", "square:" + parking["id"], 2), Unknown)

@@ -31,7 +31,7 @@ from .symbolic import terms as T
 from .symbolic.actions import Action, catalogue
 from .symbolic.compile import Ctx, Unsupported
 from .symbolic.engine import SymGame
-from .symbolic.prelude import invariants, lemmas
+from .symbolic.lemmas import facts
 from .symbolic.state import domain, fresh, initial, merge
 from .verdicts import Bounded, Proved, Unknown, Violated, Witness
 
@@ -111,7 +111,7 @@ def edition(ir: dict):
 def _invariant(ir: dict, inv) -> dict:
     if isinstance(inv, dict):
         return inv
-    for x in invariants(ir):
+    for x in ir["invariants"]:
         if x["name"] == inv:
             return x
     raise KeyError(f"no invariant `{inv}`")
@@ -298,7 +298,7 @@ def prove_preserves(ir: dict, invariant, action, players: int, strengthen: bool 
     pre = _before(ed, inv, players, s0)
     if pre is True:             # whatever path the action takes, unmodelled ones included
         return Proved(EVERY_STATE)
-    others = [x for x in invariants(ir) + lemmas(ir)
+    others = [x for x in facts(ir)
               if x["name"] != inv["name"] and x.get("origin", "prelude") in ("prelude", "verifier")]
     base = [T.lift(c) for c in (_domain(ed, players, s0), pre) if c is not True]
     strong = None
@@ -392,9 +392,9 @@ def _unmodelled_path(ir: dict, ed, act: Action, players: int, s0) -> str:
         _STEPS[key] = ""
         if whole.s.unsupported is not False and whole.s.ok is not False:
             solver = _solver()
-            facts = [_before(ed, x, players, s0) for x in invariants(ir) + lemmas(ir)
+            known = [_before(ed, x, players, s0) for x in facts(ir)
                      if x.get("origin", "prelude") in ("prelude", "verifier")]
-            solver.add(*[T.lift(c) for c in (_domain(ed, players, s0), *facts) if c is not True])
+            solver.add(*[T.lift(c) for c in (_domain(ed, players, s0), *known) if c is not True])
             solver.push()
             solver.add(T.lift(whole.s.ok), T.lift(whole.s.unsupported))
             result, _ = _check(solver)
@@ -436,7 +436,7 @@ def can_happen(ir: dict, action, players: int) -> bool | None:
         whole = _sym_step(ed, act, players, s0)
         if whole is None:
             return None
-        known = [_before(ed, x, players, s0) for x in invariants(ir) + lemmas(ir)] + \
+        known = [_before(ed, x, players, s0) for x in facts(ir)] + \
             [_domain(ed, players, s0), whole.s.ok]
     except Unsupported:
         return None
@@ -457,7 +457,7 @@ def same_step(ir: dict, other: dict, action, players: int) -> bool | None:
         mine, theirs = _sym_step(ed, act, players, s0), _sym_step(ed_other, act, players, s0)
         if mine is None or theirs is None:
             return None
-        known = [holds(ed, x, s0) for x in invariants(ir) + lemmas(ir)] + [domain(ed, s0)]
+        known = [holds(ed, x, s0) for x in facts(ir)] + [domain(ed, s0)]
     except Unsupported:
         return None
     a, b = mine.s.values(), theirs.s.values()
@@ -488,7 +488,7 @@ def table(ir: dict, players: int, actions: list | None = None) -> dict:
     """Every (invariant, action) verdict, strengthening made sound (`joint`)."""
     ed = edition(ir)
     acts = actions if actions is not None else catalogue(ir, players, ed)
-    invs = invariants(ir) + lemmas(ir)
+    invs = facts(ir)
     cells = {}
     for inv in invs:
         cells[(inv["name"], "start")] = prove_initial(ir, inv, players)
@@ -506,7 +506,7 @@ def joint(ir: dict, cells: dict) -> None:
     if each of them is itself proved in every column (joint induction); otherwise it is
     downgraded to unknown, until a fixpoint. An invariant without cells here (a lemma the
     caller did not check) is not proved."""
-    names = [x["name"] for x in invariants(ir) + lemmas(ir) if x.get("origin", "prelude") in ("prelude", "verifier")]
+    names = [x["name"] for x in facts(ir) if x.get("origin", "prelude") in ("prelude", "verifier")]
     changed = True
     while changed:
         changed = False

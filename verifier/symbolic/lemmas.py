@@ -1,39 +1,14 @@
-"""The built-in invariants (the shared contract, /tmp/contract/invariants.md), as IR.
+"""The verifier's lemmas: facts of the engine's mechanics (not of an edition) that the
+preservation proofs assume beside an edition's invariants, each proved in a row of its own
+(so a proof never rests on something unproved: `prove.joint`).
 
-The compiler adds them to every edition's IR as `ir["invariants"]` (origin "prelude").
-Until an IR carries them, `invariants(ir)` parses the contract's texts here with a small
-expression reader (the language's expression syntax, no typing): a stopgap, not a second
-compiler; once `ir["invariants"]` exists it is used as is.
+They are written in the language's expression syntax and read here by a small reader
+(no typing, no names beyond the language's own and the settings' sections): they are the
+verifier's, not an edition's, so the spec compiler never sees them.
 """
 from __future__ import annotations
 
 import re
-
-PRELUDE = [
-    ("money_conservation", "player cash plus the bank's ledger is constant",
-     "sum(p in players: p.cash) + bank_ledger == 0"),
-    ("house_stock", "houses on the board and in the bank make the bank's stock",
-     "sum(d in deeds: d.houses) + houses_in_bank == bank.houses and houses_in_bank >= 0"),
-    ("hotel_stock", "hotels on the board and in the bank make the bank's stock",
-     "sum(d in deeds: d.hotels) + hotels_in_bank == bank.hotels and hotels_in_bank >= 0"),
-    ("even_building", "levels within a group differ by at most one",
-     "all(g in groups: g.uneven or max(d in g.deeds: d.even_level) - min(d in g.deeds: d.even_level) <= 1)"),
-    ("mortgage_excludes_buildings", "no buildings in a group with a mortgaged deed",
-     "all(d in deeds: not d.mortgaged or all(e in d.group.deeds: e.level == 0))"),
-    ("unique_ownership", "every deed is held by the bank or a player still in the game",
-     "all(d in deeds: d.owner == bank or not d.owner.bankrupt)"),
-    ("card_conservation", "every card is in its deck or held by one player",
-     "all(k in decks: k.size + sum(p in players: held(p, k)) == k.cards)"),
-    ("bankrupt_hold_nothing", "a bankrupt player holds nothing",
-     "all(p in players: not p.bankrupt or (p.cash == 0 and count(d in p.deeds: yes) == 0 and p.cards == 0))"),
-    ("positions", "every token is on the board",
-     "all(p in players: 0 <= p.position and p.position < board_size)"),
-    ("jail_counters", "jail counters stay in range",
-     "all(p in players: 0 <= p.jail_turns and p.jail_turns <= jail.max_turns)"),
-    ("no_negative_cash", "no player still in the game has negative cash",
-     "all(p in players: p.bankrupt or p.cash >= 0)"),
-]
-
 
 # Facts the verifier proves alongside the library, to strengthen it (each gets its own row
 # in the table, so a strengthening never rests on something unproved).
@@ -52,12 +27,10 @@ def lemmas(ir: dict) -> list[dict]:
             for name, text, source in LEMMAS]
 
 
-def invariants(ir: dict) -> list[dict]:
-    if ir.get("invariants"):
-        return ir["invariants"]
-    sections = set(ir.get("settings", {}))
-    return [{"name": name, "text": text, "body": parse(source, sections), "origin": "prelude"}
-            for name, text, source in PRELUDE]
+def facts(ir: dict) -> list[dict]:
+    """What a proof may assume before a step: the edition's invariants (the built-in library
+    and its own, in its IR) and the lemmas."""
+    return ir["invariants"] + lemmas(ir)
 
 
 _TOKEN = re.compile(r"\s*(?:(\d+%?)|([A-Za-z_][A-Za-z0-9_]*)|(==|!=|<=|>=|[-+*/<>().,:\[\]]))")

@@ -133,21 +133,26 @@ class Compiler:
         (what `fn` makes a function of), for a reader that fuses several (verifier/invariants.py)."""
         outer, self.hoisted = self.hoisted, []
         try:
-            compiled = self.expr(node, env)
-            if compiled[0] or not self.hoisted:
-                return self.source(compiled)
-            return f"({', '.join(self.hoisted)}, {compiled[1]})[-1]"
+            return self._joined(self.expr(node, env))
         finally:
             self.hoisted = outer
+
+    def _joined(self, compiled) -> str:
+        """A compiled expression as one Python expression, its hoisted aggregates first."""
+        if compiled[0] or not self.hoisted:
+            return self.source(compiled)
+        return f"({', '.join(self.hoisted)}, {compiled[1]})[-1]"
+
+    def of_text(self, text: str):
+        """The function `f(g, c)` of an expression's source (`text`)."""
+        return eval(f"lambda g, c: {text}", self.names)
 
     def function(self, compiled):
         """A compiled expression as a function `f(g, c)`; its hoisted aggregates come first."""
         const, value = compiled
         if const:
             return lambda g, c: value
-        if self.hoisted:
-            value = f"({', '.join(self.hoisted)}, {value})[-1]"
-        return eval(f"lambda g, c: {value}", self.names)
+        return self.of_text(self._joined(compiled))
 
     def filter_fn(self, over: dict, var: str, cond: dict | None, env: dict):
         """`[x in OVER where COND]` as one function `f(g, c) -> list` (one evaluation, so the

@@ -206,7 +206,7 @@ class Edition:
         # every invariant (the prelude's and the edition's) as (name, text, f(game, ctx) -> bool),
         # and as source over `source_names` (the verifier fuses them into one function)
         self.invariant_sources = [comp.text(inv["body"], {}) for inv in ir.get("invariants", [])]
-        self.invariants = [(inv["name"], inv["text"], eval(f"lambda g, c: {source}", comp.names))
+        self.invariants = [(inv["name"], inv["text"], comp.of_text(source))
                            for inv, source in zip(ir.get("invariants", []), self.invariant_sources)]
         self.source_names = comp.names
         self.statistics = [(st["name"], comp.fn(st["body"], {})) for st in ir.get("statistics", [])]

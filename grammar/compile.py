@@ -33,7 +33,7 @@ def _compile(source: Source, directory: Path | None, chain: tuple[Path, ...],
     ir = lower(edition)
     problem = first_problem(ir)
     if problem is not None:
-        path = "/".join(str(p) for p in problem.absolute_path)
+        path = "/".join(str(p) for p in problem.instance_path)
         raise SpecError([Diagnostic("E900", f"internal: the IR breaks its schema at `{path}`: {problem.message}",
                                     file=source.name, hint="this is a compiler bug; please report it with the spec")])
     return ir

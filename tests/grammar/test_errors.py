@@ -313,6 +313,20 @@ def test_internal_error_is_a_diagnostic(monkeypatch):
     assert "Traceback" not in error.render()
 
 
+def test_an_ir_that_breaks_its_schema_is_a_diagnostic(monkeypatch):
+    """docs/errors.md E900: a lowering bug that breaks ir.schema.json is named with its place."""
+    from grammar.lower import lower
+
+    def broken(edition):
+        ir = lower(edition)
+        ir["edition"]["abstract"] = "lots"
+        return ir
+    monkeypatch.setattr("grammar.compile.lower", broken)
+    error = first_error(CHILD)
+    assert error.diagnostics[0].code == "E900"
+    assert "breaks its schema at `edition/abstract`" in error.render()
+
+
 def test_every_error_code_is_tested_and_documented():
     """STYLE: every error code is produced by at least one bad spec, and docs/errors.md explains it."""
     codes = set()

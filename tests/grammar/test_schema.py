@@ -1,5 +1,5 @@
-"""The compiler's schema validator reads tagged unions by their tag (grammar/schema.py).
-It must give the stock draft 2020-12 verdict on every IR: the bundled editions, and
+"""The compiler's schema validator (grammar/schema.py, the compiled `jsonschema-rs`) must give
+the reference draft 2020-12 verdict (Python `jsonschema`) on every IR: the bundled editions, and
 the same IRs corrupted at random places (a key dropped, a value replaced, a tag changed,
 an unknown key added)."""
 from __future__ import annotations

@@ -2,8 +2,8 @@
 
 The schema (`ir.schema.json`) follows the standard draft of 2020, so any JSON Schema tool can check
 an IR file. The compiler checks with `jsonschema-rs`, a compiled validator: it gives the
-standard verdict in well under a millisecond, where a pure-Python validator took about 20 ms,
-close to half of an edition's compile time. The test suite checks its verdicts against the
+standard verdict in well under a millisecond, where a pure-Python validator took close to
+half of an edition's compile time. The test suite checks its verdicts against the
 reference Python implementation (tests/grammar/test_schema.py).
 """
 from __future__ import annotations

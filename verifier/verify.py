@@ -171,10 +171,13 @@ def _bound_open(ir: dict, report: Report, trace_dir: Path, acts: list, rows: set
 
 def _traced(verdict, ir: dict, report: Report, invariant: str, trace_dir: Path):
     """A symbolic violation written as a trace file of catalogue actions (its `path`); the
-    variants laid over the spec are named, so `replay` plays the same rules."""
+    variants laid over the spec are named and the IR's hash kept, so `replay` plays the
+    same rules or says they changed."""
     if isinstance(verdict, Violated):
+        from .prove import edition
         doc = {"format": traces.FORMAT, "version": traces.VERSION, "kind": "actions", "edition": report.edition,
-               "spec": report.spec, "variants": list(ir["edition"].get("variants") or ()), "players": report.players,
+               "spec": report.spec, "variants": list(ir["edition"].get("variants") or ()),
+               "ir_hash": edition(ir).hash, "players": report.players,
                "violation": {"invariant": invariant, "step": sum(s.get("action") != START for s in verdict.trace),
                              "reason": verdict.reason},
                "steps": [s for s in verdict.trace if s.get("action") != START]}   # the start state: no step

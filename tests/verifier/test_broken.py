@@ -5,6 +5,7 @@ A spec that also names a column must be caught there by bounded model checking f
 start state, with a trace of catalogue actions that replays the same way."""
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -87,3 +88,11 @@ def test_bounded_violation_is_confirmed_and_its_trace_replays(path, tmp_path):
     result = CliRunner().invoke(main, ["replay", str(report.cells[(name, column)].path)])
     assert result.exit_code == 1, result.output
     assert f"reproduced: invariant `{name}` is violated after step {step}" in result.output
+    # the trace names the rules it was found in: the same steps against other rules are refused
+    doc = json.loads(report.cells[(name, column)].path.read_text(encoding="utf-8"))
+    assert doc["ir_hash"] == prove.edition(ir).hash
+    doc["ir_hash"] = "0" * len(doc["ir_hash"])
+    edited = tmp_path / "edited.json"
+    edited.write_text(json.dumps(doc), encoding="utf-8")
+    result = CliRunner().invoke(main, ["replay", str(edited)])
+    assert result.exit_code == 2 and "another version of edition" in result.output, result.output

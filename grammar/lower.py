@@ -247,6 +247,7 @@ class _Lower:
             players = self.example_players(example, settings.get("game", {}).get("players"))
             seats = {p.text for p in players}
             steps = []
+            placed: dict[str, set[int]] = {}      # per deck: the cards `card` lines set on top
             for step in example.steps:
                 for who in step.players:
                     if who.text not in seats:
@@ -266,10 +267,12 @@ class _Lower:
                     self.error("E406", "`jail` in an example of an edition without a `jail` section", step.span,
                                "this game has no jail: remove the line")
                 if step.what == "card":
-                    entry |= self.example_card(step)
+                    entry |= self.example_card(step, placed)
                 if step.what == "turn":
                     entry["throws"] = [list(throw) for throw in step.throws]
                     entry["choices"] = list(step.choices)
+                    if step.labels:
+                        entry["labels"] = [label.value for label in step.labels]
                     self.example_throws(step, settings.get("game", {}))
                 steps.append(entry)
             scope = lang.EVERYWHERE | {p.text: lang.PLAYER for p in players}
@@ -331,8 +334,9 @@ class _Lower:
                        did_you_mean(state.text, self.names.area_states) or "declare it: `state area.NAME : int`")
         return {"area": area.text, "state": state.text, "number": step.number}
 
-    def example_card(self, step: s.ExampleStep) -> dict:
-        """`card "TEXT" on top of DECK`: the deck, and the number of its card printed so."""
+    def example_card(self, step: s.ExampleStep, placed: dict[str, set[int]]) -> dict:
+        """`card "TEXT" on top of DECK`: the deck, and the number of its card printed so; a
+        deck with several cards printed alike gives its next one to each line naming them."""
         deck = self.edition.decks.get(step.deck.text)
         if deck is None:
             self.error("E205", f"unknown deck `{step.deck.text}`", step.deck.span,
@@ -343,7 +347,14 @@ class _Lower:
             self.error("E210", f"no card of `{step.deck.text}` reads \"{step.card.value}\"", step.card.span,
                        did_you_mean(step.card.value, texts) or "quote the card's text as the deck gives it")
             return {}
-        return {"deck": step.deck.text, "card": texts.index(step.card.value)}
+        taken = placed.setdefault(step.deck.text, set())
+        copies = [i for i, text in enumerate(texts) if text == step.card.value and i not in taken]
+        if not copies:
+            self.error("E210", f"every card of `{step.deck.text}` that reads \"{step.card.value}\" is on top already",
+                       step.card.span, "name each copy of a card once")
+            return {}
+        taken.add(copies[0])
+        return {"deck": step.deck.text, "card": copies[0]}
 
     def example_throws(self, step: s.ExampleStep, game: dict) -> None:
         """Every throw of a `turn` shows one face per die, each a face the dice have."""

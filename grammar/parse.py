@@ -342,7 +342,12 @@ class _Build(Transformer):
         who, *plays = children
         throws = tuple(throw for play in plays if isinstance(play, list) for throw in play)
         choices = tuple(CHOICES[play.type] for play in plays if isinstance(play, Token))
-        return s.ExampleStep(self._span(meta), "turn", players=(self._name(who),), throws=throws, choices=choices)
+        labels = tuple(play for play in plays if isinstance(play, s.Text))
+        return s.ExampleStep(self._span(meta), "turn", players=(self._name(who),), throws=throws, choices=choices,
+                             labels=labels)
+
+    def ex_chooses(self, meta, children):
+        return self._text(children[0])
 
     def ex_rolls(self, meta, children):
         return list(children)

@@ -540,6 +540,7 @@ class ExampleStep:
     number: int | None = None              # `houses N`, `cash = N`, `jail ... after N tries`, `set ... = N`
     throws: tuple[tuple[int, ...], ...] = ()   # `turn`: each throw's faces
     choices: tuple[str, ...] = ()          # `turn`: `buy`, `pay_fine`, `use_card`, `build_hotel`
+    labels: tuple[Text, ...] = ()          # `turn ... chooses "LABEL"`: the options named
     expr: Expr | None = None               # `expect`
     card: Text | None = None               # `card "TEXT" on top of DECK`
     deck: Name | None = None

@@ -59,16 +59,21 @@ class _Seat:
     def __init__(self, name: str):
         self.name = name
         self.prefer: tuple = ()
+        self.labels: tuple = ()      # the options its turn names (`chooses "LABEL"`)
         self.line = 0
 
     def choose(self, game, seat, actions):
         for a in actions:
-            if type(a) in self.prefer:
+            if type(a) in self.prefer or type(a) is A.Choose and a.label in self.labels:
                 return a
         for kind in CAUTIOUS:
             for a in actions:
                 if type(a) is kind:
                     return a
+        options = [f'"{a.label}"' for a in actions if type(a) is A.Choose]
+        if options:
+            raise _Failed(self.line, f"{self.name} must choose among the options {', '.join(options)}, and the "
+                                     "turn names none of them (`chooses \"LABEL\"`)")
         offered = ", ".join(sorted({type(a).__name__ for a in actions}))
         raise _Failed(self.line, f"{self.name} must choose among {offered}, and the example does not say what")
 
@@ -185,8 +190,9 @@ def _turn(edition, game, step: dict, seats: dict[str, int], players: list[_Seat]
     line, who = step["at"][0], step["player"]
     seat = seats[who]
     for p in players:
-        p.prefer, p.line = (), line
+        p.prefer, p.labels, p.line = (), (), line
     players[seat].prefer = tuple(CHOICES[c] for c in step["choices"])
+    players[seat].labels = tuple(step.get("labels", ()))
     throws = _Throws(step["throws"], who, line)
     game.dice_source = throws
     game.st.turn_index = seat

@@ -83,10 +83,11 @@ def mutants(ir: dict) -> list[Mutant]:
             if card.get("effect"):
                 blocks.append((("decks", k, "cards", i, "effect"), f"card {i} of `{d['id']}`",
                                [f"card:{d['id']}:{i}"] + [f"square:{sq['id']}" for sq in ir["squares"] if _draws(sq, d["id"])]))
+    blocks = [inner for block in blocks for inner in _nested(ir, *block)]
     for path, where, touches in blocks:
         stmts = _get(ir, path)
         for j, stmt in enumerate(stmts):
-            if len(stmts) > 1:
+            if len(stmts) > 1 or stmt.get("do") != "transfer":     # a lone transfer: dropped below
                 m = copy.deepcopy(ir)
                 del _get(m, path)[j]
                 out.append(Mutant(f"{where}: skip step {j + 1} (`{stmt.get('do')}`)", m, touches))
@@ -122,6 +123,19 @@ def mutants(ir: dict) -> list[Mutant]:
             out.append(Mutant(f"rent.{kind}: comparison {k + 1} `{sub['op']}` -> `{_FLIP[sub['op']]}`", m,
                               [f"rent:{kind}"]))
     return out
+
+
+def _nested(ir: dict, path: tuple, where: str, touches: list):
+    """The block at `path` and every block inside its statements (`if` branches, `for` and
+    `choose_in` bodies, the options of `choose`), each as (path, where, touches): a step
+    inside a loop or an option is mutated like a step at the top."""
+    yield path, where, touches
+    for j, stmt in enumerate(_get(ir, path)):
+        inner = [(key,) for key in ("then", "else", "body") if stmt.get(key)]
+        inner += [("options", i, "body") for i, option in enumerate(stmt.get("options") or ()) if option.get("body")]
+        for rest in inner:
+            name = rest[0] if len(rest) == 1 else f"option {rest[1] + 1}"
+            yield from _nested(ir, path + (j,) + rest, f"{where}, step {j + 1} (`{stmt['do']}`) {name}", touches)
 
 
 _FLIP = {"<": ">=", ">=": "<", ">": "<=", "<=": ">", "==": "!=", "!=": "=="}

@@ -204,6 +204,9 @@ CASES = [
         ("example_unknown_card", "a card on top of a deck is quoted as the deck prints it",
          'example x "q" { players anna, bo  card "Advance to Go" on top of chance  expect anna.cash > 0 }\n',
          "E210", '"Advance'),
+        ("example_card_on_top_twice", "each card is set on top once (a card printed twice, twice)",
+         'example x "q" { players anna, bo  card "Advance to Go (Collect $200)" on top of chance  '
+         'card "Advance to Go (Collect $200)" on top of chance  expect yes }\n', "E210", '"Advance to Go (Collect $200)" on top of chance  expect'),
         ("example_expectation_not_yes_no", "an expectation is yes or no",
          'example x "q" { players anna, bo  expect anna.cash }\n', "E301", "anna.cash }"),
         ("example_turn_after_expect", "the expectations come last",

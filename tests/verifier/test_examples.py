@@ -34,7 +34,8 @@ def child(tmp_path: Path, text: str) -> Path:
 def test_the_bundled_examples_hold(eid):
     """Every worked example of a bundled edition, its parents' included, holds in the
     interpreter (each quotes the rule it shows: classic-se's are from 001, metropol-da's are
-    004's value-card examples; wonders-se plays classic-se's on its own board)."""
+    004's value-card examples; wonders-se plays classic-se's on its own board, its own nearest-station card's
+    with its airports' flight)."""
     outcomes = run_all(compiled(eid))
     assert [x.name for x in outcomes if not x.passed] == [], [x.why for x in outcomes if not x.passed]
 
@@ -79,6 +80,26 @@ def test_a_choice_the_example_does_not_make_is_reported(tmp_path):
     outcome = run_all(grammar.compile_file(path))[-1]
     assert (outcome.passed, outcome.line) == (False, 9)
     assert outcome.why.startswith("bo must choose among ") and "the example does not say what" in outcome.why
+
+
+def test_a_turn_names_the_option_of_a_choose(tmp_path):
+    """002 "Indkomstskat" (classic-us): $200 or 10% of the total worth, the player's choice.
+    `chooses "LABEL"` takes that option; a turn that names none of the options offered fails
+    at its line, listing them (a `choose` has no cautious answer)."""
+    path = tmp_path / "us.rules"
+    path.write_text('edition us_child extends classic-us\n\n'
+                    'example share "q" {\n  players anna, bo\n  give dark_blue_2 to anna\n'
+                    '  turn anna rolls 1 3 and chooses "Pay 10% of your total worth"\n'
+                    '  expect anna.cash == 1500 - (1500 + 400) / 10\n}\n'
+                    'example unnamed "q" {\n  players anna, bo\n  turn anna rolls 1 3\n  expect yes\n}\n'
+                    'example misnamed "q" {\n  players anna, bo\n  turn anna rolls 1 3 and chooses "Pay $300"\n'
+                    '  expect yes\n}\n', encoding="utf-8")
+    outcomes = {x.name: x for x in run_all(grammar.compile_file(path))}
+    assert outcomes["share"].passed, outcomes["share"].why
+    for name, line in (("unnamed", 11), ("misnamed", 16)):
+        assert (outcomes[name].passed, outcomes[name].line) == (False, line)
+        assert outcomes[name].why == ('anna must choose among the options "Pay $200", "Pay 10% of your total worth", '
+                                      'and the turn names none of them (`chooses "LABEL"`)')
 
 
 def test_a_set_up_that_breaks_an_invariant_is_reported(tmp_path):

@@ -50,7 +50,7 @@ class Effort:
     def __init__(self, units: int):
         self.units = units
         self.spent = 0
-        self.transitions: dict = {}     # the run's bounded-check transitions (`_transition`)
+        self.shared: dict = {}          # the run's shared transitions and solvers (`_transition`, `_known`)
 
     @property
     def left(self) -> int:
@@ -61,7 +61,9 @@ _effort: Effort | None = None
 
 
 class budget:
-    """`with prove.budget(units):` every query inside draws on one total of rlimit units."""
+    """`with prove.budget(units):` every query inside draws on one total of rlimit units,
+    and the run's bounded checks and dead-rule queries share their transitions and solvers
+    (`Effort.shared`): one edition's run, as `boardrules verify` makes it."""
 
     def __init__(self, units: int = BUDGET):
         self.effort = Effort(units)
@@ -451,14 +453,30 @@ def can_happen(ir: dict, action, players: int) -> bool | None:
         whole = _sym_step(ed, act, players, s0)
         if whole is None:
             return None
-        known = [_before(ed, x, players, s0) for x in facts(ir)] + \
-            [_domain(ed, players, s0), whole.s.ok]
+        solver = _known(ir, ed, players, s0)
     except Unsupported:
         return None
-    solver = _solver()
-    solver.add(*[T.lift(c) for c in known if c is not True])
-    result = _check(solver)[0]
+    solver.push()
+    try:
+        solver.add(*[T.lift(c) for c in (whole.s.ok,) if c is not True])
+        result = _check(solver)[0]
+    finally:
+        solver.pop()
     return True if result == z3.sat else False if result == z3.unsat else None
+
+
+def _known(ir: dict, ed, players: int, s0):
+    """A solver holding every invariant and lemma on the fresh state (and its domain), taken
+    in once per edition run (`budget`) and shared by its `can_happen` queries, each pushed
+    and popped (outside a budget, one per query)."""
+    key = (id(ed), players, "known")
+    shared = _effort.shared if _effort is not None else {}
+    if key not in shared:
+        solver = _solver()
+        known = [_before(ed, x, players, s0) for x in facts(ir)] + [_domain(ed, players, s0)]
+        solver.add(*[T.lift(c) for c in known if c is not True])
+        shared[key] = solver
+    return shared[key]
 
 
 def same_step(ir: dict, other: dict, action, players: int) -> bool | None:
@@ -675,7 +693,7 @@ def _transition(ed, acts: list, players: int) -> _Transition:
     """The edition run's `_Transition` for these players and actions (inside `budget`), else
     one of its own."""
     key = (id(ed), players, tuple(a.name for a in acts))
-    shared = _effort.transitions if _effort is not None else {}
+    shared = _effort.shared if _effort is not None else {}
     if key not in shared:
         shared[key] = _Transition(ed, acts, players)
     return shared[key]

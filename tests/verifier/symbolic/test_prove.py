@@ -151,6 +151,20 @@ def test_a_rule_that_can_never_fire_is_dead(ir):
     assert prove.can_happen(no_hotels, "build_hotel", 2) is False
 
 
+def test_an_editions_dead_rule_queries_share_one_solver(ir):
+    """docs/verifier.md, "Reading the table": within an edition run the dead-rule queries
+    take the invariants in once and push each guard: building a hotel stays dead (classic-se
+    with no hotel allowed on a lot) after the other actions' guards were pushed and popped,
+    and can happen again in the edition as printed."""
+    no_hotels = copy.deepcopy(ir)
+    no_hotels["settings"]["building"]["hotels_per_lot"] = 0
+    acts = catalogue(no_hotels, 2)
+    with prove.budget() as effort:
+        happens = {a.name: prove.can_happen(no_hotels, a, 2) for a in acts}
+    assert happens["build_hotel"] is False and happens["build_house"] is True and happens["roll"] is True
+    assert all(solver.num_scopes() == 0 for key, solver in effort.shared.items() if key[-1] == "known")
+
+
 @pytest.fixture(scope="module")
 def jackpot():
     return grammar.compile_file(str(spec.bundled()["classic-nl"]), [spec.bundled_variants()["jackpot"]])
@@ -274,7 +288,7 @@ def test_an_editions_bounded_checks_share_one_transition(ledger):
         with prove.budget() as effort:
             before = prove.bounded(ledger, "money_conservation", 2, 2, actions=acts)
             found = prove.bounded(ledger, "bank_pays_out", 2, 2, actions=acts)
-        (chain,) = effort.transitions.values()
+        (chain,) = effort.shared.values()
         assert len(chain.steps) == 2 and all(s.num_scopes() == 0 for s in chain.solvers)
         assert isinstance(before, Bounded) and before.bound == 2, before
         assert isinstance(found, Violated) and found.trace == alone.trace

@@ -50,6 +50,7 @@ class Effort:
     def __init__(self, units: int):
         self.units = units
         self.spent = 0
+        self.shared: dict = {}          # the run's shared transitions and solvers (`_transition`, `_known`)
 
     @property
     def left(self) -> int:
@@ -60,7 +61,9 @@ _effort: Effort | None = None
 
 
 class budget:
-    """`with prove.budget(units):` every query inside draws on one total of rlimit units."""
+    """`with prove.budget(units):` every query inside draws on one total of rlimit units,
+    and the run's bounded checks and dead-rule queries share their transitions and solvers
+    (`Effort.shared`): one edition's run, as `boardrules verify` makes it."""
 
     def __init__(self, units: int = BUDGET):
         self.effort = Effort(units)
@@ -207,6 +210,15 @@ def _solver():
     return s
 
 
+def _query(*assertions) -> tuple:
+    """One query in a solver of its own (the resource limit counts per solver): (result,
+    why unknown, model or None)."""
+    solver = _solver()
+    solver.add(*assertions)
+    result, why = _check(solver)
+    return result, why, solver.model() if result == z3.sat else None
+
+
 def _sym_step(ed, act: Action, players: int, s0):
     """The action with every parameter symbolic (bankruptcy abstracted), built once; None
     where that is not supported."""
@@ -348,11 +360,20 @@ def prove_preserves(ir: dict, invariant, action, players: int, strengthen: bool 
         goal = T.and_(g.s.ok, T.or_(T.not_(post), g.s.unsupported))
         if goal is False:
             continue
-        solver = _solver()       # the resource limit counts per solver: one per query
-        solver.add(*base)
-        solver.add(T.lift(goal))
-        result, why = _check(solver)
-        model = solver.model() if result == z3.sat else None
+        if used_strength and g.s.unsupported is False:
+            # the cell leans on the other invariants already and this instance has no
+            # unmodelled path: ask with them first, the plain query only where that one
+            # does not finish (the verdict the plain-first order gives, without its query)
+            result, why, model = _query(*base, *strong, T.lift(goal))
+            if result == z3.unsat:
+                continue
+            if result == z3.sat:
+                return Unknown(f"not inductive ({_show(act, args)})", _model_summary(model, s0, g.s))
+            result, plain, _ = _query(*base, T.lift(goal))
+            if result == z3.unsat:
+                continue
+            return Unknown(f"solver: {plain if result == z3.unknown else why} ({_show(act, args)})")
+        result, why, model = _query(*base, T.lift(goal))
         if result == z3.unsat:
             continue
         if result == z3.unknown:
@@ -362,11 +383,7 @@ def prove_preserves(ir: dict, invariant, action, players: int, strengthen: bool 
         if strengthen and others:
             if strong is None:
                 strong = [T.lift(c) for c in [_before(ed, x, players, s0) for x in others] if c is not True]
-            solver = _solver()
-            solver.add(*base, *strong)
-            solver.add(T.lift(goal))
-            result, why = _check(solver)
-            model = solver.model() if result == z3.sat else None
+            result, why, model = _query(*base, *strong, T.lift(goal))
             if result == z3.unsat:
                 used_strength = True
                 continue
@@ -436,14 +453,30 @@ def can_happen(ir: dict, action, players: int) -> bool | None:
         whole = _sym_step(ed, act, players, s0)
         if whole is None:
             return None
-        known = [_before(ed, x, players, s0) for x in facts(ir)] + \
-            [_domain(ed, players, s0), whole.s.ok]
+        solver = _known(ir, ed, players, s0)
     except Unsupported:
         return None
-    solver = _solver()
-    solver.add(*[T.lift(c) for c in known if c is not True])
-    result = _check(solver)[0]
+    solver.push()
+    try:
+        solver.add(*[T.lift(c) for c in (whole.s.ok,) if c is not True])
+        result = _check(solver)[0]
+    finally:
+        solver.pop()
     return True if result == z3.sat else False if result == z3.unsat else None
+
+
+def _known(ir: dict, ed, players: int, s0):
+    """A solver holding every invariant and lemma on the fresh state (and its domain), taken
+    in once per edition run (`budget`) and shared by its `can_happen` queries, each pushed
+    and popped (outside a budget, one per query)."""
+    key = (id(ed), players, "known")
+    shared = _effort.shared if _effort is not None else {}
+    if key not in shared:
+        solver = _solver()
+        known = [_before(ed, x, players, s0) for x in facts(ir)] + [_domain(ed, players, s0)]
+        solver.add(*[T.lift(c) for c in known if c is not True])
+        shared[key] = solver
+    return shared[key]
 
 
 def same_step(ir: dict, other: dict, action, players: int) -> bool | None:
@@ -580,60 +613,126 @@ def bounded(ir: dict, invariant, players: int, depth: int, actions: list | None 
     """No violation within `depth` actions of the start. Each step's check assumes the
     invariant in the states before (it was just checked there); where that check runs out
     of its resource limit, the check without those assumptions is tried too (either finishes
-    first depending on the query) and the deeper bound stands."""
+    first depending on the query) and the deeper bound stands. That second check starts at
+    the second step: the first step's query has no assumptions, so it was asked already."""
     ed = edition(ir)
     inv = _invariant(ir, invariant)
     acts = actions if actions is not None else catalogue(ir, players, ed)
     s = initial(ed, players)
     if T.concrete(holds(ed, inv, s)) is not True:
         return prove_initial(ir, inv, players)
-    first = _bmc(ed, inv, acts, s, players, depth, assume=True)
+    chain = _transition(ed, acts, players)
+    first = _bmc(ed, inv, acts, chain, players, depth, _Assuming(chain))
     if not (isinstance(first, Bounded) and first.bound < depth and first.reason.startswith("solver")):
         return first
-    second = _bmc(ed, inv, acts, s, players, depth, assume=False)
+    second = _bmc(ed, inv, acts, chain, players, depth, chain, start=1)
     return second if isinstance(second, Violated) or (isinstance(second, Bounded) and second.bound > first.bound) \
         else first
 
 
-def _bmc(ed, inv: dict, acts: list, s, players: int, depth: int, assume: bool):
-    """Bounded model checking from `s`, with `assume`: the invariant holds before each step
-    checked (it was checked there). The queries are copied into a Z3 context of their own,
-    so whether a check finishes within its resource limit depends on the query alone, not
-    on the terms the process happened to build before."""
-    own = z3.Context()
-    solver = z3.Solver(ctx=own)
-    states, sels, games = [s], [], []
+class _Transition:
+    """The bounded checks' transition from the start state (`_chain_step`, per depth), and
+    the checks without assumptions: step k's relation translated once into a Z3 context of
+    their own, one solver per depth holding the steps up to it (none of the earlier ones
+    going bankrupt), taken in once; each invariant's check is pushed onto it and popped.
+    One per edition run (`budget`), so what a check spends depends on that run's checks
+    alone, never on what the process did before."""
+
+    def __init__(self, ed, acts: list, players: int):
+        self.ed, self.acts, self.ctx = ed, acts, z3.Context()
+        self.states = [initial(ed, players)]
+        self.steps: list = []        # _chain_step's (sel, next state, trans, games, stuck), per depth
+        self.solvers: list = []      # depth k: the solver holding steps 0..k
+        self.base: list = []         # the steps so far, in this context
+
+    def step(self, k: int) -> tuple:
+        """Step k (raises `Unsupported` where a step is not modelled)."""
+        while len(self.steps) <= k:
+            step = _chain_step(self.ed, self.acts, self.states[-1], len(self.steps))
+            self.steps.append(step)
+            self.states.append(step[1])
+        return self.steps[k]
+
+    def solver(self, k: int):
+        """The solver of steps 0..k."""
+        while len(self.solvers) <= k:
+            j = len(self.solvers)
+            self.base += [z3.Not(self.step(j - 1)[4]).translate(self.ctx)] if j else []
+            self.base.append(self.step(j)[2].translate(self.ctx))
+            solver = z3.Solver(ctx=self.ctx)
+            solver.add(*self.base)
+            self.solvers.append(solver)
+        return self.solvers[k]
+
+    def passed(self, k: int, after) -> None:
+        """Step k's check found nothing: nothing to add, the next solver has the steps."""
+
+
+class _Assuming:
+    """The checks that assume the invariant before each step, in one solver in a Z3 context
+    of their own: the assumptions are taken in together with the next step's transition
+    (Z3 finishes more of these checks that way than with the transition taken in before
+    them), so this solver is the invariant's alone."""
+
+    def __init__(self, chain: _Transition):
+        self.chain, self.ctx = chain, z3.Context()
+        self.own = z3.Solver(ctx=self.ctx)
+
+    def solver(self, k: int):
+        self.own.add(self.chain.step(k)[2].translate(self.ctx))
+        return self.own
+
+    def passed(self, k: int, after) -> None:
+        # one at a time: taking a term in may make terms of the context, and which terms a
+        # translation makes then decides how the next check goes
+        self.own.add(z3.Not(self.chain.step(k)[4]).translate(self.ctx))
+        self.own.add(T.lift(after).translate(self.ctx))
+
+
+def _transition(ed, acts: list, players: int) -> _Transition:
+    """The edition run's `_Transition` for these players and actions (inside `budget`), else
+    one of its own."""
+    key = (id(ed), players, tuple(a.name for a in acts))
+    shared = _effort.shared if _effort is not None else {}
+    if key not in shared:
+        shared[key] = _Transition(ed, acts, players)
+    return shared[key]
+
+
+def _bmc(ed, inv: dict, acts: list, chain: _Transition, players: int, depth: int, checks, start: int = 0):
+    """Bounded model checking from the start state, the check of each step from `start` on
+    pushed onto `checks.solver(k)` (the chain's own, or an `_Assuming`'s) and popped."""
     for k in range(depth):
         try:
-            sel, nxt, trans, gs, stuck = _chain_step(ed, acts, states[-1], k)
+            sel, nxt, trans, gs, stuck = chain.step(k)
+            solver = checks.solver(k) if k >= start else None
         except Unsupported as error:
             return Unknown(f"unsupported: {error}")
-        solver.add(trans.translate(own))
-        states.append(nxt)
-        sels.append(sel)
-        games.append(gs)
         after = holds(ed, inv, nxt)
+        if solver is None:
+            checks.passed(k, after)
+            continue
         solver.push()
-        # a violation at step k+1, or a step that goes bankrupt (not computed here: an
-        # unsupported path or a violation hidden behind it ends the bound at k)
-        solver.add(z3.Or(T.lift(T.not_(after)), stuck).translate(own))
-        result, why = _check(solver)
+        try:
+            # a violation at step k+1, or a step that goes bankrupt (not computed here: an
+            # unsupported path or a violation hidden behind it ends the bound at k)
+            solver.add(z3.Or(T.lift(T.not_(after)), stuck).translate(solver.ctx))
+            result, why = _check(solver)
+            model = solver.model().translate(z3.main_ctx()) if result == z3.sat else None
+        finally:
+            solver.pop()
         if result == z3.sat:
-            model = solver.model().translate(z3.main_ctx())
             if z3.is_true(model.eval(stuck, model_completion=True)):
                 reason = (f"a bankruptcy is reachable at step {k + 1} ({SymGame.ABSTRACT_BANKRUPTCY}); "
                           "bounded model checking from the start state")
                 return Bounded(k, players, reason) if k else Unknown(reason)
-            trace = _trace(ed, acts, model, states, sels, games, inv)
-            return trace
-        solver.pop()
+            return _trace(ed, acts, model, chain.states[:k + 2], [x[0] for x in chain.steps[:k + 1]],
+                          [x[3] for x in chain.steps[:k + 1]], inv)
         if result == z3.unknown:
             reason = f"solver at depth {k + 1}: {why}"
             return Bounded(k, players, f"{reason}; bounded model checking from the start state") if k \
                 else Unknown(reason)
-        solver.add(z3.Not(stuck).translate(own))
-        if assume:
-            solver.add(T.lift(after).translate(own))
+        checks.passed(k, after)
     return Bounded(depth, players, "bounded model checking from the start state (no bankruptcy reachable)")
 
 

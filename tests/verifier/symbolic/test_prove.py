@@ -151,6 +151,20 @@ def test_a_rule_that_can_never_fire_is_dead(ir):
     assert prove.can_happen(no_hotels, "build_hotel", 2) is False
 
 
+def test_an_editions_dead_rule_queries_share_one_solver(ir):
+    """docs/verifier.md, "Reading the table": within an edition run the dead-rule queries
+    take the invariants in once and push each guard: building a hotel stays dead (classic-se
+    with no hotel allowed on a lot) after the other actions' guards were pushed and popped,
+    and can happen again in the edition as printed."""
+    no_hotels = copy.deepcopy(ir)
+    no_hotels["settings"]["building"]["hotels_per_lot"] = 0
+    acts = catalogue(no_hotels, 2)
+    with prove.budget() as effort:
+        happens = {a.name: prove.can_happen(no_hotels, a, 2) for a in acts}
+    assert happens["build_hotel"] is False and happens["build_house"] is True and happens["roll"] is True
+    assert all(solver.num_scopes() == 0 for key, solver in effort.shared.items() if key[-1] == "known")
+
+
 @pytest.fixture(scope="module")
 def jackpot():
     return grammar.compile_file(str(spec.bundled()["classic-nl"]), [spec.bundled_variants()["jackpot"]])
@@ -234,17 +248,22 @@ def test_the_citys_formulas_are_worked_out_once_per_area_terms(city, monkeypatch
     assert all(T.same(a, b) for a, b in zip(terms(kept), terms(whole)))
 
 
-def test_a_violation_two_steps_deep_is_confirmed_by_the_interpreter():
+@pytest.fixture(scope="module")
+def ledger():
+    return grammar.compile_text('edition ledger extends classic-se\n'
+                                'invariant bank_pays_out "the bank takes in no more than it pays out" =\n'
+                                '  bank_ledger + count(p in players: yes) * money.start <= 0\n',
+                                "ledger.rules")
+
+
+def test_a_violation_two_steps_deep_is_confirmed_by_the_interpreter(ledger):
     """classic-se "Inkomstskatt" (`pay 4000 to bank` on landing): a declared invariant that
     the bank never takes in more than it pays out is broken by a roll onto the square and
     its landing. The bounded check finds the two steps; the dice the model picked are the
     ones the concrete replay and the interpreter use (a choice's key is the same whether
     the step ran with a symbolic or a concrete seat), so the violation is confirmed.
     Counterexample twin: one step deep there is nothing to find."""
-    ir = grammar.compile_text('edition ledger extends classic-se\n'
-                              'invariant bank_pays_out "the bank takes in no more than it pays out" =\n'
-                              '  bank_ledger + count(p in players: yes) * money.start <= 0\n',
-                              "ledger.rules")
+    ir = ledger
     ed = prove.edition(ir)
     acts = [a for a in catalogue(ir, 2, ed) if a.name in ("roll", "square:income_tax")]
     tax = next(sq["index"] for sq in ir["squares"] if sq["id"] == "income_tax")
@@ -254,6 +273,27 @@ def test_a_violation_two_steps_deep_is_confirmed_by_the_interpreter():
     assert roll["action"] == "roll" and roll["choices"] == [["dice", tax, None]]
     assert land["action"] == "square:income_tax" and land["args"] == roll["args"]
     assert isinstance(prove.bounded(ir, "bank_pays_out", 2, 1, actions=acts), Bounded)
+
+
+def test_an_editions_bounded_checks_share_one_transition(ledger):
+    """docs/verifier.md, "Reading the table": within one edition run (`budget`) the bounded
+    checks share one transition (and, for the checks without assumptions, one solver per
+    depth, each check pushed onto it and popped). classic-se "Inkomstskatt": the violation
+    two steps deep is found after another invariant's checks, with the trace it has alone;
+    the next run starts from a transition of its own."""
+    acts = [a for a in catalogue(ledger, 2, prove.edition(ledger)) if a.name in ("roll", "square:income_tax")]
+    alone = prove.bounded(ledger, "bank_pays_out", 2, 2, actions=acts)
+    runs = []
+    for _ in range(2):
+        with prove.budget() as effort:
+            before = prove.bounded(ledger, "money_conservation", 2, 2, actions=acts)
+            found = prove.bounded(ledger, "bank_pays_out", 2, 2, actions=acts)
+        (chain,) = effort.shared.values()
+        assert len(chain.steps) == 2 and all(s.num_scopes() == 0 for s in chain.solvers)
+        assert isinstance(before, Bounded) and before.bound == 2, before
+        assert isinstance(found, Violated) and found.trace == alone.trace
+        runs.append(chain)
+    assert runs[0] is not runs[1]
 
 
 def test_a_pot_never_holds_a_negative_amount(jackpot, ir):
@@ -272,3 +312,18 @@ def test_a_pot_never_holds_a_negative_amount(jackpot, ir):
     take = next(s for s in square["on_land"] if s.get("do") == "transfer" and s["from"].get("k") == "pot")
     take["amount"] = {"k": "int", "v": 7}
     assert isinstance(prove.prove_preserves(fixed, "no_negative_pot", "square:" + parking["id"], 2), Unknown)
+
+
+def test_once_a_cell_leans_on_the_other_invariants_each_instance_is_asked_with_them(ir, monkeypatch):
+    """classic-se §1 (build evenly within a group): building keeps `even_building` only from
+    states where the other built-in invariants hold too (levels in range, no building on a
+    mortgaged group). Once one instance needed them, the later instances are asked with them
+    first (the plain query only where that one does not finish): one query per instance,
+    not two, and the same verdict."""
+    queries = []
+    check = prove._check
+    monkeypatch.setattr(prove, "_check", lambda solver: queries.append(1) or check(solver))
+    v = prove.prove_preserves(ir, "even_building", "build_house", 2)
+    assert isinstance(v, Proved) and v.reason.startswith(prove.STRENGTHENED), v
+    act = prove._action(ir, "build_house", 2)
+    assert len(queries) <= len(list(prove.instances(act))) + 3

@@ -260,6 +260,11 @@ def _merge(parent: Edition | None, file: s.File) -> Edition:
                 old = edition.decks.get(item.id.text)
                 edition.decks[item.id.text] = item if old is None else replace(
                     old, name=item.name or old.name, cards=item.cards or old.cards)
+                if old is not None and item.cards:      # the parent's examples that set its cards show them
+                    for name, (origin, example) in list(edition.examples.items()):
+                        if origin != header.id.text and any(step.what == "card" and step.deck.text == item.id.text
+                                                            for step in example.steps):
+                            del edition.examples[name]
     if errors:
         raise SpecError(errors)
     return replace(edition, setup=setup, variants=parent.variants if parent is not None else ())

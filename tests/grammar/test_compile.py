@@ -91,11 +91,17 @@ def test_child_overriding_one_price_changes_only_that():
     assert child["edition"]["lineage"] == ["classic", "classic-us", "cheap"]
 
 
+NEW_CHEST = ('edition x extends classic-us\n'
+             'decide jail.fine_timing = next_turn   # assumed: as SE 001\n'
+             'deck chest { card "Collect 10" { collect 10 from bank } }\n')
+
+
 def test_child_may_change_a_decision_and_a_deck():
-    """docs/language.md: `decide` may be given again; a deck with cards replaces the parent's cards."""
-    ir = grammar.compile_text('edition x extends classic-us\n'
-                              'decide jail.fine_timing = next_turn   # assumed: as SE 001\n'
-                              'deck chest { card "Collect 10" { collect 10 from bank } }\n')
+    """docs/language.md: `decide` may be given again; a deck with cards replaces the parent's
+    cards, and the parent's examples that set its cards on top are not inherited."""
+    ir = grammar.compile_text(NEW_CHEST)
+    parent = {x["name"] for x in grammar.compile_file(bundled()["classic-us"])["examples"]}
+    assert parent - {x["name"] for x in ir["examples"]} == {"chest_squares", "card_get_out_of_jail"}
     assert ir["settings"]["jail"]["fine_timing"] == "next_turn"
     assert ir["decisions"][1]["note"] == "assumed: as SE 001"
     assert [d for d in ir["decks"] if d["id"] == "chest"][0]["cards"] == [

@@ -108,8 +108,7 @@ def _replay_actions(loaded, doc: dict, as_json: bool) -> int:
     from verifier.symbolic.actions import catalogue
     from verifier.symbolic.replay import confirm
 
-    if doc.get("ir_hash") not in (None, loaded.edition.hash):
-        raise ReplayError(f"the trace was written for another version of edition `{doc['edition']}` (IR hash differs)")
+    traces.same_rules(loaded.edition, doc)
     name = doc["violation"]["invariant"]
     inv = next((x for x in loaded.ir["invariants"] if x["name"] == name), None)
     if inv is None:

@@ -458,7 +458,8 @@ def can_happen(ir: dict, action, players: int) -> bool | None:
         return None
     solver.push()
     try:
-        solver.add(*[T.lift(c) for c in (whole.s.ok,) if c is not True])
+        if whole.s.ok is not True:
+            solver.add(T.lift(whole.s.ok))
         result = _check(solver)[0]
     finally:
         solver.pop()
@@ -469,13 +470,20 @@ def _known(ir: dict, ed, players: int, s0):
     """A solver holding every invariant and lemma on the fresh state (and its domain), taken
     in once per edition run (`budget`) and shared by its `can_happen` queries, each pushed
     and popped (outside a budget, one per query)."""
-    key = (id(ed), players, "known")
-    shared = _effort.shared if _effort is not None else {}
-    if key not in shared:
+    def make():
         solver = _solver()
         known = [_before(ed, x, players, s0) for x in facts(ir)] + [_domain(ed, players, s0)]
         solver.add(*[T.lift(c) for c in known if c is not True])
-        shared[key] = solver
+        return solver
+    return _shared((id(ed), players, "known"), make)
+
+
+def _shared(key: tuple, make):
+    """The edition run's object under `key` (inside `budget`), made the first time it is
+    asked for; outside a budget, a new one each time."""
+    shared = _effort.shared if _effort is not None else {}
+    if key not in shared:
+        shared[key] = make()
     return shared[key]
 
 
@@ -692,11 +700,7 @@ class _Assuming:
 def _transition(ed, acts: list, players: int) -> _Transition:
     """The edition run's `_Transition` for these players and actions (inside `budget`), else
     one of its own."""
-    key = (id(ed), players, tuple(a.name for a in acts))
-    shared = _effort.shared if _effort is not None else {}
-    if key not in shared:
-        shared[key] = _Transition(ed, acts, players)
-    return shared[key]
+    return _shared((id(ed), players, tuple(a.name for a in acts)), lambda: _Transition(ed, acts, players))
 
 
 def _bmc(ed, inv: dict, acts: list, chain: _Transition, players: int, depth: int, checks, start: int = 0):

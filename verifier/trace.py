@@ -171,11 +171,17 @@ def problem(doc: dict) -> str | None:
     return None
 
 
+def same_rules(ed, doc: dict) -> None:
+    """A trace (of a game or of Z3's actions) replays only against the rules it was found in:
+    `ReplayError` when its IR hash names others."""
+    if doc.get("ir_hash") not in (None, ed.hash):
+        raise ReplayError(f"the trace was written for another version of edition `{doc['edition']}` (IR hash differs)")
+
+
 def replay(ed, doc: dict) -> InvariantViolation:
     """Replay a trace document; the same invariant must break at the same step, else
     `ReplayError` says what happened instead."""
-    if doc.get("ir_hash") not in (None, ed.hash):
-        raise ReplayError(f"the trace was written for another version of edition `{doc['edition']}` (IR hash differs)")
+    same_rules(ed, doc)
     inputs = Inputs(doc["players"], doc["seed"], doc["rounds"], doc["decks"], doc["dice"], doc["choices"])
     steps: list[dict] = []
     violation = play(ed, inputs, frozenset(doc.get("skip", [])), steps)

@@ -2,7 +2,8 @@
 
 Run: python benchmarks/bench.py [--games N] [--edition ID] [--verify explore|prove|no]
 One process, 4 heuristic players, no event log and no invariant checks: the
-configuration `simulate` uses.
+configuration `simulate` uses. It says whether the engine runs compiled (setup.py);
+BOARDRULES_PURE_PYTHON=1 measures it as plain Python.
 """
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from pathlib import Path
 
 import grammar
 import interpreter
+from interpreter import native
 from spec import bundled
 
 
@@ -73,6 +75,9 @@ def main() -> None:
                         help="time `boardrules verify` over every bundled edition (explore: --no-prove)")
     args = parser.parse_args()
     print(f"machine: {platform.machine()}, {platform.python_implementation()} {platform.python_version()}, {platform.processor() or 'cpu n/a'}")
+    compiled = native.compiled()
+    print(f"engine: {len(compiled)} modules compiled (setup.py)" if compiled else
+          f"engine: plain Python ({native.PURE_PYTHON}=1, or no C compiler at install)")
     for eid, ms in compile_times(args.repeats).items():
         print(f"compile {eid:<12} {ms:7.1f} ms (median of {args.repeats})")
     games_per_s, turns_per_s, turns = play_speed(args.edition, args.games)

@@ -7,6 +7,10 @@
 """
 from __future__ import annotations
 
+from . import native
+
+native.guard(__name__)      # before the engine's modules below: a stale compiled one is not loaded
+
 from . import actions, strategies
 from .compile import CompileError, Ctx
 from .edition import Edition

@@ -21,11 +21,11 @@ per edition (one call per event, not one per invariant).
 from __future__ import annotations
 
 import ast
-import inspect
-import textwrap
+import sys
 from copy import deepcopy
 from fractions import Fraction
 from functools import cache
+from pathlib import Path
 from weakref import WeakKeyDictionary
 
 from interpreter.compile import Ctx
@@ -183,14 +183,35 @@ def _names(target) -> bool:
 def _method(name: str) -> frozenset[Part]:
     """What a method of `interpreter.engine.Game` reads, from its own source (so it cannot fall
     behind the method); a decorated one, or one without Python source, is not known."""
-    try:
-        tree = ast.parse(textwrap.dedent(inspect.getsource(getattr(Game, name))))
-    except (TypeError, OSError):
-        raise Unframed(name) from None
-    function = tree.body[0]
-    if not isinstance(function, ast.FunctionDef) or function.decorator_list:
+    function = _definition(getattr(Game, name, None))
+    if function is None or function.decorator_list:
         raise Unframed(name)
     return frozenset(_reads(ast.Module(body=function.body, type_ignores=[]), function.args.args[0].arg))
+
+
+def _definition(method) -> ast.FunctionDef | None:
+    """A method's `def`, found by its qualified name in its module's `.py` file: the file it
+    was compiled from when the module runs compiled (setup.py), where `inspect` finds none."""
+    module = sys.modules.get(getattr(method, "__module__", None) or "")
+    if module is None or not getattr(module, "__file__", None):
+        return None
+    source = Path(module.__file__).with_name(module.__name__.rpartition(".")[2] + ".py")
+    scope: list = _tree(source)
+    for part in getattr(method, "__qualname__", "<lambda>").split("."):
+        found = [node for node in scope if isinstance(node, (ast.ClassDef, ast.FunctionDef)) and node.name == part]
+        if len(found) != 1:
+            return None
+        scope = found[0].body
+    return found[0] if isinstance(found[0], ast.FunctionDef) else None
+
+
+@cache
+def _tree(source: Path) -> list:
+    """A module's top-level statements (none when its source is missing)."""
+    try:
+        return ast.parse(source.read_text(encoding="utf-8")).body
+    except OSError:
+        return []
 
 
 # ---- the checker: one generated function per edition -----------------------------------

@@ -1,0 +1,58 @@
+"""Which of the engine's modules run compiled, and the guard that keeps a compiled module
+from running in place of a source edited since.
+
+setup.py compiles the hot modules with Cython, next to their sources (an editable install
+builds them in place). Python would import such a module even after its `.py` changed; the
+finder here loads the source instead, with a warning, until the package is installed again.
+`BOARDRULES_PURE_PYTHON=1` loads every module from its source: for a debugger, and for the
+test that both play the same games.
+"""
+from __future__ import annotations
+
+import os
+import sys
+import warnings
+from importlib.machinery import ExtensionFileLoader, ModuleSpec, PathFinder
+from importlib.util import spec_from_file_location
+from pathlib import Path
+
+PURE_PYTHON = "BOARDRULES_PURE_PYTHON"
+
+
+class _Sources:
+    """A meta path finder for one package's modules: their source, where a compiled module
+    is older than its source or pure Python is asked for; otherwise Python's own choice."""
+
+    def __init__(self, package: str):
+        self.prefix = package + "."
+
+    def find_spec(self, name: str, path=None, target=None) -> ModuleSpec | None:
+        if not name.startswith(self.prefix):
+            return None
+        spec = PathFinder.find_spec(name, path)
+        if spec is None or not isinstance(spec.loader, ExtensionFileLoader):
+            return None
+        built = Path(spec.origin)
+        source = built.with_name(name.rpartition(".")[2] + ".py")
+        if not source.exists():
+            return None
+        if os.environ.get(PURE_PYTHON) != "1":
+            if source.stat().st_mtime <= built.stat().st_mtime:
+                return None
+            warnings.warn(f"{source} changed after it was compiled: it runs as plain Python "
+                          f"(slower) until the package is installed again (pip install -e .)",
+                          stacklevel=2)
+        return spec_from_file_location(name, source)
+
+
+def guard(package: str) -> None:
+    """Put the finder in front of Python's own, once."""
+    if not any(isinstance(f, _Sources) for f in sys.meta_path):
+        sys.meta_path.insert(0, _Sources(package))
+
+
+def compiled() -> list[str]:
+    """The engine's modules that run compiled in this process."""
+    return sorted(name for name, module in list(sys.modules.items())
+                  if name.startswith("interpreter.")
+                  and isinstance(getattr(getattr(module, "__spec__", None), "loader", None), ExtensionFileLoader))

@@ -1,0 +1,90 @@
+"""The compiled engine (setup.py: the hot modules through Cython) is the same engine: it
+plays the same games as its Python source, and a compiled module older than its source is
+never run in its place (interpreter/native.py)."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import warnings
+from importlib.machinery import EXTENSION_SUFFIXES, ExtensionFileLoader, SourceFileLoader
+from pathlib import Path
+
+import pytest
+
+from boardrules.editions import concrete_editions
+from interpreter import native
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def python(pure: bool, *args: str) -> str:
+    """stdout of `python ARGS` in a new process, with or without the pure-Python switch."""
+    env = {k: v for k, v in os.environ.items() if k != native.PURE_PYTHON} | {"PYTHONPATH": str(ROOT)}
+    if pure:
+        env[native.PURE_PYTHON] = "1"
+    done = subprocess.run([sys.executable, *args], capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def simulate(edition: str, pure: bool) -> str:
+    return python(pure, "-m", "boardrules", "simulate", edition, "--games", "25", "--seed", "7", "--json")
+
+
+@pytest.mark.skipif(not native.compiled(), reason="the engine is not compiled here (no C compiler at install)")
+@pytest.mark.parametrize("edition", concrete_editions())
+def test_compiled_engine_plays_the_games_of_its_source(edition):
+    """DESIGN principle 5 (one engine): 25 games of each edition, seed for seed, give the same
+    turns, winners, standings and landings compiled and as plain Python."""
+    assert simulate(edition, pure=False) == simulate(edition, pure=True)
+
+
+@pytest.mark.skipif(not native.compiled(), reason="the engine is not compiled here (no C compiler at install)")
+def test_the_pure_python_switch_reaches_the_engine():
+    """The comparison above compares two engines, not one engine twice."""
+    engine = "import boardrules.editions, interpreter.native as n; print(n.compiled())"
+    assert python(True, "-c", engine).strip() == "[]"
+    assert "interpreter.engine" in python(False, "-c", engine)
+
+
+def fake_package(tmp_path: Path, source_newer: bool) -> tuple[str, Path]:
+    """A package with a module both as source and as a (fake) compiled file, the one with the
+    later time stamp as asked."""
+    package = tmp_path / "fakepkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    source = package / "mod.py"
+    source.write_text("ANSWER = 'source'\n")
+    built = package / ("mod" + EXTENSION_SUFFIXES[0])
+    built.write_bytes(b"not a real extension")
+    older, newer = (built, source) if source_newer else (source, built)
+    os.utime(older, (1_000_000, 1_000_000))
+    os.utime(newer, (2_000_000, 2_000_000))
+    return "fakepkg", package
+
+
+def find(tmp_path: Path, source_newer: bool):
+    name, package = fake_package(tmp_path, source_newer)
+    return native._Sources(name).find_spec(f"{name}.mod", [str(package)])
+
+
+def test_a_source_edited_after_compiling_runs_instead_with_a_warning(tmp_path, monkeypatch):
+    monkeypatch.delenv(native.PURE_PYTHON, raising=False)
+    with pytest.warns(UserWarning, match="changed after it was compiled"):
+        spec_ = find(tmp_path, source_newer=True)
+    assert isinstance(spec_.loader, SourceFileLoader) and spec_.origin.endswith("mod.py")
+
+
+def test_a_fresh_compiled_module_is_left_to_python(tmp_path, monkeypatch):
+    monkeypatch.delenv(native.PURE_PYTHON, raising=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert find(tmp_path, source_newer=False) is None     # Python's own finder loads it
+
+
+def test_pure_python_asked_for_loads_every_source(tmp_path, monkeypatch):
+    monkeypatch.setenv(native.PURE_PYTHON, "1")
+    spec_ = find(tmp_path, source_newer=False)
+    assert isinstance(spec_.loader, SourceFileLoader)
+    assert not isinstance(spec_.loader, ExtensionFileLoader)

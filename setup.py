@@ -6,13 +6,41 @@ still succeeds and the engine runs as plain Python, playing the same games
 (`interpreter/native.py` says which modules are compiled; tests/interpreter/test_native.py
 compares both). Everything else about the package is in pyproject.toml.
 """
+import hashlib
+from pathlib import Path
+
 from Cython.Build import cythonize
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
 
 HOT = ["interpreter.engine", "interpreter.rules", "interpreter.effects", "interpreter.compile",
        "interpreter.strategies.heuristic"]
 
-setup(ext_modules=cythonize(
+
+class BuildExt(build_ext):
+    """Writes next to each compiled module the SHA-256 of the source it was compiled from
+    (`engine.<platform>.so.sha256`), in the build folder and, for an editable install, in
+    place: interpreter/native.py runs the source instead of a compiled module that does not
+    match it."""
+
+    def build_extension(self, ext: Extension) -> None:
+        super().build_extension(ext)      # a failed optional module raises: no digest
+        source = Path(ext.name.replace(".", "/") + ".py")
+        self.digest(ext).write_text(hashlib.sha256(source.read_bytes()).hexdigest())
+
+    def copy_extensions_to_source(self) -> None:
+        super().copy_extensions_to_source()
+        for ext in self.extensions:
+            if self.digest(ext).exists():
+                self.copy_file(str(self.digest(ext)), str(self.digest(ext, in_place=True)))
+
+    def digest(self, ext: Extension, in_place: bool = False) -> Path:
+        built = Path(self.get_ext_filename(ext.name))
+        folder = built.parent if in_place else Path(self.build_lib) / built.parent
+        return folder / (built.name + ".sha256")
+
+
+setup(cmdclass={"build_ext": BuildExt}, ext_modules=cythonize(
     [Extension(name, [name.replace(".", "/") + ".py"], optional=True) for name in HOT],
     # Python's semantics kept: annotations are not C types (the verifier's symbolic engine
     # passes Z3 terms through the same functions) and no int is narrowed to a C long.

@@ -1,14 +1,16 @@
 """Which of the engine's modules run compiled, and the guard that keeps a compiled module
-from running in place of a source edited since.
+from running in place of a source it was not compiled from.
 
-setup.py compiles the hot modules with Cython, next to their sources (an editable install
-builds them in place). Python would import such a module even after its `.py` changed; the
-finder here loads the source instead, with a warning, until the package is installed again.
+setup.py compiles the hot modules with Cython and writes beside each the SHA-256 of its
+source. Python would import a compiled module even after its `.py` was edited (an editable
+install builds them next to the sources); the finder here loads the source instead, with a
+warning, when the digest does not match, until the package is installed again.
 `BOARDRULES_PURE_PYTHON=1` loads every module from its source: for a debugger, and for the
 test that both play the same games.
 """
 from __future__ import annotations
 
+import hashlib
 import os
 import sys
 import warnings
@@ -21,7 +23,7 @@ PURE_PYTHON = "BOARDRULES_PURE_PYTHON"
 
 class _Sources:
     """A meta path finder for one package's modules: their source, where a compiled module
-    is older than its source or pure Python is asked for; otherwise Python's own choice."""
+    was not compiled from it or pure Python is asked for; otherwise Python's own choice."""
 
     def __init__(self, package: str):
         self.prefix = package + "."
@@ -37,12 +39,20 @@ class _Sources:
         if not source.exists():
             return None
         if os.environ.get(PURE_PYTHON) != "1":
-            if source.stat().st_mtime <= built.stat().st_mtime:
+            if compiled_from(built) == hashlib.sha256(source.read_bytes()).hexdigest():
                 return None
-            warnings.warn(f"{source} changed after it was compiled: it runs as plain Python "
-                          f"(slower) until the package is installed again (pip install -e .)",
+            warnings.warn(f"{source} is not the source {built.name} was compiled from: it runs as "
+                          f"plain Python (slower) until the package is installed again (pip install -e .)",
                           stacklevel=2)
         return spec_from_file_location(name, source)
+
+
+def compiled_from(built: Path) -> str | None:
+    """The digest setup.py wrote beside a compiled module; None if it wrote none."""
+    try:
+        return built.with_name(built.name + ".sha256").read_text(encoding="ascii").strip()
+    except OSError:
+        return None
 
 
 def guard(package: str) -> None:

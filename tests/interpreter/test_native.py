@@ -1,8 +1,9 @@
 """The compiled engine (setup.py: the hot modules through Cython) is the same engine: it
-plays the same games as its Python source, and a compiled module older than its source is
-never run in its place (interpreter/native.py)."""
+plays the same games as its Python source, and a compiled module is never run in place of a
+source it was not compiled from (interpreter/native.py)."""
 from __future__ import annotations
 
+import hashlib
 import os
 import subprocess
 import sys
@@ -48,9 +49,9 @@ def test_the_pure_python_switch_reaches_the_engine():
     assert "interpreter.engine" in python(False, "-c", engine)
 
 
-def fake_package(tmp_path: Path, source_newer: bool) -> tuple[str, Path]:
-    """A package with a module both as source and as a (fake) compiled file, the one with the
-    later time stamp as asked."""
+def find(tmp_path: Path, digest: str | None):
+    """What the guard finds for a module that is both source and (fake) compiled file, with
+    `digest` written beside the compiled one as setup.py writes it ("source": the source's)."""
     package = tmp_path / "fakepkg"
     package.mkdir()
     (package / "__init__.py").write_text("")
@@ -58,33 +59,31 @@ def fake_package(tmp_path: Path, source_newer: bool) -> tuple[str, Path]:
     source.write_text("ANSWER = 'source'\n")
     built = package / ("mod" + EXTENSION_SUFFIXES[0])
     built.write_bytes(b"not a real extension")
-    older, newer = (built, source) if source_newer else (source, built)
-    os.utime(older, (1_000_000, 1_000_000))
-    os.utime(newer, (2_000_000, 2_000_000))
-    return "fakepkg", package
+    if digest is not None:
+        text = hashlib.sha256(source.read_bytes()).hexdigest() if digest == "source" else digest
+        (package / (built.name + ".sha256")).write_text(text)
+    return native._Sources("fakepkg").find_spec("fakepkg.mod", [str(package)])
 
 
-def find(tmp_path: Path, source_newer: bool):
-    name, package = fake_package(tmp_path, source_newer)
-    return native._Sources(name).find_spec(f"{name}.mod", [str(package)])
-
-
-def test_a_source_edited_after_compiling_runs_instead_with_a_warning(tmp_path, monkeypatch):
+@pytest.mark.parametrize("digest", [hashlib.sha256(b"ANSWER = 'old'\n").hexdigest(), None])
+def test_a_module_not_compiled_from_its_source_runs_as_source_with_a_warning(tmp_path, monkeypatch, digest):
+    """Its source was edited after it was compiled, or nothing says what it was compiled from."""
     monkeypatch.delenv(native.PURE_PYTHON, raising=False)
-    with pytest.warns(UserWarning, match="changed after it was compiled"):
-        spec_ = find(tmp_path, source_newer=True)
+    with pytest.warns(UserWarning, match="is not the source"):
+        spec_ = find(tmp_path, digest)
     assert isinstance(spec_.loader, SourceFileLoader) and spec_.origin.endswith("mod.py")
 
 
-def test_a_fresh_compiled_module_is_left_to_python(tmp_path, monkeypatch):
+def test_a_module_compiled_from_its_source_is_left_to_python(tmp_path, monkeypatch):
+    """Whatever the files' times: an install from a wheel writes them in any order."""
     monkeypatch.delenv(native.PURE_PYTHON, raising=False)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        assert find(tmp_path, source_newer=False) is None     # Python's own finder loads it
+        assert find(tmp_path, "source") is None     # Python's own finder loads it
 
 
 def test_pure_python_asked_for_loads_every_source(tmp_path, monkeypatch):
     monkeypatch.setenv(native.PURE_PYTHON, "1")
-    spec_ = find(tmp_path, source_newer=False)
+    spec_ = find(tmp_path, "source")
     assert isinstance(spec_.loader, SourceFileLoader)
     assert not isinstance(spec_.loader, ExtensionFileLoader)

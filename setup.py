@@ -40,11 +40,15 @@ class BuildExt(build_ext):
         return folder / (built.name + ".sha256")
 
 
-setup(cmdclass={"build_ext": BuildExt}, ext_modules=cythonize(
-    [Extension(name, [name.replace(".", "/") + ".py"], optional=True) for name in HOT],
+MODULES = cythonize(
+    [Extension(name, [name.replace(".", "/") + ".py"]) for name in HOT],
     # Python's semantics kept: annotations are not C types (the verifier's symbolic engine
     # passes Z3 terms through the same functions) and no int is narrowed to a C long.
     compiler_directives={"language_level": 3, "annotation_typing": False},
     build_dir="build/cython",
     quiet=True,
-))
+)
+for module in MODULES:
+    module.optional = True      # no C compiler: plain Python (cythonize drops the flag given it)
+
+setup(cmdclass={"build_ext": BuildExt}, ext_modules=MODULES)

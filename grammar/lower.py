@@ -5,6 +5,7 @@ per run, not one error per run.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 
@@ -249,7 +250,7 @@ class _Lower:
             steps = []
             placed: dict[str, set[int]] = {}      # per deck: the cards `card` lines set on top
             for step in example.steps:
-                for who in step.players:
+                for who in (*step.players, *(sale.buyer for sale in step.sales)):
                     if who.text not in seats:
                         self.error("E209", f"unknown player `{who.text}`", who.span,
                                    did_you_mean(who.text, seats) or
@@ -273,6 +274,8 @@ class _Lower:
                     entry["choices"] = list(step.choices)
                     if step.labels:
                         entry["labels"] = [label.value for label in step.labels]
+                    if step.sales:
+                        entry["sales"] = self.example_sales(step, kinds, settings)
                     self.example_throws(step, settings.get("game", {}))
                 steps.append(entry)
             scope = lang.EVERYWHERE | {p.text: lang.PLAYER for p in players}
@@ -302,9 +305,10 @@ class _Lower:
         return first.players
 
     def example_squares(self, step: s.ExampleStep, kinds: dict[str, str], settings: dict) -> list[str]:
-        """The squares a set-up line names: deeds for `give` and `mortgage`, lots for
-        `houses` and `hotel`, any square for `put`."""
-        wanted = {"give": lang.DEED_KINDS, "mortgage": lang.DEED_KINDS, "houses": ("lot",), "hotel": ("lot",)}
+        """The squares a line names: deeds for `give`, `mortgage` and a turn's `sells`, lots
+        for `houses` and `hotel`, any square for `put`."""
+        wanted = {"give": lang.DEED_KINDS, "mortgage": lang.DEED_KINDS, "sells": lang.DEED_KINDS, "houses": ("lot",),
+                  "hotel": ("lot",)}
         for name in step.squares:
             kind = kinds.get(name.text)
             if kind is None:
@@ -322,6 +326,20 @@ class _Lower:
             self.error("E302", f"`houses {step.number}`: a lot holds 1 to {limit} houses", step.span,
                        "for a hotel write `hotel on LOT`")
         return [name.text for name in step.squares]
+
+    def example_sales(self, step: s.ExampleStep, kinds: dict[str, str], settings: dict) -> list[dict]:
+        """`sells DEED, ... to BUYER for N`: deeds, another player, one sale a turn (the
+        engine takes one offer in a manage window)."""
+        for extra in step.sales[1:]:
+            self.error("E302", "a turn makes one sale", extra.span, "sell in a later turn, or several deeds in one sale")
+        seller = step.players[-1].text
+        out = []
+        for sale in step.sales:
+            if sale.buyer.text == seller:
+                self.error("E302", f"`{seller}` sells to `{seller}`", sale.buyer.span, "a sale is to another player")
+            deeds = self.example_squares(replace(step, what="sells", squares=sale.deeds), kinds, settings)
+            out.append({"deeds": deeds, "buyer": sale.buyer.text, "price": sale.price})
+        return out
 
     def example_set(self, step: s.ExampleStep) -> dict:
         """`set AREA.STATE = N`: an area's declared number (blocks stacked, a roof)."""

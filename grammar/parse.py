@@ -343,11 +343,16 @@ class _Build(Transformer):
         throws = tuple(throw for play in plays if isinstance(play, list) for throw in play)
         choices = tuple(CHOICES[play.type] for play in plays if isinstance(play, Token))
         labels = tuple(play for play in plays if isinstance(play, s.Text))
+        sales = tuple(play for play in plays if isinstance(play, s.Sale))
         return s.ExampleStep(self._span(meta), "turn", players=(self._name(who),), throws=throws, choices=choices,
-                             labels=labels)
+                             labels=labels, sales=sales)
 
     def ex_chooses(self, meta, children):
         return self._text(children[0])
+
+    def ex_sells(self, meta, children):
+        *deeds, buyer, price = children
+        return s.Sale(self._span(meta), tuple(self._name(c) for c in deeds), self._name(buyer), _int(price))
 
     def ex_rolls(self, meta, children):
         return list(children)

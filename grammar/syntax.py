@@ -529,6 +529,17 @@ class Pot:
 # ---- worked examples -------------------------------------------------------------------
 
 @dataclass(frozen=True)
+class Sale:
+    """`turn NAME sells DEED, ... to BUYER for N`: a private sale the turn's player offers
+    before the roll, which the buyer accepts."""
+
+    span: Span
+    deeds: tuple[Name, ...]
+    buyer: Name
+    price: int
+
+
+@dataclass(frozen=True)
 class ExampleStep:
     """One line of an example: `what` is its first word (`players`, `give`, `houses`, `hotel`,
     `mortgage`, `cash`, `put`, `jail`, `card`, `set`, `turn`, `expect`); the other fields are the ones it takes."""
@@ -541,6 +552,7 @@ class ExampleStep:
     throws: tuple[tuple[int, ...], ...] = ()   # `turn`: each throw's faces
     choices: tuple[str, ...] = ()          # `turn`: `buy`, `pay_fine`, `use_card`, `build_hotel`
     labels: tuple[Text, ...] = ()          # `turn ... chooses "LABEL"`: the options named
+    sales: tuple[Sale, ...] = ()           # `turn ... sells DEED to BUYER for N`
     expr: Expr | None = None               # `expect`
     card: Text | None = None               # `card "TEXT" on top of DECK`
     deck: Name | None = None

@@ -8,7 +8,9 @@ bank, every token on the start square and every player's cash at `money.start` (
 `setup` block deals at random is undone: the example says who holds what). Its set-up lines
 change that state; then each `turn` is played by the engine with the throws given, every
 choice the cautious one (done, decline, pass, roll, reject, keep the mortgage) unless the
-line names another (`buys`, `pays fine`, `uses card`, `builds hotel`: taken whenever offered); then every `expect` must hold. The
+line names another (`buys`, `pays fine`, `uses card`, `builds hotel`: taken whenever offered;
+`sells ... to BUYER for N`: offered at the first manage window if the rules allow it, and
+accepted); then every `expect` must hold. The
 invariants are checked after the set-up and after every event, as in exploration.
 """
 from __future__ import annotations
@@ -60,9 +62,14 @@ class _Seat:
         self.name = name
         self.prefer: tuple = ()
         self.labels: tuple = ()      # the options its turn names (`chooses "LABEL"`)
+        self.sale = None             # its turn's `sells`: offered at the first manage window
         self.line = 0
 
     def choose(self, game, seat, actions):
+        if self.sale is not None and any(type(a) is A.Done for a in actions):
+            sale, self.sale = self.sale, None
+            if game.valid_trade(seat, sale):     # one the rules refuse is not made
+                return sale
         for a in actions:
             if type(a) in self.prefer or type(a) is A.Choose and a.label in self.labels:
                 return a
@@ -190,9 +197,14 @@ def _turn(edition, game, step: dict, seats: dict[str, int], players: list[_Seat]
     line, who = step["at"][0], step["player"]
     seat = seats[who]
     for p in players:
-        p.prefer, p.labels, p.line = (), (), line
+        p.prefer, p.labels, p.sale, p.line = (), (), None, line
     players[seat].prefer = tuple(CHOICES[c] for c in step["choices"])
     players[seat].labels = tuple(step.get("labels", ()))
+    for sale in step.get("sales", ()):       # the grammar allows one a turn
+        buyer = seats[sale["buyer"]]
+        players[seat].sale = A.ProposeTrade(buyer, tuple(edition.square_index[d] for d in sale["deeds"]), (),
+                                            -sale["price"])
+        players[buyer].prefer = (A.Accept,)
     throws = _Throws(step["throws"], who, line)
     game.dice_source = throws
     game.st.turn_index = seat

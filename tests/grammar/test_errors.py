@@ -207,6 +207,16 @@ CASES = [
         ("example_card_on_top_twice", "each card is set on top once (a card printed twice, twice)",
          'example x "q" { players anna, bo  card "Advance to Go (Collect $200)" on top of chance  '
          'card "Advance to Go (Collect $200)" on top of chance  expect yes }\n', "E210", '"Advance to Go (Collect $200)" on top of chance  expect'),
+        ("example_sale_to_oneself", "a sale is to another player",
+         'example x "q" { players anna, bo  give brown_1 to anna  turn anna sells brown_1 to anna for 10 and rolls 1 2  expect yes }\n',
+         "E302", "anna for"),
+        ("example_two_sales_in_a_turn", "a turn makes one sale (the engine takes one offer a manage window)",
+         'example x "q" { players anna, bo  give brown_1, brown_2 to anna  '
+         'turn anna sells brown_1 to bo for 10 and sells brown_2 to bo for 10 and rolls 1 2  expect yes }\n',
+         "E302", "sells brown_2"),
+        ("example_sale_of_a_square_not_a_deed", "only deeds are sold",
+         'example x "q" { players anna, bo  turn anna sells go to bo for 10 and rolls 1 2  expect yes }\n',
+         "E307", "go to"),
         ("example_expectation_not_yes_no", "an expectation is yes or no",
          'example x "q" { players anna, bo  expect anna.cash }\n', "E301", "anna.cash }"),
         ("example_turn_after_expect", "the expectations come last",

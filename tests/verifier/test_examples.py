@@ -123,6 +123,20 @@ def test_a_mutant_is_killed_by_the_example_it_contradicts():
     assert caught["setting building.houses_per_hotel = 3 (was 4)"].startswith("example no_hotel_on_three_houses: ")
 
 
+@pytest.mark.parametrize("rule, example", [
+    ("mortgage { transfer_interest = 0% }", "sell_mortgaged_deed"),   # 001 "Inteckningar": the buyer pays 10% now
+    ("trade { built_groups = yes }", "no_sale_in_a_built_group"),      # 001 "Att sälja egendom"
+    ("trade { deeds = no }", "sell_deed"),                              # 001 "Att sälja egendom"
+])
+def test_a_sale_in_an_example_shows_the_trade_rules(tmp_path, rule, example):
+    """`turn anna sells DEED to bo for N`: the sale is offered before the roll, accepted, and
+    made only as the rules allow; changing the rule fails the example that shows it."""
+    assert {x.name for x in run_all(compiled("classic-se")) if not x.passed} == set()
+    path = tmp_path / "changed.rules"
+    path.write_text(f"edition changed extends classic-se\n{rule}\n", encoding="utf-8")
+    assert example in {x.name for x in run_all(grammar.compile_file(path)) if not x.passed}
+
+
 def test_examples_are_not_played_under_a_variant(tmp_path):
     """A variant changes the rules an edition's examples show (the short game's hotel on
     three houses): under one they are not played, and the table says so."""

@@ -200,7 +200,7 @@ def _turn(edition, game, step: dict, seats: dict[str, int], players: list[_Seat]
         p.prefer, p.labels, p.sale, p.line = (), (), None, line
     players[seat].prefer = tuple(CHOICES[c] for c in step["choices"])
     players[seat].labels = tuple(step.get("labels", ()))
-    for sale in step.get("sales", ()):       # the grammar allows one a turn
+    for sale in step.get("sales", ()):       # one a turn (grammar/lower.py, E302)
         buyer = seats[sale["buyer"]]
         players[seat].sale = A.ProposeTrade(buyer, tuple(edition.square_index[d] for d in sale["deeds"]), (),
                                             -sale["price"])

@@ -204,8 +204,14 @@ def _writes(ed, act: Action, players: int, s0) -> frozenset:
     return _STEPS[key]
 
 
-def _solver():
-    s = z3.Solver()
+def _solver(simplified: bool = False):
+    """A solver with the per-query limit. A `simplified` one first simplifies, propagates
+    the values the query fixes and solves its equations away (most of a step's state is
+    `x' = term`), then runs the plain solver: a preservation query asked once and thrown
+    away decides sooner that way, many of them within the limit where the plain solver runs
+    out. A solver checked again and again (push and pop) stays plain: the preprocessing
+    would run again over all it holds at every check."""
+    s = z3.Then("simplify", "propagate-values", "solve-eqs", "smt").solver() if simplified else z3.Solver()
     s.set("rlimit", RLIMIT)
     return s
 
@@ -213,7 +219,7 @@ def _solver():
 def _query(*assertions) -> tuple:
     """One query in a solver of its own (the resource limit counts per solver): (result,
     why unknown, model or None)."""
-    solver = _solver()
+    solver = _solver(simplified=True)
     solver.add(*assertions)
     result, why = _check(solver)
     return result, why, solver.model() if result == z3.sat else None
@@ -329,7 +335,7 @@ def prove_preserves(ir: dict, invariant, action, players: int, strengthen: bool 
         goal = T.and_(whole.s.ok, T.or_(T.not_(post), whole.s.unsupported))
         if goal is False:
             return Proved("inductive")
-        solver = _solver()
+        solver = _solver(simplified=True)
         solver.add(*base, T.lift(goal))
         result, _ = _check(solver)
         if result == z3.unsat:
@@ -340,7 +346,7 @@ def prove_preserves(ir: dict, invariant, action, players: int, strengthen: bool 
             return Unknown(why)
         if result == z3.sat and strengthen and others:
             strong = [T.lift(c) for c in [_before(ed, x, players, s0) for x in others] if c is not True]
-            solver = _solver()
+            solver = _solver(simplified=True)
             solver.add(*base, *strong, T.lift(goal))
             result, _ = _check(solver)
             if result == z3.unsat:

@@ -128,6 +128,19 @@ def test_the_city_is_modelled(city):
     assert isinstance(verdict, Unknown) and "bankruptcy" in verdict.reason, verdict
 
 
+def test_a_preservation_query_is_simplified_before_it_is_solved(city, monkeypatch):
+    """metropol-da p. 10-11, building points 1-3 and 6 (at most two blocks a turn, never two
+    in one area): building a block keeps `blocks_per_turn`. The query sums over all 36
+    areas; simplified first (values propagated, the step's `x' = term` equations solved
+    away) it is proved within the per-query limit. Counterexample twin: the same query in a
+    plain solver runs out of the limit: unknown with that reason, never a pass."""
+    assert isinstance(prove.prove_preserves(city, "blocks_per_turn", "action:build_block", 2), Proved)
+    plain = prove._solver
+    monkeypatch.setattr(prove, "_solver", lambda simplified=False: plain())
+    verdict = prove.prove_preserves(city, "blocks_per_turn", "action:build_block", 2)
+    assert isinstance(verdict, Unknown) and "resource limit" in verdict.reason, verdict
+
+
 def test_a_rule_after_a_landing_in_the_same_step_is_unknown(city):
     """metropol-da p. 2 (City Hall: move to a free permit): the jump's landing is its own
     action, which is the same game because nothing follows it. Twin: a payment after the

@@ -340,10 +340,9 @@ def prove_preserves(ir: dict, invariant, action, players: int, strengthen: bool 
         result, _ = _check(solver)
         if result == z3.unsat:
             return Proved("inductive")
-        # an unmodelled path (a bankruptcy) makes the cell unknown whatever else holds:
-        # no strengthening is tried for it
-        if result == z3.sat and (why := _unmodelled(solver.model(), whole, act)):
-            return Unknown(why)
+        # a model on an unmodelled path (a bankruptcy) does not decide the cell: Z3 may as
+        # well have picked one that is merely not inductive alone, and the strengthened
+        # query rules out both; only its model (or, unstrengthened, this one) names the path
         if result == z3.sat and strengthen and others:
             strong = [T.lift(c) for c in [_before(ed, x, players, s0) for x in others] if c is not True]
             solver = _solver(simplified=True)
@@ -384,9 +383,7 @@ def prove_preserves(ir: dict, invariant, action, players: int, strengthen: bool 
             continue
         if result == z3.unknown:
             return Unknown(f"solver: {why} ({_show(act, args)})")
-        if z3.is_true(model.eval(T.lift(g.s.unsupported), model_completion=True)):
-            return Unknown("unsupported: " + "; ".join(sorted(g.reasons)) + f" ({_show(act, args)})")
-        if strengthen and others:
+        if strengthen and others:       # whatever path the model took (as above)
             if strong is None:
                 strong = [T.lift(c) for c in [_before(ed, x, players, s0) for x in others] if c is not True]
             result, why, model = _query(*base, *strong, T.lift(goal))

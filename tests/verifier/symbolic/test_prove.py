@@ -96,6 +96,24 @@ def test_a_players_declared_set_is_modelled():
     assert isinstance(verdict, Unknown) and "not inductive" in verdict.reason, verdict
 
 
+def test_a_cell_does_not_depend_on_the_model_z3_picks(monkeypatch):
+    """wonders-se's chance 12 (to the nearest station, paying the owner double rent) may
+    bankrupt the payer, which preservation proofs do not model; with the other built-in
+    invariants it keeps `built_groups_whole` (classic §1: buildings stand only in a group
+    held whole). A model of the plain query on the bankruptcy path is as good as any other
+    model (Z3 picks one), so it must not end the cell before the strengthened query: with
+    every such model read as a bankruptcy the verdict is the same proof. (It used to be
+    unknown; a mutant changing the passport bonus, which chance 12 never pays, was killed
+    that way by a different model.)"""
+    from spec import bundled
+
+    ir = grammar.compile_file(bundled()["wonders-se"])
+    proof = prove.prove_preserves(ir, "built_groups_whole", "card:chance:12", 2)
+    assert isinstance(proof, Proved) and proof.reason.startswith(prove.STRENGTHENED), proof
+    monkeypatch.setattr(prove, "_unmodelled", lambda *args: "unsupported: a payer's bankruptcy (forced)")
+    assert prove.prove_preserves(ir, "built_groups_whole", "card:chance:12", 2) == proof
+
+
 @pytest.fixture(scope="module")
 def city():
     return grammar.compile_file(str(spec.bundled()["metropol-da"]))

@@ -260,6 +260,8 @@ class _Lower:
                     entry["player"] = step.players[-1].text
                 if step.what == "set":
                     entry |= self.example_set(step)
+                elif step.what == "mark":
+                    entry |= self.example_mark(step, kinds)
                 elif step.squares:
                     entry["squares"] = self.example_squares(step, kinds, settings)
                 if step.number is not None:
@@ -351,6 +353,20 @@ class _Lower:
             self.error("E214", f"areas have no declared number `{state.text}`", state.span,
                        did_you_mean(state.text, self.names.area_states) or "declare it: `state area.NAME : int`")
         return {"area": area.text, "state": state.text, "number": step.number}
+
+    def example_mark(self, step: s.ExampleStep, kinds: dict[str, str]) -> dict:
+        """`mark SQUARE, ... in PLAYER.STATE`: squares already in a player's declared set of
+        squares (a passport stamped before the example starts)."""
+        state = step.state
+        declared = self.names.states.get(state.text)
+        if declared is None or declared.name != "set" or declared.element != lang.SQUARE:
+            sets = [n for n, t in self.names.states.items() if t.name == "set" and t.element == lang.SQUARE]
+            self.error("E214", f"players have no declared set of squares `{state.text}`", state.span,
+                       did_you_mean(state.text, sets) or "declare it: `state player.NAME : set of square`")
+        for name in step.squares:
+            if name.text not in kinds:
+                self.error("E203", f"unknown square `{name.text}`", name.span, did_you_mean(name.text, kinds))
+        return {"state": state.text, "squares": [name.text for name in step.squares]}
 
     def example_card(self, step: s.ExampleStep, placed: dict[str, set[int]]) -> dict:
         """`card "TEXT" on top of DECK`: the deck, and the number of its card printed so; a

@@ -338,6 +338,11 @@ class _Build(Transformer):
         return s.ExampleStep(self._span(meta), "set", squares=(self._name(area),), state=self._name(state),
                              number=_int(value))
 
+    def ex_mark(self, meta, children):
+        *squares, who, state = children
+        return s.ExampleStep(self._span(meta), "mark", players=(self._name(who),),
+                             squares=tuple(self._name(c) for c in squares), state=self._name(state))
+
     def ex_turn(self, meta, children):
         who, *plays = children
         throws = tuple(throw for play in plays if isinstance(play, list) for throw in play)

@@ -542,12 +542,12 @@ class Sale:
 @dataclass(frozen=True)
 class ExampleStep:
     """One line of an example: `what` is its first word (`players`, `give`, `houses`, `hotel`,
-    `mortgage`, `cash`, `put`, `jail`, `card`, `set`, `turn`, `expect`); the other fields are the ones it takes."""
+    `mortgage`, `cash`, `put`, `jail`, `card`, `set`, `mark`, `turn`, `expect`); the other fields are the ones it takes."""
 
     span: Span
     what: str
     players: tuple[Name, ...] = ()         # `players`: the seats' names, in seat order; else the player meant
-    squares: tuple[Name, ...] = ()         # `give`, `houses`, `hotel`, `mortgage`, `put`
+    squares: tuple[Name, ...] = ()         # `give`, `houses`, `hotel`, `mortgage`, `put`, `mark`
     number: int | None = None              # `houses N`, `cash = N`, `jail ... after N tries`, `set ... = N`
     throws: tuple[tuple[int, ...], ...] = ()   # `turn`: each throw's faces
     choices: tuple[str, ...] = ()          # `turn`: `buy`, `pay_fine`, `use_card`, `build_hotel`
@@ -556,7 +556,7 @@ class ExampleStep:
     expr: Expr | None = None               # `expect`
     card: Text | None = None               # `card "TEXT" on top of DECK`
     deck: Name | None = None
-    state: Name | None = None              # `set AREA.STATE = N`: `squares` holds the area
+    state: Name | None = None              # `set AREA.STATE = N` (`squares` holds the area), `mark ... in P.STATE`
 
 
 @dataclass(frozen=True)

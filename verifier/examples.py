@@ -182,6 +182,9 @@ def _set_up(edition, game, step: dict, seats: dict[str, int]) -> None:
     elif what == "set":
         areas = [a["id"] for a in ed.areas]
         st.areas[ed.area_state_index[step["state"]]][areas.index(step["area"])] = step["number"]
+    elif what == "mark":
+        marks = player.marks[ed.state_index[step["state"]]]
+        marks[:] = sorted(set(marks) | set(squares))      # sorted, as `add` keeps a set
     elif what == "card":
         deck = st.decks[ed.deck_index[step["deck"]]]
         deck.remove(step["card"])

@@ -1,5 +1,6 @@
 """Spec mutation: derive mutants of an edition's IR (an amount or a limit changed, a guard
-flipped or dropped, a transfer redirected or dropped, a step of a card effect skipped),
+flipped or dropped, a transfer redirected or dropped, a step skipped: of a square, a card,
+a hook, a procedure or an end-of-turn action),
 drop those Z3 proves equivalent to the original, and score a check against the rest
 (by default: printed texts, worked examples, then the original's proofs).
 
@@ -83,6 +84,19 @@ def mutants(ir: dict) -> list[Mutant]:
             if card.get("effect"):
                 blocks.append((("decks", k, "cards", i, "effect"), f"card {i} of `{d['id']}`",
                                [f"card:{d['id']}:{i}"] + [f"square:{sq['id']}" for sq in ir["squares"] if _draws(sq, d["id"])]))
+    # the blocks the rules of a city or a passport live in (Metropol, wonders-se): a hook
+    # runs after any action that lands, acquires or pays rent and a procedure wherever it
+    # is called, so their mutants touch every action (checked like a setting's)
+    for i, hook in enumerate(ir.get("hooks") or []):
+        if hook.get("body"):
+            blocks.append((("hooks", i, "body"), f"hook {i + 1} (`when {hook['event']}`)", []))
+    for name, procedure in (ir.get("procedures") or {}).items():
+        if procedure.get("body"):
+            blocks.append((("procedures", name, "body"), f"procedure `{name}`", []))
+    for i, act in enumerate(ir.get("actions") or []):
+        if act.get("effect"):
+            blocks.append((("actions", i, "effect"), f"action `{act['id']}`", [f"action:{act['id']}"]))
+    out += _guards(ir)
     blocks = [inner for block in blocks for inner in _nested(ir, *block)]
     for path, where, touches in blocks:
         stmts = _get(ir, path)
@@ -122,6 +136,23 @@ def mutants(ir: dict) -> list[Mutant]:
             target["op"] = _FLIP[target["op"]]
             out.append(Mutant(f"rent.{kind}: comparison {k + 1} `{sub['op']}` -> `{_FLIP[sub['op']]}`", m,
                               [f"rent:{kind}"]))
+    return out
+
+
+def _guards(ir: dict) -> list[Mutant]:
+    """A hook's condition and an action's `allowed`, each flipped and dropped (made true),
+    like an `if` statement's guard."""
+    guards = [(("hooks", i, "if"), f"hook {i + 1} (`when {hook['event']}`)", [])
+              for i, hook in enumerate(ir.get("hooks") or []) if hook.get("if") is not None]
+    guards += [(("actions", i, "allowed"), f"action `{act['id']}`", [f"action:{act['id']}"])
+               for i, act in enumerate(ir.get("actions") or []) if act.get("allowed") is not None]
+    out = []
+    for path, where, touches in guards:
+        for change, new in (("flipped", lambda cond: {"k": "not", "e": cond}), ("dropped", lambda cond: {"k": "bool", "v": True})):
+            m = copy.deepcopy(ir)
+            owner = _get(m, path[:-1])
+            owner[path[-1]] = new(owner[path[-1]])
+            out.append(Mutant(f"{where}: guard {change}", m, touches))
     return out
 
 

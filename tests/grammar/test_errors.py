@@ -217,6 +217,8 @@ CASES = [
         ("example_sale_of_a_square_not_a_deed", "only deeds are sold",
          'example x "q" { players anna, bo  turn anna sells go to bo for 10 and rolls 1 2  expect yes }\n',
          "E307", "go to"),
+        ("example_mark_in_an_undeclared_set", "`mark` stamps squares in a player's declared set of squares",
+         'example x "q" { players anna, bo  mark brown_1 in anna.passport  expect yes }\n', "E214", "passport"),
         ("example_expectation_not_yes_no", "an expectation is yes or no",
          'example x "q" { players anna, bo  expect anna.cash }\n', "E301", "anna.cash }"),
         ("example_turn_after_expect", "the expectations come last",

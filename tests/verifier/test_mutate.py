@@ -72,6 +72,27 @@ def test_mutants_are_distinct_and_change_the_ir():
     assert len(set(texts)) == len(texts) == len({m.description for m in ms})
 
 
+def test_the_rules_in_hooks_procedures_and_actions_are_mutated():
+    """metropol-da's city lives in hooks (a landing on your own lot, the roll), procedures
+    (`place_block`, `cross`) and an end-of-turn action (`build_block`, p. 10-11): their steps
+    are skipped, their transfers turned round, and their guards (a hook's condition, an
+    action's `allowed`, an `if`) flipped and dropped, like a card's. A hook or a procedure
+    runs inside other actions, so its mutant is checked against every action."""
+    city = grammar.compile_file(str(spec.bundled()["metropol-da"]))
+    ms = {m.description: m for m in mutants(city)}
+    dropped = ms["action `build_block`: guard dropped"]
+    assert dropped.ir["actions"][0]["allowed"] == {"k": "bool", "v": True}
+    assert dropped.touches == ["action:build_block"]
+    flipped = ms["hook 1 (`when land`): guard flipped"]
+    assert flipped.ir["hooks"][0]["if"] == {"k": "not", "e": city["hooks"][0]["if"]} and flipped.touches == []
+    skipped = ms["procedure `place_block`, step 3 (`if`) then: skip step 1 (`set`)"]
+    assert len(skipped.ir["procedures"]["place_block"]["body"][2]["then"]) == \
+        len(city["procedures"]["place_block"]["body"][2]["then"]) - 1
+    assert "action `build_block`: transfer redirected (payer and payee swapped)" in ms
+    texts = [json.dumps(m.ir, sort_keys=True) for m in ms.values()]
+    assert json.dumps(city, sort_keys=True) not in texts and len(set(texts)) == len(texts)
+
+
 def test_a_limit_read_by_one_guard_is_dropped_when_z3_shows_the_guard_unchanged():
     """§1 "one hotel per lot": a second hotel would need `houses_per_hotel` houses on a lot that
     has a hotel and so no houses (the `building_levels` lemma), so `hotels_per_lot = 2` builds

@@ -61,7 +61,7 @@ class _Seat:
     def __init__(self, name: str):
         self.name = name
         self.prefer: tuple = ()
-        self.labels: tuple = ()      # the options its turn names (`chooses "LABEL"`)
+        self.labels: tuple = ()      # the options and end-of-turn actions its turn names (`chooses "LABEL"`)
         self.sale = None             # its turn's `sells`: offered at the first manage window
         self.line = 0
 
@@ -71,7 +71,7 @@ class _Seat:
             if game.valid_trade(seat, sale):     # one the rules refuse is not made
                 return sale
         for a in actions:
-            if type(a) in self.prefer or type(a) is A.Choose and a.label in self.labels:
+            if type(a) in self.prefer or type(a) in (A.Choose, A.Act) and a.label in self.labels:
                 return a
         for kind in CAUTIOUS:
             for a in actions:

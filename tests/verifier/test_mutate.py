@@ -104,6 +104,17 @@ def test_a_limit_read_by_one_guard_is_dropped_when_z3_shows_the_guard_unchanged(
     assert [m.description for m in report.survived] == ["setting building.hotels_per_lot = 0 (was 1)"]
 
 
+def test_a_guard_only_limit_of_an_edition_without_that_action_is_not_dropped():
+    """metropol-da has no houses and hotels (004: blocks, not houses), so no `build_hotel` to
+    compare: its `hotels_per_lot` mutants are kept for the checks to decide (this used to
+    stop `verify metropol-da --mutate` with a KeyError)."""
+    city = grammar.compile_file(str(spec.bundled()["metropol-da"]))
+    report = mutation_score(city, check=lambda m: "", only="setting building.hotels_per_lot")
+    assert report.dropped == []
+    assert [m.description for m in report.survived] == ["setting building.hotels_per_lot = -1 (was 0)",
+                                                         "setting building.hotels_per_lot = 1 (was 0)"]
+
+
 def test_a_guard_only_limit_is_read_by_that_guard_alone():
     """GUARD_ONLY's premise: in the rules (interpreter/rules.py) and their symbolic twin
     (verifier/symbolic/rules.py) the limit is read inside the action's guard and nowhere else

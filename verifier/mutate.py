@@ -276,14 +276,20 @@ def original_proofs(ir: dict, players: int = 2):
     """`proved(invariant, action)` and `happens(action)` for the original edition, each
     decided once, when first asked (a mutant of one card needs only that card's cells)."""
     from .prove import can_happen, prove_preserves
+    from .symbolic.actions import catalogue
     cells: dict = {}
+    mine = {a.name for a in catalogue(ir, players)}   # a mutant may have more (houses where there were none)
 
     def proved(invariant: str, action: str) -> bool:
+        if action not in mine:
+            return False
         if (invariant, action) not in cells:
             cells[(invariant, action)] = prove_preserves(ir, invariant, action, players).passed
         return cells[(invariant, action)]
 
     def happens(action: str) -> bool:
+        if action not in mine:
+            return False
         if action not in cells:
             cells[action] = can_happen(ir, action, players) is True
         return cells[action]

@@ -106,13 +106,18 @@ def test_a_limit_read_by_one_guard_is_dropped_when_z3_shows_the_guard_unchanged(
 
 def test_a_guard_only_limit_of_an_edition_without_that_action_is_not_dropped():
     """metropol-da has no houses and hotels (004: blocks, not houses), so no `build_hotel` to
-    compare: its `hotels_per_lot` mutants are kept for the checks to decide (this used to
-    stop `verify metropol-da --mutate` with a KeyError)."""
+    compare: its `hotels_per_lot` mutants are kept for the checks to decide, and a mutant
+    that gains an action (houses) is checked against an original that has none (each used
+    to stop `verify metropol-da --mutate` with a KeyError)."""
     city = grammar.compile_file(str(spec.bundled()["metropol-da"]))
     report = mutation_score(city, check=lambda m: "", only="setting building.hotels_per_lot")
     assert report.dropped == []
     assert [m.description for m in report.survived] == ["setting building.hotels_per_lot = -1 (was 0)",
                                                          "setting building.hotels_per_lot = 1 (was 0)"]
+    # a mutant with an action the original lacks (houses, where it has none): the original
+    # proves nothing of it and it never happens there, so neither counts against the mutant
+    proved, happens = original_proofs(city)
+    assert not proved("money_conservation", "build_house") and not happens("build_house")
 
 
 def test_a_guard_only_limit_is_read_by_that_guard_alone():

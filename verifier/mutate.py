@@ -204,7 +204,7 @@ def _equivalent(ir: dict, m: Mutant, players: int = 2) -> str:
         from .symbolic.actions import catalogue
         action = GUARD_ONLY[m.setting]
         if action not in {a.name for a in catalogue(ir, players)}:
-            return ""        # the edition builds no hotels (Metropol): nothing to compare, the checks decide
+            return ""        # an edition without that action (no hotels): nothing to compare, the checks decide
         if same_step(ir, m.ir, action, players):
             return (f"Z3: `{action}`, the one rule that reads `{'.'.join(m.setting)}`, is unchanged from every state "
                     "where the original's invariants and lemmas hold")

@@ -25,7 +25,7 @@ from .texts import disagreements
 class Mutant:
     description: str
     ir: dict
-    touches: list = field(default_factory=list)   # action names whose IR changed ([] : settings)
+    touches: list = field(default_factory=list)   # action names whose IR changed ([]: every action, for a setting, a hook or a procedure)
     setting: tuple = ()                            # (section, key) of a settings mutant
     equivalent: str = ""                           # why it was dropped, when it was
     caught: str | bool = ""                        # what caught it, when something did

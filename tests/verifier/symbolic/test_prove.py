@@ -306,25 +306,44 @@ def test_a_violation_two_steps_deep_is_confirmed_by_the_interpreter(ledger):
     assert isinstance(prove.bounded(ir, "bank_pays_out", 2, 1, actions=acts), Bounded)
 
 
+def test_a_bankruptcy_at_the_last_step_ends_the_bound(ledger):
+    """001 "Inkomstskatt" (`pay 4000 to bank`) and bankruptcy (a player who cannot pay is
+    out): with 3 000 kr to start, a roll onto income tax and its landing bankrupt the
+    player at step 2, a path bounded checking does not compute, so the bound stops at 1 and
+    says why (it used to leave a last step's bankruptcy out of the transition and report 2,
+    "no bankruptcy reachable"). Twin: with the edition's 30 000 kr the bound is 2."""
+    poor = grammar.compile_text("edition poor extends classic-se\n"
+                                "money {\n  start = 3000\n  notes = [1 x 2000, 1 x 1000]\n}\n", "poor.rules")
+    for ir, bound in ((poor, 1), (ledger, 2)):
+        acts = [a for a in catalogue(ir, 2, prove.edition(ir)) if a.name in ("roll", "square:income_tax")]
+        verdict = prove.bounded(ir, "no_negative_cash", 2, 2, actions=acts)
+        assert isinstance(verdict, Bounded) and verdict.bound == bound, verdict
+        assert ("a bankruptcy is reachable at step 2" in verdict.reason) == (bound == 1), verdict.reason
+
+
 def test_an_editions_bounded_checks_share_one_transition(ledger):
     """docs/verifier.md, "Reading the table": within one edition run (`budget`) the bounded
-    checks share one transition (and, for the checks without assumptions, one solver per
-    depth, each check pushed onto it and popped). classic-se "Inkomstskatt": the violation
-    two steps deep is found after another invariant's checks, with the trace it has alone;
-    the next run starts from a transition of its own."""
+    checks share one transition: every row's assuming checks one solver (each row's
+    assumptions behind literals of its own), the checks without assumptions one solver per
+    depth (each check pushed onto it and popped). classic-se "Inkomstskatt": the violation
+    two steps deep is found after another invariant's checks, confirmed by the interpreter;
+    the next run starts from a transition of its own and finds the same trace."""
     acts = [a for a in catalogue(ledger, 2, prove.edition(ledger)) if a.name in ("roll", "square:income_tax")]
-    alone = prove.bounded(ledger, "bank_pays_out", 2, 2, actions=acts)
-    runs = []
+    runs, traces = [], []
     for _ in range(2):
         with prove.budget() as effort:
             before = prove.bounded(ledger, "money_conservation", 2, 2, actions=acts)
             found = prove.bounded(ledger, "bank_pays_out", 2, 2, actions=acts)
         (chain,) = effort.shared.values()
         assert len(chain.steps) == 2 and all(s.num_scopes() == 0 for s in chain.solvers)
+        assert chain.rows.solver.num_scopes() == 0 and len(chain.rows.go) == 1
         assert isinstance(before, Bounded) and before.bound == 2, before
-        assert isinstance(found, Violated) and found.trace == alone.trace
+        assert isinstance(found, Violated), found
+        assert [(s["action"], s["args"]) for s in found.trace] == [("roll", found.trace[0]["args"]),
+                                                                   ("square:income_tax", found.trace[0]["args"])]
         runs.append(chain)
-    assert runs[0] is not runs[1]
+        traces.append(found.trace)
+    assert runs[0] is not runs[1] and traces[0] == traces[1]
 
 
 def test_a_pot_never_holds_a_negative_amount(jackpot, ir):

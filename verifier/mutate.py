@@ -140,12 +140,14 @@ def mutants(ir: dict) -> list[Mutant]:
 
 
 def _guards(ir: dict) -> list[Mutant]:
-    """A hook's condition and an action's `allowed`, each flipped and dropped (made true),
-    like an `if` statement's guard."""
+    """A hook's condition and an action's `allowed` and `required`, each flipped and dropped
+    (made true), like an `if` statement's guard."""
     guards = [(("hooks", i, "if"), f"hook {i + 1} (`when {hook['event']}`)", [])
               for i, hook in enumerate(ir.get("hooks") or []) if hook.get("if") is not None]
-    guards += [(("actions", i, "allowed"), f"action `{act['id']}`", [f"action:{act['id']}"])
-               for i, act in enumerate(ir.get("actions") or []) if act.get("allowed") is not None]
+    guards += [(("actions", i, key), f"action `{act['id']}`" + ("" if key == "allowed" else f" `{key}`"),
+                [f"action:{act['id']}"])
+               for i, act in enumerate(ir.get("actions") or []) for key in ("allowed", "required")
+               if act.get(key) is not None]
     out = []
     for path, where, touches in guards:
         for change, new in (("flipped", lambda cond: {"k": "not", "e": cond}), ("dropped", lambda cond: {"k": "bool", "v": True})):

@@ -93,6 +93,26 @@ def test_the_rules_in_hooks_procedures_and_actions_are_mutated():
     assert json.dumps(city, sort_keys=True) not in texts and len(set(texts)) == len(texts)
 
 
+def test_an_actions_required_condition_is_mutated_and_caught(tmp_path: Path):
+    """004 p. 11 point 5: once the fourth skyscraper stands, everyone with 100.000 must
+    build at least one block a turn (`required` of `build_block`: the turn cannot end
+    before). Its condition is flipped and dropped like a guard; either way a player must
+    build early in the game, where the worked examples end their turns without building,
+    so an example catches each (the Z3 catalogue offers every action whether or not it is
+    required, so no proof can)."""
+    city = grammar.compile_file(str(spec.bundled()["metropol-da"]))
+    ms = {m.description: m for m in mutants(city)}
+    dropped = ms["action `build_block` `required`: guard dropped"]
+    assert dropped.ir["actions"][0]["required"] == {"k": "bool", "v": True}
+    assert dropped.ir["actions"][0]["allowed"] == city["actions"][0]["allowed"]
+    result = run("verify", "metropol-da", "--mutate", "--no-prove", "--mutants", "`required`", "--json",
+                 "--traces", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    score = json.loads(result.output)["editions"][0]["mutation"]
+    assert (score["killed"], score["survived"]) == (2, 0), score
+    assert all(k["caught_by"].startswith("example ") and "must choose" in k["caught_by"] for k in score["kills"])
+
+
 def test_a_limit_read_by_one_guard_is_dropped_when_z3_shows_the_guard_unchanged():
     """§1 "one hotel per lot": a second hotel would need `houses_per_hotel` houses on a lot that
     has a hotel and so no houses (the `building_levels` lemma), so `hotels_per_lot = 2` builds

@@ -391,12 +391,15 @@ class _Lower:
         return {"deck": step.deck.text, "card": copies[0]}
 
     def example_throws(self, step: s.ExampleStep, game: dict) -> None:
-        """Every throw of a `turn` shows one face per die, each a face the dice have."""
+        """Every throw of a `turn` shows one face per die, or one face (a die thrown on its
+        own by a rule's `throw`), each a face the dice have."""
         dice, faces = game.get("dice"), game.get("die_faces")
         for throw in step.throws:
-            if dice is not None and len(throw) != dice or faces is not None and not all(1 <= f <= faces for f in throw):
+            if dice is not None and len(throw) not in (dice, 1) or \
+                    faces is not None and not all(1 <= f <= faces for f in throw):
                 self.error("E302", f"a throw of this game is {dice} dice of 1 to {faces}, found "
-                           f"`{' '.join(map(str, throw))}`", step.span, f"write each throw as {dice} numbers")
+                           f"`{' '.join(map(str, throw))}`", step.span,
+                           f"write each throw as {dice} numbers (or one, for a die a rule's `throw` throws alone)")
                 return
 
     # ---- the city: areas, procedures, actions --------------------------------------------

@@ -177,6 +177,9 @@ class Game(RulesMixin, EffectsMixin):
             dice = tuple([int(r() * f) + 1 for _ in range(ed.dice)])
         else:
             dice = tuple(self.dice_source(self))
+            if len(dice) != self.ed.dice:
+                raise ValueError(f"a throw of all the dice is {self.ed.dice} faces, and the one given is "
+                                 f"{' '.join(map(str, dice))}")
         return dice, sum(dice), len(set(dice)) == 1
 
     def one_die(self) -> int:

@@ -72,6 +72,19 @@ def test_a_turn_must_use_exactly_the_throws_given(tmp_path):
     assert (outcomes["long"].line, outcomes["long"].why) == (10, "anna's turn used 1 of the 2 throws given")
 
 
+def test_a_throw_of_one_die_is_for_a_rules_throw(tmp_path):
+    """004 p. 2 "Motorvejen": the player throws two dice one at a time (a rule's `throw`),
+    so a Metropol turn gives them as throws of one die after the three dice of the move
+    (metropol-da's example `highway`). A throw of one die where the turn throws all of them
+    fails the example at its line and says so (001's two dice: `rolls 3`)."""
+    outcome = next(x for x in run_all(compiled("metropol-da")) if x.name == "highway")
+    assert outcome.passed, outcome.why
+    path = child(tmp_path, 'example one "q" {\n  players anna, bo\n  turn anna rolls 3\n  expect yes\n}\n')
+    (outcome,) = [x for x in run_all(grammar.compile_file(path)) if x.name == "one"]
+    assert (outcome.passed, outcome.line) == (False, 5)
+    assert "a throw of all the dice is 2 faces, and the one given is 3" in outcome.why, outcome.why
+
+
 def test_a_choice_the_example_does_not_make_is_reported(tmp_path):
     """Raising money is a choice with no cautious answer: the example must not leave it open."""
     path = child(tmp_path, 'example broke "q" {\n  players anna, bo\n  give brown_1, brown_2 to anna\n'

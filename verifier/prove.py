@@ -691,15 +691,8 @@ class _Transition:
         return self.solvers[k]
 
     def check(self, k: int, goal) -> tuple:
-        """Step k's check without assumptions: (result, why unknown, model in the main context)."""
-        solver = self.solver(k)
-        solver.push()
-        try:
-            solver.add(goal.translate(self.ctx))
-            result, why = _check(solver)
-            return result, why, solver.model().translate(z3.main_ctx()) if result == z3.sat else None
-        finally:
-            solver.pop()
+        """Step k's check without assumptions."""
+        return _pushed(self.solver(k), goal)
 
     def passed(self, k: int, after) -> None:
         """Step k's check found nothing: nothing to add, the next solver has the steps."""
@@ -791,29 +784,29 @@ class _Alone:
     def __init__(self, chain: _Transition):
         self.chain, self.ctx = chain, z3.Context()
         self.own = z3.Solver(ctx=self.ctx)
-        self.taken = 0               # the steps taken in so far
-
-    def _take(self, k: int) -> None:
-        if self.taken == k:
-            self.own.add(self.chain.step(k)[2].translate(self.ctx))
-            self.taken += 1
 
     def check(self, k: int, goal) -> tuple:
-        self._take(k)
-        self.own.push()
-        try:
-            self.own.add(goal.translate(self.ctx))
-            result, why = _check(self.own)
-            return result, why, self.own.model().translate(z3.main_ctx()) if result == z3.sat else None
-        finally:
-            self.own.pop()
+        """Step k's check (asked from the first step on: every step's check takes it in)."""
+        self.own.add(self.chain.step(k)[2].translate(self.ctx))
+        return _pushed(self.own, goal)
 
     def passed(self, k: int, after) -> None:
         # one at a time: taking a term in may make terms of the context, and which terms a
         # translation makes then decides how the next check goes
-        self._take(k)
         self.own.add(z3.Not(self.chain.step(k)[4]).translate(self.ctx))
         self.own.add(T.lift(after).translate(self.ctx))
+
+
+def _pushed(solver, goal) -> tuple:
+    """`goal` (a term of the main context) checked on `solver` in a scope of its own, popped
+    after: (result, why unknown, model in the main context or None)."""
+    solver.push()
+    try:
+        solver.add(goal.translate(solver.ctx))
+        result, why = _check(solver)
+        return result, why, solver.model().translate(z3.main_ctx()) if result == z3.sat else None
+    finally:
+        solver.pop()
 
 
 def _transition(ed, acts: list, players: int) -> _Transition:

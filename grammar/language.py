@@ -136,6 +136,18 @@ PRINTED_SECTIONS = ("wording", "box")
 # Sections an edition may leave out entirely: the game then has no jail, no houses and hotels,
 # no mortgages, no building stock (their keys are required only of an edition that uses them).
 OPTIONAL_SECTIONS = ("jail", "building", "mortgage", "bank")
+# The part of the game each optional section's settings are rules of.
+SECTION_PART = {"jail": "jail", "building": "houses", "bank": "houses", "mortgage": "mortgage"}
+
+
+def parts(settings: dict) -> set[str]:
+    """The optional parts an edition's game has, read off its IR settings: a `jail` (a jail
+    square named), `houses` (a lot holds some) and `mortgage`s (their terms given). An
+    edition without one leaves its section out, which then reads 0 and `no`."""
+    found = {"jail": "square" in settings.get("jail", {}),
+             "houses": settings.get("building", {}).get("max_houses", 0) > 0,
+             "mortgage": bool(settings.get("mortgage"))}
+    return {part for part, has in found.items() if has}
 WORDS = ("house", "lot", "station")   # the `about` keys that name a kind of thing for the rulebook
 
 DEED_KINDS = ("lot", "station", "utility")

@@ -250,7 +250,7 @@ class _Lower:
             steps = []
             placed: dict[str, set[int]] = {}      # per deck: the cards `card` lines set on top
             for step in example.steps:
-                for who in (*step.players, *(sale.buyer for sale in step.sales)):
+                for who in (*step.players, *(sale.buyer for sale in step.sales), *(bid.bidder for bid in step.bids)):
                     if who.text not in seats:
                         self.error("E209", f"unknown player `{who.text}`", who.span,
                                    did_you_mean(who.text, seats) or
@@ -278,6 +278,8 @@ class _Lower:
                         entry["labels"] = [label.value for label in step.labels]
                     if step.sales:
                         entry["sales"] = self.example_sales(step, kinds, settings)
+                    if step.bids:
+                        entry["bids"] = self.example_bids(step)
                     self.example_throws(step, settings.get("game", {}))
                 steps.append(entry)
             scope = lang.EVERYWHERE | {p.text: lang.PLAYER for p in players}
@@ -341,6 +343,20 @@ class _Lower:
                 self.error("E302", f"`{seller}` sells to `{seller}`", sale.buyer.span, "a sale is to another player")
             deeds = self.example_squares(replace(step, what="sells", squares=sale.deeds), kinds, settings)
             out.append({"deeds": deeds, "buyer": sale.buyer.text, "price": sale.price})
+        return out
+
+    def example_bids(self, step: s.ExampleStep) -> list[dict]:
+        """`BIDDER bids up to N`: one limit a bidder a turn, above nothing."""
+        out, seen = [], set()
+        for bid in step.bids:
+            if bid.bidder.text in seen:
+                self.error("E302", f"`{bid.bidder.text}` bids twice in one turn", bid.span,
+                           "give each bidder one limit a turn: the highest bid they would make")
+            if bid.limit < 1:
+                self.error("E302", f"`{bid.bidder.text}` bids up to {bid.limit}", bid.span,
+                           "a limit is at least the smallest raise; a player who bids nothing needs no line")
+            seen.add(bid.bidder.text)
+            out.append({"player": bid.bidder.text, "limit": bid.limit})
         return out
 
     def example_set(self, step: s.ExampleStep) -> dict:

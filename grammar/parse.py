@@ -349,8 +349,9 @@ class _Build(Transformer):
         choices = tuple(CHOICES[play.type] for play in plays if isinstance(play, Token))
         labels = tuple(play for play in plays if isinstance(play, s.Text))
         sales = tuple(play for play in plays if isinstance(play, s.Sale))
+        bids = tuple(play for play in plays if isinstance(play, s.Bid))
         return s.ExampleStep(self._span(meta), "turn", players=(self._name(who),), throws=throws, choices=choices,
-                             labels=labels, sales=sales)
+                             labels=labels, sales=sales, bids=bids)
 
     def ex_chooses(self, meta, children):
         return self._text(children[0])
@@ -358,6 +359,10 @@ class _Build(Transformer):
     def ex_sells(self, meta, children):
         *deeds, buyer, price = children
         return s.Sale(self._span(meta), tuple(self._name(c) for c in deeds), self._name(buyer), _int(price))
+
+    def ex_bids(self, meta, children):
+        bidder, limit = children
+        return s.Bid(self._span(meta), self._name(bidder), _int(limit))
 
     def ex_rolls(self, meta, children):
         return list(children)

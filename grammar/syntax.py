@@ -540,6 +540,16 @@ class Sale:
 
 
 @dataclass(frozen=True)
+class Bid:
+    """`turn NAME ... and BIDDER bids up to N`: in an auction during the turn, the bidder
+    raises by the smallest raise while the bid stays within N, then passes."""
+
+    span: Span
+    bidder: Name
+    limit: int
+
+
+@dataclass(frozen=True)
 class ExampleStep:
     """One line of an example: `what` is its first word (`players`, `give`, `houses`, `hotel`,
     `mortgage`, `cash`, `put`, `jail`, `card`, `set`, `mark`, `turn`, `expect`); the other fields are the ones it takes."""
@@ -553,6 +563,7 @@ class ExampleStep:
     choices: tuple[str, ...] = ()          # `turn`: `buy`, `pay_fine`, `use_card`, `build_hotel`
     labels: tuple[Text, ...] = ()          # `turn ... chooses "LABEL"`: the options named
     sales: tuple[Sale, ...] = ()           # `turn ... sells DEED to BUYER for N`
+    bids: tuple[Bid, ...] = ()             # `turn ... and BIDDER bids up to N`
     expr: Expr | None = None               # `expect`
     card: Text | None = None               # `card "TEXT" on top of DECK`
     deck: Name | None = None

@@ -7,7 +7,7 @@ from fractions import Fraction
 from functools import cached_property
 
 from boardrules.money import format_money
-from grammar.language import DEED_KINDS, PERCENT
+from grammar.language import DEED_KINDS, PERCENT, SECTION_PART, parts
 from rulebook.phrases import Phrases
 
 # The settings that hold an amount of money (or a list of amounts): written the edition's way.
@@ -86,16 +86,15 @@ class Booklet:
     def has(self, feature: str) -> bool:
         """Whether the game has what some paragraphs speak of: a deed kind on the board (`lot`,
         `station`, `utility`), a `jail`, `houses`, `mortgage`s, printed `prices` (not every deed
-        auctioned), money `notes`; `!jail`: it has none. A spec leaves a section out when the
-        game has none of it (its ints are then 0)."""
+        auctioned), money `notes`; `!jail`: it has none (the optional parts: `parts`)."""
         if feature.startswith("!"):
             return not self.has(feature[1:])
         if feature in DEED_KINDS:
             return bool(self.deeds(feature))
         s = self.settings
-        return {"jail": "square" in s["jail"], "houses": s["building"]["max_houses"] > 0,
-                "mortgage": bool(s["mortgage"]), "prices": not s["auction"].get("only", False),
-                "notes": bool(s["money"].get("notes"))}[feature]
+        if feature in SECTION_PART.values():
+            return feature in parts(s)
+        return {"prices": not s["auction"].get("only", False), "notes": bool(s["money"].get("notes"))}[feature]
 
     def fact(self, path: str):
         """A setting's value, or for `has.FEATURE` whether the game has it (`has`)."""

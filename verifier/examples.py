@@ -10,7 +10,8 @@ change that state; then each `turn` is played by the engine with the throws give
 choice the cautious one (done, decline, pass, roll, reject, keep the mortgage) unless the
 line names another (`buys`, `pays fine`, `uses card`, `builds hotel`: taken whenever offered;
 `sells ... to BUYER for N`: offered at the first manage window if the rules allow it, and
-accepted); then every `expect` must hold. The
+accepted; `BIDDER bids up to N`: in an auction the bidder raises by the smallest raise while
+the bid stays within N); then every `expect` must hold. The
 invariants are checked after the set-up and after every event, as in exploration.
 """
 from __future__ import annotations
@@ -63,6 +64,7 @@ class _Seat:
         self.prefer: tuple = ()
         self.labels: tuple = ()      # the options and end-of-turn actions its turn names (`chooses "LABEL"`)
         self.sale = None             # its turn's `sells`: offered at the first manage window
+        self.limit = 0               # `bids up to N` in this turn: the highest bid it makes
         self.line = 0
 
     def choose(self, game, seat, actions):
@@ -70,6 +72,9 @@ class _Seat:
             sale, self.sale = self.sale, None
             if game.valid_trade(seat, sale):     # one the rules refuse is not made
                 return sale
+        bids = [a for a in actions if type(a) is A.Bid and a.amount <= self.limit]
+        if bids:
+            return min(bids, key=lambda bid: bid.amount)     # the smallest raise
         for a in actions:
             if type(a) in self.prefer or type(a) in (A.Choose, A.Act) and a.label in self.labels:
                 return a
@@ -200,7 +205,9 @@ def _turn(edition, game, step: dict, seats: dict[str, int], players: list[_Seat]
     line, who = step["at"][0], step["player"]
     seat = seats[who]
     for p in players:
-        p.prefer, p.labels, p.sale, p.line = (), (), None, line
+        p.prefer, p.labels, p.sale, p.limit, p.line = (), (), None, 0, line
+    for bid in step.get("bids", ()):
+        players[seats[bid["player"]]].limit = bid["limit"]
     players[seat].prefer = tuple(CHOICES[c] for c in step["choices"])
     players[seat].labels = tuple(step.get("labels", ()))
     for sale in step.get("sales", ()):       # one a turn (grammar/lower.py, E302)

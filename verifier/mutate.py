@@ -15,6 +15,8 @@ from typing import Callable
 
 import z3
 
+from grammar.language import SECTION_PART, parts
+
 from .symbolic import terms as T
 from .symbolic.compile import Ctx, Unsupported
 from .examples import run_all
@@ -60,14 +62,17 @@ SETTING_FLAGS = [("building", "even"), ("building", "needs_complete_group"), ("b
 def mutants(ir: dict) -> list[Mutant]:
     out: list[Mutant] = []
     settings = ir.get("settings", {})
-    for section, key in SETTING_LIMITS:
+    # a section of a part the game does not have (Metropol: no jail, no houses) reads 0 and
+    # `no`: no rule consults it, so changing it would test nothing
+    has = parts(settings) | {None}
+    for section, key in _of(has, SETTING_LIMITS):
         v = settings.get(section, {}).get(key)
         if isinstance(v, int) and not isinstance(v, bool):
             for new in (v - 1, v + 1):
                 m = copy.deepcopy(ir)
                 m["settings"][section][key] = new
                 out.append(Mutant(f"setting {section}.{key} = {new} (was {v})", m, setting=(section, key)))
-    for section, key in SETTING_FLAGS:
+    for section, key in _of(has, SETTING_FLAGS):
         v = settings.get(section, {}).get(key)
         if isinstance(v, bool):
             m = copy.deepcopy(ir)
@@ -139,6 +144,11 @@ def mutants(ir: dict) -> list[Mutant]:
     return out
 
 
+def _of(has: set, settings: list) -> list:
+    """The settings of the parts of the game in `has` (a section of no part: None)."""
+    return [(section, key) for section, key in settings if SECTION_PART.get(section) in has]
+
+
 def _guards(ir: dict) -> list[Mutant]:
     """A hook's condition and an action's `allowed` and `required`, each flipped and dropped
     (made true), like an `if` statement's guard."""
@@ -203,10 +213,7 @@ def _equivalent(ir: dict, m: Mutant, players: int = 2) -> str:
     reads a mutated limit is unchanged (GUARD_ONLY) -> dropped."""
     if m.setting in GUARD_ONLY:
         from .prove import same_step
-        from .symbolic.actions import catalogue
-        action = GUARD_ONLY[m.setting]
-        if action not in {a.name for a in catalogue(ir, players)}:
-            return ""        # an edition without that action (no hotels): nothing to compare, the checks decide
+        action = GUARD_ONLY[m.setting]     # in the catalogue: its part of the game is there, or no mutant
         if same_step(ir, m.ir, action, players):
             return (f"Z3: `{action}`, the one rule that reads `{'.'.join(m.setting)}`, is unchanged from every state "
                     "where the original's invariants and lemmas hold")
@@ -278,20 +285,14 @@ def original_proofs(ir: dict, players: int = 2):
     """`proved(invariant, action)` and `happens(action)` for the original edition, each
     decided once, when first asked (a mutant of one card needs only that card's cells)."""
     from .prove import can_happen, prove_preserves
-    from .symbolic.actions import catalogue
     cells: dict = {}
-    mine = {a.name for a in catalogue(ir, players)}   # a mutant may have more (houses where there were none)
 
     def proved(invariant: str, action: str) -> bool:
-        if action not in mine:
-            return False
         if (invariant, action) not in cells:
             cells[(invariant, action)] = prove_preserves(ir, invariant, action, players).passed
         return cells[(invariant, action)]
 
     def happens(action: str) -> bool:
-        if action not in mine:
-            return False
         if action not in cells:
             cells[action] = can_happen(ir, action, players) is True
         return cells[action]

@@ -833,8 +833,8 @@ def _bmc(ed, inv: dict, acts: list, chain: _Transition, players: int, depth: int
             # unsupported path, or a violation hidden behind it
             broke, why = chain.bankruptcy(k)
             if broke != z3.unsat:
-                reason = (f"a bankruptcy is reachable at step {k + 1} ({SymGame.ABSTRACT_BANKRUPTCY})"
-                          if broke == z3.sat else
+                reason = (f"a bankruptcy is reachable at step {k + 1}, and a bounded check does not play "
+                          "one out (it walks every deed)" if broke == z3.sat else
                           f"whether a bankruptcy is reachable at step {k + 1} is unknown ({why})") + \
                     "; bounded model checking from the start state"
                 return Bounded(k, players, reason) if k else Unknown(reason)

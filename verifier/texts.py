@@ -8,7 +8,8 @@ that carry it out, so a disagreement is a mistake in one of the two:
   effect moves the token: it may pass the start);
 - an amount the text puts after a word of paying (the edition's `wording.pay`) that the
   effect moves to the player, or after a word of being paid (`wording.collect`) that the
-  effect takes from the player (the nearest such word before the amount governs it);
+  effect takes from the player (the nearest such word before the amount governs it, or
+  the first after it where none comes before);
 - a count of the box's contents (`box`) that is not the rules' (the bank's houses and
   hotels, the deeds on the board, `game.tokens`, `game.dice`, each deck's cards);
 - a lot's title deed, which prints one rent per level (unbuilt, 1 to `building.max_houses`
@@ -65,9 +66,11 @@ def disagreements(ir: dict) -> list[str]:
 
 
 def _governing(heard: list, at: int) -> tuple[str, str] | None:
-    """The nearest word of paying or being paid that ends before position `at`."""
+    """The nearest word of paying or being paid that ends before position `at`; where none
+    does, the first after it (classic-nl's "€ 20 boete")."""
     before = [(direction, word) for end, direction, word in heard if end <= at]
-    return before[-1] if before else None
+    after = [(direction, word) for end, direction, word in heard if end > at]
+    return before[-1] if before else after[0] if after else None
 
 
 def _box(ir: dict) -> list[str]:

@@ -214,6 +214,13 @@ CASES = [
          'example x "q" { players anna, bo  give brown_1, brown_2 to anna  '
          'turn anna sells brown_1 to bo for 10 and sells brown_2 to bo for 10 and rolls 1 2  expect yes }\n',
          "E302", "sells brown_2"),
+        ("example_bid_by_an_unknown_player", "a bidder is one of the example's players",
+         'example x "q" { players anna, bo  turn anna rolls 1 2 and ben bids up to 100  expect yes }\n', "E209", "ben "),
+        ("example_two_bids_by_one_player", "a bidder has one limit a turn",
+         'example x "q" { players anna, bo  turn anna rolls 1 2 and bo bids up to 100 and bo bids up to 200  '
+         'expect yes }\n', "E302", "bo bids up to 200"),
+        ("example_bid_up_to_nothing", "a limit is at least the smallest raise",
+         'example x "q" { players anna, bo  turn anna rolls 1 2 and bo bids up to 0  expect yes }\n', "E302", "bo bids"),
         ("example_sale_of_a_square_not_a_deed", "only deeds are sold",
          'example x "q" { players anna, bo  turn anna sells go to bo for 10 and rolls 1 2  expect yes }\n',
          "E307", "go to"),

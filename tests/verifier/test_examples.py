@@ -150,6 +150,27 @@ def test_a_sale_in_an_example_shows_the_trade_rules(tmp_path, rule, example):
     assert example in {x.name for x in run_all(grammar.compile_file(path)) if not x.passed}
 
 
+@pytest.mark.parametrize("rule", ["auction { decliner_may_bid = no }", "auction { on_decline = no }"])
+def test_bids_in_an_example_show_the_auction_rules(tmp_path, rule):
+    """`and anna bids up to 100 and bo bids up to 150`: each bidder raises by the smallest
+    raise within its limit. 001 "Att köpa egendom": a declined deed is auctioned at once and
+    the decliner may bid too, so bo wins at 120 (classic-se's example `auction`); without
+    either rule the example fails."""
+    assert "auction" in {x.name for x in run_all(compiled("classic-se")) if x.passed}
+    path = tmp_path / "changed.rules"
+    path.write_text(f"edition changed extends classic-se\n{rule}\n", encoding="utf-8")
+    assert "auction" in {x.name for x in run_all(grammar.compile_file(path)) if not x.passed}
+
+
+def test_a_bidder_stops_at_its_limit(tmp_path):
+    """The limit is the highest bid made: with bo's at 110, anna's 100 is the last bid."""
+    path = child(tmp_path, 'example lower "q" {\n  players anna, bo\n'
+                           '  turn anna rolls 1 2 and anna bids up to 100 and bo bids up to 110\n'
+                           '  expect anna.cash == 30000 - 100 and count(d in anna.deeds: yes) == 1 and bo.cash == 30000\n}\n')
+    assert [(x.name, x.passed, x.why) for x in run_all(grammar.compile_file(path)) if x.name == "lower"] == \
+        [("lower", True, "")]
+
+
 def test_examples_are_not_played_under_a_variant(tmp_path):
     """A variant changes the rules an edition's examples show (the short game's hotel on
     three houses): under one they are not played, and the table says so."""

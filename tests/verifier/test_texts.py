@@ -61,7 +61,8 @@ def test_the_salary_is_named_only_by_a_text_whose_effect_moves_the_token():
 
 def test_the_words_before_an_amount_say_who_pays_it():
     """`wording`: an amount after a word of paying leaves the player, after a word of being paid
-    it comes to the player; the nearest word before the amount governs it."""
+    it comes to the player; the nearest word before the amount governs it, or where none
+    comes before it the first after it (classic-nl's chance 13, "€ 20 boete")."""
     assert disagreements(_edition("Betaal € 50", _collect(50))) == [
         "card 0 of `chest`: the text says `Betaal` 50, the effect pays it to the player"]
     assert disagreements(_edition("De bank betaalt u € 50", _pay(50))) == [
@@ -74,7 +75,11 @@ def test_the_words_before_an_amount_say_who_pays_it():
     assert disagreements(_edition("U ontvangt € 25 en betaal € 10", mixed)) == [
         "card 0 of `chest`: the text says `ontvangt` 25, the effect takes it from the player",
         "card 0 of `chest`: the text says `betaal` 10, the effect pays it to the player"]
-    assert disagreements(_edition("Aangehouden € 20", _collect(20))) == []   # no word before it: not read
+    assert disagreements(_edition("Aangehouden € 20", _collect(20))) == []   # no word of either: not read
+    drunk = "Aangehouden wegens dronkenschap € 20 boete"
+    assert disagreements(_edition(drunk, _pay(20))) == []
+    assert disagreements(_edition(drunk, _collect(20))) == [
+        "card 0 of `chest`: the text says `boete` 20, the effect pays it to the player"]
 
 
 def test_a_square_is_read_like_a_card_its_landing_and_passing_transfers_together():

@@ -19,6 +19,7 @@ from typing import Callable
 
 import z3
 
+from grammar.language import parts
 from interpreter.state import BANK
 
 from . import terms as T
@@ -393,18 +394,17 @@ def catalogue(ir: dict, players: int, ed=None) -> list[Action]:
     return [a for a in out if offered(ed, a.name)]
 
 
-# Actions only some rules can offer: a game without a jail never has anyone in it, without
-# a stock of buildings never builds (nor sells or trades a hotel back), and without the
-# `mortgage` section's keys never mortgages (so never lifts one).
-NEEDS = {"jail:": "jail", "build_": "buildings", "sell_building": "buildings", "downgrade": "buildings",
-         "mortgage": "mortgages", "unmortgage": "mortgages"}
+# Actions only some parts of the game offer (grammar.language.parts): a game without a jail
+# never has anyone in it, without houses never builds (nor sells or trades a hotel back), and
+# without mortgages never mortgages (so never lifts one).
+NEEDS = {"jail:": "jail", "build_": "houses", "sell_building": "houses", "downgrade": "houses",
+         "mortgage": "mortgage", "unmortgage": "mortgage"}
 
 
 def offered(ed, name: str) -> bool:
     """Whether the edition's rules can ever take the catalogue action `name`."""
-    has = {"jail": ed.jail_square >= 0, "buildings": ed.stock_houses > 0 or ed.stock_hotels > 0,
-           "mortgages": ed.mortgages}
-    return all(has[part] for prefix, part in NEEDS.items() if name.startswith(prefix))
+    has = parts(ed.settings)
+    return all(part in has for prefix, part in NEEDS.items() if name.startswith(prefix))
 
 
 def g_hooks(ir: dict, event: str) -> list:

@@ -27,6 +27,7 @@ from hypothesis.internal.conjecture import engine
 from hypothesis.strategies._internal.lazy import unwrap_strategies
 
 import interpreter
+from grammar.language import parts
 from interpreter import actions as A
 
 from . import trace as traces
@@ -77,7 +78,7 @@ NEEDS = {
     "phase:buy_or_decline": "buying", "action:Buy": "buying", "action:Decline": "buying",
     "action:Build": "houses", "action:BuildHotel": "houses", "action:SellBuilding": "houses",
     "shortage:houses": "houses",
-    "phase:mortgaged_deed": "mortgages", "action:Mortgage": "mortgages", "action:Unmortgage": "mortgages",
+    "phase:mortgaged_deed": "mortgage", "action:Mortgage": "mortgage", "action:Unmortgage": "mortgage",
     "phase:jail": "jail", "action:PayFine": "jail", "action:UseCard": "jail", "action:Roll": "jail",
     "jail_exit:": "jail",
     "phase:raise_money": "raising", "phase:preemption": "preemption", "action:Preempt": "preemption",
@@ -87,10 +88,10 @@ NEEDS = {
 
 def _offers(ed, name: str) -> bool:
     """Whether the edition's rules can produce the counter (or the action kind) `name`."""
-    has = {"buying": not ed.auction_only, "houses": ed.stock_houses > 0, "mortgages": ed.mortgages,
-           "jail": ed.jail_square >= 0, "preemption": ed.preempt is not None, "forced_sales": ed.debt_auction,
-           "raising": ed.debt_auction or ed.pay_with_deeds, "actions": bool(ed.actions)}
-    return all(has[part] for prefix, part in NEEDS.items() if name.startswith(prefix))
+    rules = {"buying": not ed.auction_only, "preemption": ed.preempt is not None, "forced_sales": ed.debt_auction,
+             "raising": ed.debt_auction or ed.pay_with_deeds, "actions": bool(ed.actions)}
+    has = parts(ed.settings) | {part for part, offered in rules.items() if offered}   # parts: jail, houses, mortgage
+    return all(part in has for prefix, part in NEEDS.items() if name.startswith(prefix))
 
 
 def minimums(ed) -> dict[str, int]:

@@ -148,6 +148,8 @@ def parts(settings: dict) -> set[str]:
              "houses": settings.get("building", {}).get("max_houses", 0) > 0,
              "mortgage": bool(settings.get("mortgage"))}
     return {part for part, has in found.items() if has}
+
+
 WORDS = ("house", "lot", "station")   # the `about` keys that name a kind of thing for the rulebook
 
 DEED_KINDS = ("lot", "station", "utility")

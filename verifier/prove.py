@@ -374,12 +374,12 @@ def prove_preserves(ir: dict, invariant, action, players: int, strengthen: bool 
             result, plain, _ = _query(*base, T.lift(goal))
             if result == z3.unsat:
                 continue
-            return Unknown(f"solver: {plain if result == z3.unknown else why} ({_show(act, args)})")
+            return Unknown(f"solver: {plain if result == z3.unknown else why} ({_show(act, args)})", gave_up=True)
         result, why, model = _query(*base, T.lift(goal))
         if result == z3.unsat:
             continue
         if result == z3.unknown:
-            return Unknown(f"solver: {why} ({_show(act, args)})")
+            return Unknown(f"solver: {why} ({_show(act, args)})", gave_up=True)
         if strengthen and others:       # whatever path the model took (as above)
             if strong is None:
                 strong = [T.lift(c) for c in [_before(ed, x, players, s0) for x in others] if c is not True]
@@ -388,7 +388,7 @@ def prove_preserves(ir: dict, invariant, action, players: int, strengthen: bool 
                 used_strength = True
                 continue
             if result == z3.unknown:
-                return Unknown(f"solver: {why} ({_show(act, args)})")
+                return Unknown(f"solver: {why} ({_show(act, args)})", gave_up=True)
         if z3.is_true(model.eval(T.lift(g.s.unsupported), model_completion=True)):
             return Unknown("unsupported: " + "; ".join(sorted(g.reasons)) + f" ({_show(act, args)})")
         return Unknown(f"not inductive ({_show(act, args)})", _model_summary(model, s0, g.s))

@@ -42,6 +42,7 @@ class Violated:
 class Unknown:
     reason: str
     model: dict = field(default_factory=dict)   # a counterexample to induction, when there is one
+    gave_up: bool = False       # the solver stopped at its resource limit: nothing was found either way
     passed = False
 
     def to_json(self) -> dict:

@@ -12,7 +12,9 @@ import grammar
 import spec
 from boardrules.cli import main
 from verifier.mutate import GUARD_ONLY, default_check, mutants, mutation_score, original_proofs
+from verifier.examples import run_all
 from verifier.texts import disagreements
+from verifier.verdicts import Unknown
 
 
 def run(*args: str):
@@ -45,6 +47,40 @@ def test_a_redirected_payment_is_caught_by_the_proofs_without_its_text():
     caught = default_check(m.ir, m.touches, proved=proved, texts=frozenset(disagreements(m.ir)), happens=happens,
                            examples=frozenset())
     assert caught.startswith("money_conservation x card:chance:6"), caught
+
+
+def test_a_query_that_runs_out_of_its_limit_kills_no_mutant(monkeypatch):
+    """A proof the solver gives up on within its resource limit found nothing either way (the
+    mutant's terms, built in another order, can merely cost a few units more: a mutant of
+    Metropol's end score was once "killed" so by a card's `blocks_per_turn` cell). A
+    counterexample to induction does kill it. (`building.even` off: 001 "Hus", build evenly.)"""
+    import verifier.prove as prove
+    ir = grammar.compile_file(str(spec.bundled()["classic-se"]))
+    m = next(m for m in mutants(ir) if m.description == "setting building.even = False (was True)")
+    checks = {"texts": frozenset(disagreements(ir)), "examples": frozenset(), "proved": lambda inv, act: True}
+    gave_up = Unknown("solver: resource limit (2000000 rlimit units per query) (build_house(me=0))", gave_up=True)
+    monkeypatch.setattr(prove, "prove_preserves", lambda *args, **kwargs: gave_up)
+    assert default_check(m.ir, m.touches, **checks) == ""
+    found = Unknown("not inductive (build_house(me=0))")
+    monkeypatch.setattr(prove, "prove_preserves", lambda *args, **kwargs: found)
+    assert default_check(m.ir, m.touches, **checks).startswith("money_conservation x ")
+
+
+def test_formulas_are_mutated():
+    """A formula holds rules too (Metropol's city plan, its end phase and score, 004 p. 9-10;
+    wonders-se's full passport): a formula that is a number (`blocks() = 80`) is one lower
+    and one higher, every comparison in one is flipped, and the mutant touches every action
+    (a formula is read wherever it is named). The worked examples kill them all."""
+    city = grammar.compile_file(str(spec.bundled()["metropol-da"]))
+    found = {m.description: m for m in mutants(city) if m.description.startswith("formula")}
+    assert {"formula `blocks` = 79 (was 80)", "formula `blocks` = 81 (was 80)",
+            "formula `final_phase`: comparison 1 `>=` -> `<`", "formula `fortune`: comparison 2 `>` -> `<=`"} <= set(found)
+    assert all(m.touches == [] for m in found.values())
+    passing = frozenset(x.name for x in run_all(city) if x.passed)
+    for description in ("formula `fortune`: comparison 2 `>` -> `<=`", "formula `roof_height`: comparison 1 `==` -> `!=`"):
+        m = found[description]
+        assert default_check(m.ir, m.touches, examples=passing, texts=frozenset(disagreements(city)),
+                             proved=lambda inv, act: False).startswith("example "), description
 
 
 def test_a_card_paying_other_than_its_text_says_is_caught():

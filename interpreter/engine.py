@@ -204,22 +204,11 @@ class Game(RulesMixin, EffectsMixin):
         if not st.over and self.ending:
             self.finish("end_game")
         sits_out = self.ed.sits_out
-        actions = self.ed.actions
         i, seats = st.turn_index, len(order)      # `st.turn_index`, kept in step
         while not st.over:
             p = order[i]
             if not pl[p].bankrupt and (sits_out is None or not self.sitting_out(p)):
-                self.bankruptcies = 0
-                self.play_turn(p)
-                if actions and not pl[p].bankrupt and not self.ending:
-                    self.end_of_turn(p)
-                st.turns += 1
-                if self.ending:
-                    self.finish("end_game")
-                    break
-                if end_over is not None and (self.bankruptcies or not only_bankruptcy) and end_over(self, ctx):
-                    alive = sum(1 for q in pl if not q.bankrupt)
-                    self.finish("last_player" if alive <= 1 else "end_condition")
+                if self.take_turn(p, ctx):
                     break
             elif sits_out is not None and all(q.bankrupt or self.sitting_out(q.seat) for q in pl):
                 self.finish("end_condition")       # nobody left to play: whatever `end.over` says
@@ -237,6 +226,26 @@ class Game(RulesMixin, EffectsMixin):
                 self.finish("end_condition")
                 break
         st.rng = rng_state_to_json(self.rng.getstate())
+
+    def take_turn(self, p: int, ctx: Ctx) -> bool:
+        """One seat's turn as the game loop takes it (worked examples take theirs so too): the
+        turn, the end-of-turn actions, the count; then whether the game is over, and if so
+        it is finished (`end game` ran, or `end.over` holds after it)."""
+        st, pl = self.st, self.pl
+        self.bankruptcies = 0
+        self.play_turn(p)
+        if self.ed.actions and not pl[p].bankrupt and not self.ending:
+            self.end_of_turn(p)
+        st.turns += 1
+        if self.ending:
+            self.finish("end_game")
+            return True
+        end_over = self.ed.end_over
+        if end_over is not None and (self.bankruptcies or not self.ed.end_only_bankruptcy) and end_over(self, ctx):
+            alive = sum(1 for q in pl if not q.bankrupt)
+            self.finish("last_player" if alive <= 1 else "end_condition")
+            return True
+        return False
 
     def play_turn(self, p: int) -> None:
         """The manage window before each roll (spared while the strategy's standing Done in

@@ -219,10 +219,7 @@ def _turn(edition, game, step: dict, seats: dict[str, int], players: list[_Seat]
     game.dice_source = throws
     game.st.turn_index = seat
     try:
-        game.play_turn(seat)
-        if edition.actions and not game.pl[seat].bankrupt and not game.ending:
-            game.end_of_turn(seat)
-        game.st.turns += 1
+        game.take_turn(seat, Ctx())
     except InvariantViolation as broken:
         raise _Failed(line, f"the turn breaks invariant `{broken.invariant}` ({broken.message})") from None
     except (interpreter.StrategyError, CompileError, KeyError, IndexError, TypeError, ValueError, ZeroDivisionError) \

@@ -144,19 +144,13 @@ def mutants(ir: dict) -> list[Mutant]:
                 m = copy.deepcopy(ir)
                 m["formulas"][name]["body"] = {"k": "int", "v": new}
                 out.append(Mutant(f"formula `{name}` = {new} (was {body['v']})", m))
-        for k, sub in enumerate(_comparisons(body)):
-            m = copy.deepcopy(ir)
-            target = _comparisons(m["formulas"][name]["body"])[k]
-            target["op"] = _FLIP[target["op"]]
-            out.append(Mutant(f"formula `{name}`: comparison {k + 1} `{sub['op']}` -> `{_FLIP[sub['op']]}`", m))
-    # rent formulas: flip comparisons
-    for kind, node in ir.get("rent", {}).items():
-        for k, sub in enumerate(_comparisons(node)):
-            m = copy.deepcopy(ir)
-            target = _comparisons(m["rent"][kind])[k]
-            target["op"] = _FLIP[target["op"]]
-            out.append(Mutant(f"rent.{kind}: comparison {k + 1} `{sub['op']}` -> `{_FLIP[sub['op']]}`", m,
-                              [f"rent:{kind}"]))
+        out += _flipped(ir, ("formulas", name, "body"), f"formula `{name}`", [])
+    # when the game is over (the end section's `over`), read after every action
+    if isinstance(settings.get("end", {}).get("over"), dict):
+        out += _flipped(ir, ("settings", "end", "over"), "end `over`", [])
+    # rent rules: every comparison flipped
+    for kind in ir.get("rent", {}):
+        out += _flipped(ir, ("rent", kind), f"rent.{kind}", [f"rent:{kind}"])
     return out
 
 
@@ -198,6 +192,16 @@ def _nested(ir: dict, path: tuple, where: str, touches: list):
 
 
 _FLIP = {"<": ">=", ">=": "<", ">": "<=", "<=": ">", "==": "!=", "!=": "=="}
+
+
+def _flipped(ir: dict, path: tuple, where: str, touches: list) -> list[Mutant]:
+    """Every comparison of the expression at `path`, each flipped in a mutant of its own."""
+    out = []
+    for k, sub in enumerate(_comparisons(_get(ir, path))):
+        m = copy.deepcopy(ir)
+        _comparisons(_get(m, path))[k]["op"] = _FLIP[sub["op"]]
+        out.append(Mutant(f"{where}: comparison {k + 1} `{sub['op']}` -> `{_FLIP[sub['op']]}`", m, touches))
+    return out
 
 
 def _comparisons(node, acc=None):

@@ -83,6 +83,18 @@ def test_formulas_are_mutated():
                              proved=lambda inv, act: False).startswith("example "), description
 
 
+def test_the_end_of_the_game_is_mutated_and_an_example_reads_it():
+    """`end.over` (001 "Att vinna spelet": the last player left wins) has its comparisons
+    flipped, and an example's turn ends the game as play does: the example
+    `last_player_left` expects `over` once bo is bankrupt, which the mutant never says."""
+    ir = grammar.compile_file(str(spec.bundled()["classic-se"]))
+    m = next(m for m in mutants(ir) if m.description.startswith("end `over`"))
+    assert m.description == "end `over`: comparison 1 `<=` -> `>`" and m.touches == []
+    passing = frozenset(x.name for x in run_all(ir) if x.passed)
+    assert "last_player_left" in passing
+    assert default_check(m.ir, m.touches, examples=passing).startswith("example last_player_left: expected ")
+
+
 def test_a_card_paying_other_than_its_text_says_is_caught():
     """The card says 1 000 kr: paying 1 001, or nothing, disagrees with its text."""
     ir = grammar.compile_file(str(spec.bundled()["classic-se"]))

@@ -176,14 +176,20 @@ def fresh(ed, players: int, prefix: str = "") -> SymState:
 def ends(ed) -> bool:
     """Whether the game can be over inside an action or an invariant reads `over`: the
     edition says `end game` or names `over` (otherwise the field is the constant no)."""
-    text = json.dumps(ed.ir)
+    text = _rules(ed)
     return '"end_game"' in text or '"name": "over"' in text
 
 
 def reads(ed, name: str) -> bool:
     """Whether a rule reads the name: a field or flag only some editions need (the turn
     counter, the doubles of a throw) is made only for them, otherwise it is a constant."""
-    return f'"name": "{name}"' in json.dumps(ed.ir)
+    return f'"name": "{name}"' in _rules(ed)
+
+
+def _rules(ed) -> str:
+    """The edition's IR as text, its worked examples left out: they are not rules, and what
+    an expectation reads (`over`) must not change the symbolic state."""
+    return json.dumps({key: part for key, part in ed.ir.items() if key != "examples"})
 
 
 def domain(ed, s: SymState):

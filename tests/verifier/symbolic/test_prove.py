@@ -34,6 +34,20 @@ def test_catalogue_is_derived_from_the_ir(ir):
     assert sum(1 for n in names if n.startswith("card:")) == sum(len(d["cards"]) for d in ir["decks"])
 
 
+def test_a_worked_example_does_not_shape_the_symbolic_state(ir):
+    """classic-se's example `last_player_left` (001 "Att vinna spelet") expects `over`, but
+    examples are not rules: the symbolic state's `over` stays the constant no (no rule of
+    the classic game ends it inside an action), as it is without the examples. Otherwise
+    the encoding of every proof changed with an example (one of the broken editions'
+    bounded checks ran out of its limit)."""
+    from verifier.symbolic.state import fresh
+    assert any("over" in str(x["expect"]) for x in ir["examples"])
+    without = {**ir, "examples": []}
+    assert fresh(prove.edition(ir), 2).over is False and fresh(prove.edition(without), 2).over is False
+    passport = grammar.compile_file(str(spec.bundled()["wonders-se"]))      # `end game` is a rule there
+    assert fresh(prove.edition(passport), 2).over is not False
+
+
 @pytest.mark.parametrize("inv", ["money_conservation", "house_stock", "positions"])
 def test_start_state(ir, inv):
     assert isinstance(prove.prove_initial(ir, inv, 2), Proved)

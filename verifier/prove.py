@@ -709,6 +709,9 @@ class _Transition:
             solver.push()
             found = (z3.unsat, "")
             try:
+                # translated here, not taken from `taken_in(j)`: that would translate step
+                # j's relation first, and the order a context makes its terms in moves
+                # checks near the limit (31 bounds of classic-se fell from 2 to 1 that way)
                 solver.add(*[z3.Not(self.step(j - 1)[4]).translate(self.ctx)] if j else [])
                 for path in stuck.children() if z3.is_or(stuck) else [stuck]:
                     solver.push()

@@ -3,13 +3,14 @@ from __future__ import annotations
 
 import statistics
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator
 
 import grammar
 import interpreter
+
+from .workers import workers
 
 # Games go to worker processes in batches this size: large enough that sending a
 # batch costs little next to playing it, small enough for a smooth progress bar.
@@ -122,7 +123,7 @@ def run(
                 yield _play_one(edition, players, game, max_turns, debug)
             progress(len(batch))
         return
-    with ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=(str(path), tuple(str(v) for v in variants))) as pool:
-        for summaries in pool.map(_play_batch, [(players, batch, max_turns, debug) for batch in batches]):
+    with workers(jobs, _start_worker, (str(path), tuple(str(v) for v in variants))) as pool:
+        for summaries in pool.imap(_play_batch, [(players, batch, max_turns, debug) for batch in batches]):
             yield from summaries
             progress(len(summaries))

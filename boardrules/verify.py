@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import json
 import os
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import click
@@ -14,6 +13,7 @@ from verifier.verify import exploration, explored, proofs, render, to_json
 
 from .editions import UsageError, concrete_editions, load, variant_targets
 from .logfile import _error
+from .workers import workers
 
 
 def run(specs: tuple[str, ...], as_json: bool, depth: int, examples: int | None, players: int, mutate: bool,
@@ -41,12 +41,9 @@ def run(specs: tuple[str, ...], as_json: bool, depth: int, examples: int | None,
     # the proofs and the exploration of each spec are independent tasks: the long ones
     # (the proofs) first, so the short ones fill the cores at the end
     tasks = [(part, job) for part in ("prove", "explore", "mutate") for job in jobs if part != "mutate" or mutate]
-    workers = min(len(tasks), os.cpu_count() or 1)
-    if workers > 1:
-        with ProcessPoolExecutor(workers) as pool:
-            done = list(pool.map(_part, tasks))
-    else:
-        done = [_part(task) for task in tasks]
+    # in worker processes even on one core: Ctrl-C ends a worker inside a Z3 call at once
+    with workers(min(len(tasks), os.cpu_count() or 1)) as pool:
+        done = pool.map(_part, tasks, chunksize=1)
     parts = {(part, id(job)): result for (part, job), result in zip(tasks, done)}
     results = [_one(job, parts[("prove", id(job))], parts[("explore", id(job))], parts.get(("mutate", id(job))))
                for job in jobs]

@@ -2,9 +2,7 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
-import tempfile
 from pathlib import Path
 
 import click
@@ -14,10 +12,11 @@ import interpreter
 from interpreter import strategies
 from interpreter.strategies.human import Human
 
+from . import atomic
 from . import simulate as simulation
 from .editions import UsageError, concrete_editions, load, resolve, resolve_variant
 from .logfile import read_json, read_log
-from .narrate import narrate, standings_table
+from .narrate import narrate, simulation_report, standings_table
 from spec import bundled
 from verifier import trace
 
@@ -99,21 +98,6 @@ def check_players(loaded, players: int) -> None:
         )
 
 
-def write_atomically(path: Path, text: str) -> None:
-    """Write the whole file or nothing: a crash never leaves half a log behind."""
-    directory = path.parent if str(path.parent) else Path(".")
-    if not directory.is_dir():
-        raise UsageError(f"cannot write `{path}`: no folder `{directory}`", "create the folder or choose another --log path")
-    handle, temporary = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        os.unlink(temporary)
-        raise
-
-
 STRATEGY = click.Choice(strategies.NAMES)
 
 
@@ -157,6 +141,8 @@ def play(spec, players, chosen, seed, max_turns, log_path, as_json, check_invari
     loaded = load(spec, variants)
     check_players(loaded, players)
     seats = seat_strategies(players, chosen)
+    if log_path is not None:
+        atomic.check(log_path, "--log")
     story = Story(loaded.ir)
     players = [TellingHuman(story) if name == "human" else strategies.make(name, seed, seat) for seat, name in enumerate(seats)]
     result = interpreter.play(loaded.edition, seats, seed=seed, max_turns=max_turns, log=True,
@@ -166,7 +152,7 @@ def play(spec, players, chosen, seed, max_turns, log_path, as_json, check_invari
         # A bundled edition is found again by its id; any other spec by its full path.
         log["header"]["spec"] = spec if spec in bundled() else str(loaded.path.resolve())
         log["header"]["variants"] = [str(p.resolve()) for p in loaded.variants]
-        write_atomically(log_path, json.dumps(log, ensure_ascii=False))
+        atomic.write(log_path, json.dumps(log, ensure_ascii=False), "--log")
     summary = result.summary()
     if as_json:
         click.echo(json.dumps(summary, ensure_ascii=False, sort_keys=True))
@@ -207,8 +193,9 @@ def replay(log_path: Path, as_json: bool) -> None:
 @click.option("--jobs", default=1, show_default=True, type=click.IntRange(min=1), help="Worker processes.")
 @click.option("--debug", is_flag=True, help="Check the built-in invariants after every event (slower).")
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
+@click.option("--out", "out_path", type=click.Path(dir_okay=False, path_type=Path), help="Write the statistics (the table, or JSON with --json) to this file instead of printing them: whole, or not at all.")
 @VARIANT
-def simulate(spec, games, players, chosen, seed, max_turns, jobs, debug, as_json, variants) -> None:
+def simulate(spec, games, players, chosen, seed, max_turns, jobs, debug, as_json, out_path, variants) -> None:
     """Play many games of SPEC and report turns, wins and landing frequencies."""
     from tqdm import tqdm
 
@@ -217,17 +204,18 @@ def simulate(spec, games, players, chosen, seed, max_turns, jobs, debug, as_json
     seats = seat_strategies(players, chosen)
     if "human" in seats:
         raise UsageError("`simulate` cannot seat a human player", "use `play` to play against the bots")
+    if out_path is not None:
+        atomic.check(out_path, "--out")
     tally = simulation.Tally([square["name"] for square in loaded.ir["squares"]])
     with tqdm(total=games, unit="game", file=sys.stderr, disable=None) as bar:
         for summary in simulation.run(loaded.path, loaded.variants, loaded.edition, seats, games, seed, max_turns, debug, jobs, bar.update):
             tally.add(summary)
     report = {"edition": loaded.ir["edition"]["id"], "variants": list(variants), "players": players, "strategies": seats, "seed": seed, "debug": debug, **tally.report()}
-    if as_json:
-        click.echo(json.dumps(report, ensure_ascii=False, sort_keys=True))
+    text = json.dumps(report, ensure_ascii=False, sort_keys=True) if as_json else simulation_report(report)
+    if out_path is None:
+        click.echo(text)
     else:
-        from .narrate import simulation_report
-
-        click.echo(simulation_report(report))
+        atomic.write(out_path, text + "\n", "--out")
 
 
 @main.command()

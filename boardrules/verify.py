@@ -11,6 +11,7 @@ from interpreter import ReplayError
 from verifier import trace as traces
 from verifier.verify import exploration, explored, proofs, render, to_json
 
+from . import atomic
 from .editions import UsageError, concrete_editions, load, variant_targets
 from .logfile import _error
 from .workers import workers
@@ -42,8 +43,11 @@ def run(specs: tuple[str, ...], as_json: bool, depth: int, examples: int | None,
     # (the proofs) first, so the short ones fill the cores at the end
     tasks = [(part, job) for part in ("prove", "explore", "mutate") for job in jobs if part != "mutate" or mutate]
     # in worker processes even on one core: Ctrl-C ends a worker inside a Z3 call at once
-    with workers(min(len(tasks), os.cpu_count() or 1)) as pool:
-        done = pool.map(_part, tasks, chunksize=1)
+    try:
+        with workers(min(len(tasks), os.cpu_count() or 1)) as pool:
+            done = pool.map(_part, tasks, chunksize=1)
+    finally:
+        atomic.sweep(Path(trace_dir))     # a worker ended while writing a trace leaves its temporary file
     parts = {(part, id(job)): result for (part, job), result in zip(tasks, done)}
     results = [_one(job, parts[("prove", id(job))], parts[("explore", id(job))], parts.get(("mutate", id(job))))
                for job in jobs]

@@ -14,6 +14,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import interpreter
+from boardrules import atomic
 from interpreter.replay import Replayer, ReplayError, recorded_choices
 
 from .invariants import InvariantViolation, event_checker
@@ -137,10 +138,10 @@ def write(trace: Trace, directory: Path) -> Path:
 
 
 def write_doc(doc: dict, directory: Path, name: str) -> Path:
-    """Write a trace document as `<directory>/<name>.trace.json`."""
-    directory.mkdir(parents=True, exist_ok=True)
+    """Write a trace document as `<directory>/<name>.trace.json`, whole or not at all
+    (the folder given by `verify --traces` is made if missing)."""
     path = directory / (re.sub(r"[^a-z0-9_-]+", "-", name) + ".trace.json")
-    path.write_text(json.dumps(doc, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    atomic.write(path, json.dumps(doc, ensure_ascii=False, indent=1) + "\n", "--traces", folders=True)
     return path
 
 

@@ -15,7 +15,7 @@ from interpreter.strategies.human import Human
 from . import atomic
 from . import simulate as simulation
 from .editions import UsageError, concrete_editions, load, resolve, resolve_variant
-from .logfile import read_json, read_log
+from .logfile import check_seats, read_json, read_log
 from .narrate import narrate, simulation_report, standings_table
 from spec import bundled
 from verifier import trace
@@ -130,7 +130,7 @@ class TellingHuman(Human):
 @click.argument("spec")
 @click.option("--players", default=4, show_default=True, type=click.IntRange(min=1), help="Number of players.")
 @click.option("--strategy", "chosen", multiple=True, type=STRATEGY, help="Strategy per seat, in seat order; the last one fills the remaining seats (default heuristic).")
-@click.option("--seed", default=1, show_default=True, type=int, help="Seed of the game's random source.")
+@click.option("--seed", default=1, show_default=True, type=click.IntRange(min=0), help="Seed of the game's random source.")
 @click.option("--max-turns", type=click.IntRange(min=1), help="Stop after this many rounds (every player one turn; default: the edition's turn cap).")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False, path_type=Path), help="Write the game log (JSON) here, for `replay`.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object with the result instead of the game's story.")
@@ -174,6 +174,7 @@ def replay(log_path: Path, as_json: bool) -> None:
         sys.exit(replay_trace(log_path, doc, as_json))
     log = read_log(log_path, doc)
     loaded = load(log["header"]["spec"], tuple(log["header"].get("variants") or ()))
+    check_seats(log_path, log, loaded.ir)
     result = interpreter.replay(loaded.edition, log)
     summary = result.summary()
     if as_json:
@@ -188,7 +189,7 @@ def replay(log_path: Path, as_json: bool) -> None:
 @click.option("--games", default=1000, show_default=True, type=click.IntRange(min=1), help="Number of games.")
 @click.option("--players", default=4, show_default=True, type=click.IntRange(min=1), help="Players per game.")
 @click.option("--strategy", "chosen", multiple=True, type=STRATEGY, help="Strategy per seat (as for `play`).")
-@click.option("--seed", default=1, show_default=True, type=int, help="Seed of the whole run; game i gets its own seed from it.")
+@click.option("--seed", default=1, show_default=True, type=click.IntRange(min=0), help="Seed of the whole run; game i gets its own seed from it.")
 @click.option("--max-turns", type=click.IntRange(min=1), help="Round cap per game (default: the edition's turn cap).")
 @click.option("--jobs", default=1, show_default=True, type=click.IntRange(min=1), help="Worker processes.")
 @click.option("--debug", is_flag=True, help="Check the built-in invariants after every event (slower).")
@@ -225,7 +226,13 @@ def simulate(spec, games, players, chosen, seed, max_turns, jobs, debug, as_json
 @VARIANT
 def docs(specs: tuple[str, ...], out: str, serve_it: bool, variants: tuple[str, ...]) -> None:
     """Build the rulebooks site (every bundled edition, or each SPEC, with any variants) with mkdocs, strict."""
-    from rulebook.build import build_site
+    try:
+        from rulebook.build import build_site
+    except ModuleNotFoundError as error:
+        if (error.name or "").partition(".")[0] != "mkdocs":
+            raise
+        raise UsageError("mkdocs is not installed: pip install 'boardrules[docs]'",
+                         "`boardrules docs` builds the rulebooks with mkdocs, which the `docs` extra installs") from None
 
     if serve_it:
         click.echo("serving the rulebooks on http://127.0.0.1:8000/ (Ctrl-C stops)")

@@ -136,3 +136,18 @@ def test_ctrl_c_stops_docs(tmp_path: Path):
     process = start(tmp_path, "docs", "--out", "site")
     wait_for(settled(lambda: (tmp_path / "site").exists(), 0.2), process)
     interrupt(process, tmp_path, whole_group=True)
+
+
+def test_ctrl_c_stops_docs_serve(tmp_path: Path):
+    """`docs --serve` runs until Ctrl-C (mkdocs swallows it and returns): that stop is an
+    interruption like any other, exit 130, not a silent success."""
+    import socket
+
+    def serving() -> bool:
+        with socket.socket() as probe:
+            return probe.connect_ex(("127.0.0.1", 8000)) == 0
+    if serving():
+        pytest.skip("port 8000 is taken")
+    process = start(tmp_path, "docs", "--serve")
+    wait_for(serving, process, timeout=300)
+    interrupt(process, tmp_path, whole_group=True)

@@ -237,8 +237,9 @@ def docs(specs: tuple[str, ...], out: str, serve_it: bool, variants: tuple[str, 
     if serve_it:
         click.echo("serving the rulebooks on http://127.0.0.1:8000/ (Ctrl-C stops)")
     index = build_site(out, specs, serve_it, variants)
-    if not serve_it:
-        click.echo(f"built {index.parent}/: open {index}")
+    if serve_it:
+        raise KeyboardInterrupt     # mkdocs serve returns only once Ctrl-C has stopped it
+    click.echo(f"built {index.parent}/: open {index}")
 
 
 @main.command()

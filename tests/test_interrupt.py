@@ -131,11 +131,18 @@ def test_ctrl_c_at_a_human_prompt_stops_play_and_writes_no_log(tmp_path: Path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["err", "out"]
 
 
-def test_ctrl_c_stops_docs(tmp_path: Path):
-    """Issue 19: Ctrl-C while the rulebooks are built ends `docs`."""
+def test_ctrl_c_stops_docs_and_keeps_the_old_site(tmp_path: Path):
+    """Issue 19: Ctrl-C while the rulebooks are built ends `docs`; the site built before is
+    left whole (not emptied, not half rebuilt) and no staging folder is left."""
+    (tmp_path / "site").mkdir()
+    (tmp_path / "site" / "index.html").write_text("the last build", encoding="utf-8")
     process = start(tmp_path, "docs", "--out", "site")
-    wait_for(settled(lambda: (tmp_path / "site").exists(), 0.2), process)
+    building = lambda: sum(1 for p in tmp_path.rglob("*") if p.is_file()) > 10     # pages being written
+    wait_for(building, process)
     interrupt(process, tmp_path, whole_group=True)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["err", "out", "site"]
+    assert [p.name for p in (tmp_path / "site").iterdir()] == ["index.html"]
+    assert (tmp_path / "site" / "index.html").read_text(encoding="utf-8") == "the last build"
 
 
 def test_ctrl_c_stops_docs_serve(tmp_path: Path):

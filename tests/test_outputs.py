@@ -183,3 +183,20 @@ def test_unwritable_comes_back_whole_from_a_worker():
     error = atomic.unwritable("--traces", Path("/dev/null/x"), NotADirectoryError(20, "Not a directory"))
     again = pickle.loads(pickle.dumps(error))
     assert again.render() == error.render() and "--traces" in again.render()
+
+
+def test_a_killed_docs_builds_staging_folder_is_cleared(tmp_path: Path, monkeypatch):
+    """`docs` builds beside --out and swaps the site in; a build killed outright leaves its
+    staging folder (`.site.tmp-PID`), which the next build clears before mkdocs runs."""
+    from rulebook import build
+
+    staged = tmp_path / f".site.tmp-{dead_pid()}"
+    (staged / "css").mkdir(parents=True)
+    (staged / "css" / "half.css").write_text("", encoding="utf-8")
+
+    def stop(config):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(build, "build", stop)
+    with pytest.raises(KeyboardInterrupt):
+        build.build_site(tmp_path / "site", ("classic-us",))
+    assert everything(tmp_path) == ["site"]

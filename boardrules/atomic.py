@@ -6,11 +6,13 @@ the target, so an error, Ctrl-C or a crash leaves the old file or the new one, n
 of one. The old file's mode is kept; a symlink is written through, so it stays a link.
 A write that fails or is interrupted removes its temporary file. A process killed outright
 (SIGKILL, or SIGTERM to a verifier worker) runs no cleanup: its temporary file is named
-`.NAME.tmp-PID`, and the next write to the same folder removes those whose process is dead.
+`.NAME.tmp-PID`, and the next write of the same file removes those whose process is gone
+(`verify` also clears its trace folder after its workers end).
 """
 from __future__ import annotations
 
 import os
+import shutil
 from contextlib import suppress
 from glob import escape
 from pathlib import Path
@@ -37,7 +39,7 @@ def write(path: Path, text: str, option: str, folders: bool = False) -> None:
     try:
         if folders:
             target.parent.mkdir(parents=True, exist_ok=True)
-        sweep(target.parent, target.name)
+        sweep(target.parent, escape(target.name))
         mode = target.stat().st_mode & 0o7777 if target.exists() else None
         handle = _create(temporary)
     except OSError as error:
@@ -86,14 +88,18 @@ def unwritable(option: str, path: Path, error: OSError) -> Unwritable:
     return Unwritable(option, path, why[0].lower() + why[1:])
 
 
-def sweep(folder: Path, name: str | None = None) -> None:
-    """Remove the temporary files that killed writers left in `folder` (those for `name`,
-    or all): a process that is gone will never finish them."""
-    for leftover in folder.glob(f".{escape(name) if name else '*'}.tmp-*"):
+def sweep(folder: Path, pattern: str) -> None:
+    """Remove the temporary files (or a site's staging folders, rulebook.build) that killed
+    writers left in `folder` for the names that match `pattern` (a glob): a process that is
+    gone will never finish them."""
+    for leftover in folder.glob(f".{pattern}.tmp-*"):
         pid = leftover.name.rpartition(".tmp-")[2]
         if pid.isdigit() and not _alive(int(pid)):
             with suppress(FileNotFoundError):
-                leftover.unlink()
+                if leftover.is_dir() and not leftover.is_symlink():
+                    shutil.rmtree(leftover)
+                else:
+                    leftover.unlink()
 
 
 def _paths(path: Path) -> tuple[Path, Path]:

@@ -2,6 +2,9 @@
 from __future__ import annotations
 
 import os
+import shutil
+import signal
+from glob import escape
 from pathlib import Path
 
 from mkdocs.commands.build import build
@@ -9,6 +12,7 @@ from mkdocs.commands.serve import serve
 from mkdocs.config import load_config
 from mkdocs.exceptions import MkDocsException
 
+from boardrules.atomic import sweep
 from boardrules.editions import UsageError
 from rulebook.site import editions
 
@@ -49,7 +53,29 @@ def build_site(out_dir: str | Path, specs: tuple[str, ...] = (), serve_it: bool 
             serve(str(CONFIG), strict=True, **overrides)
             return out / "index.html"
         writable(out)
-        build(load_config(str(CONFIG), site_dir=str(out.resolve()), strict=True, **overrides))
+        site = Path(os.path.realpath(out))
+        staged = site.parent / f".{site.name}.tmp-{os.getpid()}"
+        for leftover in (escape(site.name), escape(site.name) + ".old"):     # what a build killed outright left
+            sweep(site.parent, leftover)
+        try:
+            build(load_config(str(CONFIG), site_dir=str(staged), strict=True, **overrides))
+            _swap(staged, site)
+        finally:
+            shutil.rmtree(staged, ignore_errors=True)
     except MkDocsException as error:
         raise UsageError(f"the site did not build: {error}", "see the warnings above; the build is strict") from None
     return out / "index.html"
+
+
+def _swap(staged: Path, site: Path) -> None:
+    """Put the new site where the old one was: mkdocs empties its folder before it writes,
+    so it builds beside it and an interrupted or failed build leaves the last site whole.
+    Ctrl-C waits for the two renames, so there is always a site in place."""
+    old = site.parent / f".{site.name}.old.tmp-{os.getpid()}"
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        site.rename(old)
+        staged.rename(site)
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    shutil.rmtree(old)

@@ -138,6 +138,14 @@ def test_truncated_log_points_at_the_break(tmp_path: Path):
     assert_usage_error(result, "error[E902]", f"{path}:2:", "^", "hint")
 
 
+def test_truncated_long_log_is_not_echoed(tmp_path: Path):
+    """Issue #19: a one-line log cut off after 50 KB shows a short frame, the caret at the break."""
+    path = write_log(tmp_path, '{"header": {"spec": "classic-us"}, "events": [' + "1, " * 17_000)
+    result = run("replay", path)
+    assert_usage_error(result, "error[E902]", f"{path}:1:", "…")
+    assert len(result.stderr) < 1000, result.stderr[:300]
+
+
 def test_log_that_is_not_an_object(tmp_path: Path):
     """DESIGN principle 8: a saved game of the wrong shape is named, with a hint."""
     assert_usage_error(run("replay", write_log(tmp_path, "[1, 2, 3]")), "error[E903]", "hint")

@@ -53,6 +53,8 @@ CASES = [
          CHILD + 'deck chance { card "Tax" { pay 50 } }\n', "E103", 2, 35),
     Case("syntax_single_quotes", "texts are in double quotes",
          CHILD + "about { title = 'Monopoly' }\n", "E102", 2, 17),
+    Case("long_line", "a long line is cut around the caret, the caret under its place (issue #19)",
+         CHILD + "end { over = " + "1 + " * 300 + "@ }\n", "E102", 2, 1214),
     Case("syntax_too_deep", "the parser does not crash on deep nesting",
          CHILD + "jail { collects_rent = " + "not " * 3000 + "yes }\n", "E105", 0, 0),
     # ---- E2xx: names
@@ -358,6 +360,18 @@ def test_every_error_code_is_tested_and_documented():
     assert codes == tested, codes ^ tested
     documented = set(re.findall(r"^## (E\d{3})", (ROOT / "docs" / "errors.md").read_text(encoding="utf-8"), re.M))
     assert codes == documented, codes ^ documented
+
+
+@pytest.mark.parametrize("line, at", [("end { over = " + "1 + " * 250_000 + "@ }", "@"),
+                                      ('jail { fine "' + "a" * 1_000_000 + '" }', '"')],
+                         ids=["error_at_the_end", "long_token"])
+def test_error_in_a_megabyte_line_shows_a_short_frame(line: str, at: str):
+    """Issue #19: a 1 MB line is not echoed; the frame shows ~100 characters around the caret."""
+    error = first_error(CHILD + line + "\n")
+    lines = error.render().splitlines()
+    assert len(error.render()) < 1000, error.render()[:300]
+    source, caret = lines[3], lines[4]
+    assert "…" in source and caret.index("^") == source.index(at)
 
 
 def test_diagnostic_made_from_fields_renders_its_frame(tmp_path: Path):

@@ -14,6 +14,9 @@ from pathlib import Path
 from typing import Iterable
 
 
+WIDEST = 100    # the most characters of a source line a frame shows
+
+
 @dataclass(frozen=True)
 class Source:
     """One spec text and the name it is shown under; spans point into it."""
@@ -76,12 +79,12 @@ class Diagnostic:
         pad = " " * max(1, len(number))
         text = self.text if self.text is not None else _line_of(self.file, self.line)
         if self.file and self.line and self.column and text is not None:
-            text = text.replace("\t", " ")
+            text, column, width = excerpt(text.replace("\t", " "), self.column, self.width)
             out += [
                 f"{pad}--> {shown(self.file)}:{self.line}:{self.column}",
                 f"{pad} |",
                 f"{number} | {text}".rstrip(),
-                f"{pad} | {' ' * (self.column - 1)}{'^' * self.width}",
+                f"{pad} | {' ' * (column - 1)}{'^' * width}",
             ]
         elif self.file:
             place = ":".join(str(p) for p in (self.line, self.column) if p)
@@ -89,6 +92,21 @@ class Diagnostic:
         if self.hint:
             out.append(f"{pad} = hint: {self.hint}")
         return "\n".join(out)
+
+
+def excerpt(text: str, column: int, width: int) -> tuple[str, int, int]:
+    """The part of a source line a frame shows, with the caret's column and width in it.
+
+    A line longer than WIDEST is cut around the caret, `…` marking each cut, so that a
+    megabyte line (a minified log, a generated spec) is not echoed whole.
+    """
+    if len(text) <= WIDEST:
+        return text, column, width
+    start = max(0, min(column - 1 - WIDEST // 3, len(text) - WIDEST))
+    end = start + WIDEST
+    width = max(1, min(width, end - (column - 1)))
+    cut = ("…" if start else "") + text[start:end] + ("…" if end < len(text) else "")
+    return cut, column - start + (1 if start else 0), width
 
 
 def _line_of(file: str | None, line: int | None) -> str | None:
@@ -121,6 +139,11 @@ def shown(name: str) -> str:
         return os.path.relpath(name) if Path(name).resolve().is_relative_to(Path.cwd()) else name
     except (OSError, ValueError):
         return name
+
+
+def brief(text: str, limit: int = 40) -> str:
+    """Words quoted in a message, cut to `limit` characters (a message is one short line)."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def did_you_mean(word: str, candidates: Iterable[str]) -> str | None:

@@ -12,7 +12,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedTok
 from lark.lexer import PatternStr
 
 from grammar import syntax as s
-from grammar.diagnostics import Diagnostic, Source, Span, SpecError
+from grammar.diagnostics import Diagnostic, Source, Span, SpecError, brief
 
 GRAMMAR = Path(__file__).with_name("rules.lark")
 
@@ -110,7 +110,7 @@ def _syntax_error(source: Source, error: UnexpectedInput) -> Diagnostic:
         span = Span(source, end, len(last[-1]) + 1, end, len(last[-1]) + 2)
         return Diagnostic.at("E104", "unexpected end of file", span, _expected(error.expected))
     span = Span(source, token.line, token.column, token.end_line, token.end_column)
-    return Diagnostic.at("E103", f"unexpected `{token.value}`", span, _expected(error.expected))
+    return Diagnostic.at("E103", f"unexpected `{brief(token.value)}`", span, _expected(error.expected))
 
 
 def _expected(terminals: set[str]) -> str:

@@ -160,8 +160,8 @@ def test_log_missing_its_events(tmp_path: Path):
 def test_log_not_utf8(tmp_path: Path):
     """DESIGN principle 8: a binary file given as a log is refused with a location."""
     path = tmp_path / "game.json"
-    path.write_bytes(b'{"header": \xff\xfe}')
-    assert_usage_error(run("replay", str(path)), "error[E901]")
+    path.write_bytes(b'{"header":\n  \xff\xfe}')
+    assert_usage_error(run("replay", str(path)), "error[E901]", f"{path}:2:3", "^")
 
 
 def test_tampered_log_does_not_replay(tmp_path: Path):

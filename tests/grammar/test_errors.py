@@ -300,8 +300,17 @@ def test_file_that_is_not_utf8(tmp_path: Path):
     path.write_bytes("edition x extends classic-us\nabout { title = \"Monopól\" }\n".encode("latin-1"))
     with pytest.raises(SpecError) as caught:
         grammar.compile_file(path)
-    assert caught.value.diagnostics[0].code == "E101"
+    first = caught.value.diagnostics[0]
+    assert (first.code, first.line, first.column) == ("E101", 2, 23), caught.value.render()
     check_snapshot("not_utf8", caught.value.render().replace(str(path), "latin1.rules"))
+
+
+def test_unreadable_file_has_a_hint(tmp_path: Path):
+    """Issue #19: every error has a hint, a spec path that is a folder too."""
+    with pytest.raises(SpecError) as caught:
+        grammar.compile_file(tmp_path)
+    first = caught.value.diagnostics[0]
+    assert first.code == "E100" and first.hint, caught.value.render()
 
 
 def test_extends_cycle(tmp_path: Path):

@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 from grammar import Diagnostic, SpecError
+from grammar.diagnostics import bad_byte
 from interpreter import strategies
 
 from .editions import UsageError
@@ -22,10 +23,12 @@ def read_json(path: Path) -> object:
     """The JSON in a game log or a trace file; a located error if it cannot be read."""
     if not path.is_file():
         raise UsageError(f"no game log `{path}`", "write one with `boardrules play SPEC --log FILE`")
+    data = path.read_bytes()
     try:
-        text = path.read_text(encoding="utf-8")
+        text = data.decode("utf-8")
     except UnicodeDecodeError as error:
-        raise _error("E901", "game log is not UTF-8 text", path, 1, error.start + 1, "is this the file `play --log` wrote?")
+        line, column, _ = bad_byte(data, error)
+        raise _error("E901", "game log is not UTF-8 text", path, line, column, "is this the file `play --log` wrote?")
     try:
         return json.loads(text)
     except json.JSONDecodeError as error:

@@ -120,6 +120,16 @@ def _line_of(file: str | None, line: int | None) -> str | None:
     return lines[line - 1] if 0 < line <= len(lines) else None
 
 
+def bad_byte(data: bytes, error: UnicodeDecodeError) -> tuple[int, int, str]:
+    """Where the first byte that is not UTF-8 is: its 1-based line and column, and that
+    line (decoded with a replacement mark) for the frame."""
+    start = data.rfind(b"\n", 0, error.start) + 1
+    end = data.find(b"\n", error.start)
+    line = data.count(b"\n", 0, error.start) + 1
+    column = len(data[start: error.start].decode("utf-8")) + 1     # all good bytes before the first bad one
+    return line, column, data[start: None if end < 0 else end].decode("utf-8", errors="replace")
+
+
 class SpecError(Exception):
     """A spec that does not compile; holds every diagnostic found, in source order."""
 

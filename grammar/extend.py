@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from grammar import syntax as s
-from grammar.diagnostics import Diagnostic, Source, SpecError, did_you_mean
+from grammar.diagnostics import Diagnostic, Source, SpecError, bad_byte, did_you_mean
 from grammar.parse import parse
 from spec import bundled
 
@@ -57,15 +57,15 @@ def read(path: Path) -> Source:
         raise SpecError([Diagnostic("E100", f"no spec file `{path}`", file=str(path),
                                     hint="check the path; a spec file ends in `.rules`")]) from None
     except OSError as error:
-        raise SpecError([Diagnostic("E100", f"cannot read `{path}`: {error.strerror.lower()}",
-                                    file=str(path))]) from None
+        raise SpecError([Diagnostic("E100", f"cannot read `{path}`: {error.strerror.lower()}", file=str(path),
+                                    hint="give the path of a `.rules` file you may read")]) from None
     try:
         return Source(str(path), data.decode("utf-8"))
     except UnicodeDecodeError as error:
-        line = data[: error.start].count(b"\n") + 1
+        line, column, text = bad_byte(data, error)
         raise SpecError([Diagnostic(
-            "E101", f"`{path}` is not UTF-8 text (bad byte at line {line})", file=str(path),
-            hint="save the file as UTF-8")]) from None
+            "E101", f"`{path}` is not UTF-8 text (byte `\\x{data[error.start]:02x}`)", file=str(path),
+            line=line, column=column, hint="save the file as UTF-8", text=text)]) from None
 
 
 def extend(file: s.File, directory: Path | None, chain: tuple[Path, ...] = ()) -> Edition:

@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Iterable
 
 
-WIDEST = 100    # the most characters of a source line a frame shows
+WHOLE = 160     # a source line up to this long is shown whole (a long example line)
+WIDEST = 100    # of a longer one, a frame shows this many characters around the caret
 
 
 @dataclass(frozen=True)
@@ -97,10 +98,10 @@ class Diagnostic:
 def excerpt(text: str, column: int, width: int) -> tuple[str, int, int]:
     """The part of a source line a frame shows, with the caret's column and width in it.
 
-    A line longer than WIDEST is cut around the caret, `…` marking each cut, so that a
+    A line longer than WHOLE is cut around the caret, `…` marking each cut, so that a
     megabyte line (a minified log, a generated spec) is not echoed whole.
     """
-    if len(text) <= WIDEST:
+    if len(text) <= WHOLE:
         return text, column, width
     start = max(0, min(column - 1 - WIDEST // 3, len(text) - WIDEST))
     end = start + WIDEST

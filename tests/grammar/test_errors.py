@@ -68,6 +68,10 @@ CASES = [
          CHILD + 'deck chance "Chance" { card "Go" { move to go_to_jial } }\n', "E203", 2, 44),
     Case("unknown_square_in_setting", "`game.start` names a square",
          CHILD + "game { start = goo }\n", "E203", 2, 16),
+    Case("unknown_square_unlike_any", "with no name close, the hint lists the board's first squares (issue #19)",
+         CHILD + "game { start = zzzzq }\n", "E203", 2, 16),
+    Case("unknown_group_unlike_any", "with no name close, the hint lists the groups of the deed's kind (issue #19)",
+         CHILD + 'board { lot brown_1 { group = qqqq } }\n', "E204", 2, 31),
     Case("unknown_group_in_advance", "`advance to nearest` names a group",
          CHILD + 'deck chance "Chance" { card "Ride" { advance to nearest station } }\n', "E204", 2, 57),
     Case("unknown_group_of_deed", "a deed's `group` names a group",
@@ -191,6 +195,8 @@ CASES = [
     *(Case(name, rule, CHILD + text, code, 2, text.index(at) + 1) for name, rule, text, code, at in (
         ("example_unknown_square", "an example's set-up names squares of the board",
          'example x "q" { players anna, bo  give brown_3 to anna  expect anna.cash > 0 }\n', "E203", "brown_3"),
+        ("example_give_unknown_deed", "with no name close, the hint lists the deeds (issue #19)",
+         'example x "q" { players anna, bo  give qqqq to anna  expect anna.cash > 0 }\n', "E203", "qqqq"),
         ("example_unknown_player", "an example's lines name its players",
          'example x "q" { players anna, bo  turn ann rolls 1 2  expect anna.cash > 0 }\n', "E209", "ann "),
         ("example_houses_on_a_station", "houses stand on lots",
@@ -277,6 +283,14 @@ def test_every_error_is_one_line_lower_case_with_backticked_names():
             assert diagnostic.message[0].islower() or diagnostic.message[0] == "`", diagnostic.message
             assert "\n" not in diagnostic.message
             assert re.match(r"^error\[E\d{3}\]: ", diagnostic.render())
+
+
+def test_every_unknown_square_or_group_has_a_hint():
+    """Issue #19: an unknown square or group names the closest, or lists what there is."""
+    for case in CASES:
+        for diagnostic in first_error(case.text, variants=case.variants).diagnostics:
+            if diagnostic.code in ("E203", "E204"):
+                assert diagnostic.hint, (case.name, diagnostic.render())
 
 
 def test_all_errors_are_collected():

@@ -10,7 +10,7 @@ from typing import Callable
 
 from grammar import language as lang
 from grammar import syntax as s
-from grammar.diagnostics import Diagnostic, Span, did_you_mean
+from grammar.diagnostics import Diagnostic, Span, did_you_mean, known
 from grammar.language import ANY, BOOL, INT, RATIO, Type
 
 Scope = dict[str, Type]
@@ -294,14 +294,14 @@ class Lowering:
             index = self.names.squares.get(node.square.text)
             if index is None:
                 self.error("E203", f"unknown square `{node.square.text}`", node.square.span,
-                           did_you_mean(node.square.text, self.names.squares))
+                           known(node.square.text, self.names.squares, "squares"))
             return {"do": "move_to", "square": index or 0}
         if isinstance(node, s.MoveBy):
             return {"do": "move_by", "steps": self.expect("the steps of `move by`", node.steps, scope, "int")}
         if isinstance(node, s.Advance):
             if node.group.text not in self.names.groups:
                 self.error("E204", f"unknown group `{node.group.text}`", node.group.span,
-                           did_you_mean(node.group.text, self.names.groups))
+                           known(node.group.text, self.names.groups, "groups"))
             rent = None
             if node.rent is not None:
                 inner = scope | {name: t for name, t in lang.WITH_RENT_NAMES.items() if name not in scope}

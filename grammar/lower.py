@@ -11,7 +11,7 @@ from pathlib import Path
 
 from grammar import language as lang
 from grammar import syntax as s
-from grammar.diagnostics import Diagnostic, Span, SpecError, did_you_mean
+from grammar.diagnostics import Diagnostic, Span, SpecError, did_you_mean, known
 from grammar.effects import Lowering, Names, Signature
 from grammar.extend import Edition, read
 from grammar.parse import parse
@@ -316,7 +316,10 @@ class _Lower:
         for name in step.squares:
             kind = kinds.get(name.text)
             if kind is None:
-                self.error("E203", f"unknown square `{name.text}`", name.span, did_you_mean(name.text, kinds))
+                fit = wanted.get(step.what)
+                what = "squares" if fit is None else "lots" if fit == ("lot",) else "deeds"
+                self.error("E203", f"unknown square `{name.text}`", name.span,
+                           known(name.text, [k for k, v in kinds.items() if fit is None or v in fit], what))
             elif step.what in wanted and kind not in wanted[step.what]:
                 lots = step.what in ("houses", "hotel")
                 self.error("E307", f"`{step.what}` needs {'a lot' if lots else 'a deed'}, `{name.text}` is a {kind}",
@@ -381,7 +384,7 @@ class _Lower:
                        did_you_mean(state.text, sets) or "declare it: `state player.NAME : set of square`")
         for name in step.squares:
             if name.text not in kinds:
-                self.error("E203", f"unknown square `{name.text}`", name.span, did_you_mean(name.text, kinds))
+                self.error("E203", f"unknown square `{name.text}`", name.span, known(name.text, kinds, "squares"))
         return {"state": state.text, "squares": [name.text for name in step.squares]}
 
     def example_card(self, step: s.ExampleStep, placed: dict[str, set[int]]) -> dict:
@@ -588,8 +591,9 @@ class _Lower:
                                    f"a concrete edition must set it: add `{key} = ...` to the `{section}` section")
         return settings, notes, rent, about, printed
 
-    def value(self, key: Key, setting: s.Setting, path: str):
-        """The IR value of one setting, or None (and an error) when it is not of its key's kind."""
+    def value(self, key: Key, setting: s.Setting, path: str, of_kind: str | None = None):
+        """The IR value of one setting, or None (and an error) when it is not of its key's kind
+        (`of_kind`: the kind of the deed it belongs to, whose groups an unknown group's hint lists)."""
         v = setting.value
         kind = key.kind
         if kind == "int":
@@ -624,16 +628,18 @@ class _Lower:
         elif kind == "squares" and isinstance(v, s.Names):
             bad = [n for n in v.names if n.text not in self.names.squares]
             for n in bad:
-                self.error("E203", f"unknown square `{n.text}`", n.span, did_you_mean(n.text, self.names.squares))
+                self.error("E203", f"unknown square `{n.text}`", n.span, known(n.text, self.names.squares, "squares"))
             return None if bad else [n.text for n in v.names]
         elif kind == "square" and isinstance(v, s.Name):
             if v.text not in self.names.squares:
-                self.error("E203", f"unknown square `{v.text}`", v.span, did_you_mean(v.text, self.names.squares))
+                self.error("E203", f"unknown square `{v.text}`", v.span, known(v.text, self.names.squares, "squares"))
                 return None
             return v.text
         elif kind == "group" and isinstance(v, s.Name):
             if v.text not in self.names.groups:
-                self.error("E204", f"unknown group `{v.text}`", v.span, did_you_mean(v.text, self.names.groups))
+                fit = [gid for gid, kind in self.names.groups.items() if of_kind in (None, kind)]
+                self.error("E204", f"unknown group `{v.text}`", v.span,
+                           known(v.text, fit, f"{of_kind} groups" if of_kind else "groups"))
                 return None
             return v.text
         elif kind == "formula" and isinstance(v, s.Name):
@@ -764,7 +770,7 @@ class _Lower:
                 self.error("E207", f"unknown {square.kind} setting `{key}`", setting.key.span,
                            did_you_mean(key, keys))
                 continue
-            value = self.value(keys[key], setting, f"{square.id.text}.{key}")
+            value = self.value(keys[key], setting, f"{square.id.text}.{key}", square.kind)
             if value is not None:
                 deed[key] = value
                 given[key] = setting

@@ -300,6 +300,26 @@ def test_all_errors_are_collected():
     assert [(d.code, d.line) for d in error.diagnostics] == [("E207", 2), ("E210", 3), ("E203", 4)]
 
 
+def test_edition_of_an_abstract_base_tells_its_root_cause_first():
+    """Issue #19: the README's `edition my2 extends classic` gave 154 errors, 140 of them
+    into spec/classic.rules. Its own errors come first; the inherited items that lack the
+    same thing are told once, with how many more."""
+    error = first_error("edition my2 extends classic\n", "my2.rules")
+    files = [d.file for d in error.diagnostics]
+    assert files.index("my2.rules") == 0 and len(error.diagnostics) <= 20, error.render()
+    assert files.count(str(ROOT / "spec" / "classic.rules")) <= 6, error.render()
+    check_snapshot("edition_of_an_abstract_base", error.render())
+
+
+def test_many_errors_are_cut_short():
+    """Issue #19: at most 20 errors are shown, then how many more there are."""
+    error = first_error(CHILD + "".join(f"formula f{i}(p) = p.cassh\n" for i in range(25)))
+    assert len(error.diagnostics) == 25
+    rendered = error.render()
+    assert rendered.count("error[E214]") == 20, rendered
+    assert rendered.endswith("\n\n... and 5 more errors; fix the ones above first"), rendered[-200:]
+
+
 def test_missing_file(tmp_path: Path):
     """DESIGN principle 8: a missing spec file is its own error, naming the path."""
     with pytest.raises(SpecError) as caught:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Iterable
 
 
+SHOWN = 20      # the most diagnostics one error report shows
 WHOLE = 160     # a source line up to this long is shown whole (a long example line)
 WIDEST = 100    # of a longer one, a frame shows this many characters around the caret
 
@@ -139,7 +140,12 @@ class SpecError(Exception):
         super().__init__(self.render())
 
     def render(self) -> str:
-        return "\n\n".join(d.render() for d in self.diagnostics)
+        """The first SHOWN diagnostics, then how many more: a flood buries its first cause."""
+        out = [d.render() for d in self.diagnostics[:SHOWN]]
+        left = len(self.diagnostics) - SHOWN
+        if left > 0:
+            out.append(f"... and {left} more error{'s' * (left > 1)}; fix the ones above first")
+        return "\n\n".join(out)
 
 
 def shown(name: str) -> str:

@@ -38,6 +38,7 @@ def lower(edition: Edition) -> dict:
     """The IR of a merged edition; raises SpecError with every error found."""
     lowering = _Lower(edition)
     ir = lowering.run()
+    lowering.tell_inherited()
     if lowering.diagnostics:
         own = edition.header.span.source.name
         ordered = sorted(lowering.diagnostics, key=lambda d: (d.file != own, d.file or "", d.line or 0, d.column or 0))
@@ -63,6 +64,7 @@ class _Lower:
         self.edition = edition
         self.concrete = not edition.header.abstract
         self.diagnostics: list[Diagnostic] = []
+        self.inherited: dict[tuple[str, str], list[Diagnostic]] = {}    # (items, what they lack) -> one each
         groups = {gid: self._group_kind(group) for gid, group in edition.groups.items()}
         types = {section: {key: KIND_TYPES.get(k.kind, Type(k.kind)) if k.kind != "enum" else lang.enum(k.options)
                            for key, k in keys.items()}
@@ -84,6 +86,22 @@ class _Lower:
 
     def error(self, code: str, message: str, span: Span | None, hint: str | None = None) -> None:
         self.diagnostics.append(Diagnostic.at(code, message, span, hint))
+
+    def lacks(self, items: str, what: str, item: s.Name, message: str, hint: str) -> None:
+        """An item of a concrete edition lacks `what` (E402). Items inherited from a base are
+        told once per kind of item and `what` (tell_inherited): an edition of an abstract
+        base gives them all in one fix, and 140 errors into the base's file would bury its own."""
+        diagnostic = Diagnostic.at("E402", message, item.span, hint)
+        if item.span.source.name == self.edition.header.span.source.name:
+            self.diagnostics.append(diagnostic)
+        else:
+            self.inherited.setdefault((items, what), []).append(diagnostic)
+
+    def tell_inherited(self) -> None:
+        """The first inherited item lacking each thing, with how many more lack it."""
+        for (items, _), found in self.inherited.items():
+            first, more = found[0], len(found) - 1
+            self.diagnostics.append(replace(first, message=first.message + (f" (nor do {more} more {items})" if more else "")))
 
     def _group_kind(self, group: s.Group) -> str:
         for setting in group.settings:
@@ -717,7 +735,7 @@ class _Lower:
             if self.concrete and entry["kind"] == "lot" and self.builds:
                 for key in ("house_cost", "hotel_cost"):
                     if key not in entry:
-                        self.error("E402", f"lot group `{gid}` has no `{key}`", group.id.span,
+                        self.lacks("lot groups", key, group.id, f"lot group `{gid}` has no `{key}`",
                                    f"add `{key} = ...` to `group {gid}`")
             if not members[gid]:
                 self.error("E403", f"group `{gid}` is empty: no square belongs to it", group.id.span,
@@ -747,7 +765,7 @@ class _Lower:
                                did_you_mean(key, lang.SQUARE_KEYS) or
                                "only `lot`, `station` and `utility` squares hold a deed")
             if self.concrete and square.name is None:
-                self.error("E402", f"square `{sid}` has no name", square.id.span,
+                self.lacks("squares", "name", square.id, f"square `{sid}` has no name",
                            f"write its printed name after the id: `{square.kind} {sid} \"...\"`")
             out.append({
                 "index": index, "id": sid, "name": square.name.value if square.name else None,
@@ -786,7 +804,7 @@ class _Lower:
             needed = ("price",) * priced + ("mortgage",) * mortgages + ("rent",)
             for key in needed:
                 if key not in given:
-                    self.error("E402", f"deed `{square.id.text}` has no `{key}`", square.id.span,
+                    self.lacks("deeds", key, square.id, f"deed `{square.id.text}` has no `{key}`",
                                f"add `{key} = ...` to `{square.kind} {square.id.text}`")
         if square.kind == "lot" and group is not None:
             for key in ("house_cost", "hotel_cost"):

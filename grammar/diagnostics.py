@@ -54,7 +54,8 @@ class Diagnostic:
 
     `file`, `line` and `column` say where (line and column may be None for an error about
     a whole file); `width` is how many carets to draw; `text` is the source line, kept
-    so that the frame renders without reading the file again.
+    so that the frame renders without reading the file again; `note` says where else the
+    error shows (where the parser noticed an unclosed `{`).
     """
 
     code: str
@@ -65,14 +66,15 @@ class Diagnostic:
     hint: str | None = None
     width: int = 1
     text: str | None = field(default=None, repr=False)
+    note: str | None = None
 
     @classmethod
-    def at(cls, code: str, message: str, span: Span, hint: str | None = None) -> Diagnostic:
+    def at(cls, code: str, message: str, span: Span, hint: str | None = None, note: str | None = None) -> Diagnostic:
         """A diagnostic that underlines `span` (to the end of its first line if it runs on)."""
         text = span.source.line(span.line)
         end = span.end_column if span.end_line == span.line else len(text) + 1
         return cls(code, message, span.source.name, span.line, span.column, hint,
-                   max(1, end - span.column), text)
+                   max(1, end - span.column), text, note)
 
     def render(self) -> str:
         """The error as a person reads it: header, place, source line, caret, hint."""
@@ -91,6 +93,8 @@ class Diagnostic:
         elif self.file:
             place = ":".join(str(p) for p in (self.line, self.column) if p)
             out.append(f"{pad}--> {shown(self.file)}" + (f":{place}" if place else ""))
+        if self.note:
+            out.append(f"{pad} = note: {self.note}")
         if self.hint:
             out.append(f"{pad} = hint: {self.hint}")
         return "\n".join(out)

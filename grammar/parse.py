@@ -4,6 +4,8 @@ The Lark parser is built once per process; its trees never leave this module.
 """
 from __future__ import annotations
 
+import difflib
+import re
 from functools import cache
 from pathlib import Path
 
@@ -12,7 +14,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedTok
 from lark.lexer import PatternStr
 
 from grammar import syntax as s
-from grammar.diagnostics import Diagnostic, Source, Span, SpecError, brief
+from grammar.diagnostics import Diagnostic, Source, Span, SpecError, brief, shown
 
 GRAMMAR = Path(__file__).with_name("rules.lark")
 
@@ -33,6 +35,12 @@ TERMINAL_WORDS = {
 CHOICES = {"BUYS": "buy", "PAYS_FINE": "pay_fine", "USES_CARD": "use_card", "BUILDS_HOTEL": "build_hotel"}
 # When all of these may come next, "an expression" says it in two words.
 EXPRESSION_START = {"INT", "NAME", "(", "-", "not", "if", "yes", "no", "PERCENT"}
+# The braces of a text, strings and comments skipped (a `{` in a card's text is no brace).
+BRACES = re.compile(r'"(?:[^"\\\n]|\\.)*"|#[^\n]*|[{}]')
+# A number and a decimal point just before an unexpected number (`1200.50`).
+DECIMAL = re.compile(r"(?<![\w.])[0-9](?:_?[0-9])*\.$")
+# The word just before an unexpected token (a misspelt keyword: `decid jail...`).
+LAST_WORD = re.compile(r"(?<![\w.])([a-z][a-z0-9_]*)[ \t\r\n]*$")
 # Where an expression may go on, "an operator" stands for all of these.
 OPERATORS = {"+", "-", "*", "/", "==", "!=", "<", "<=", ">", ">=", "and", "or", ".", "[", "in"}
 
@@ -104,13 +112,82 @@ def _syntax_error(source: Source, error: UnexpectedInput) -> Diagnostic:
         return Diagnostic.at("E102", f"unexpected character `{shown}`", span, hint)
     assert isinstance(error, UnexpectedToken)
     token = error.token
+    unclosed = _unclosed_brace(source, token, _expected(error.expected)) if token.type != "$END" else None
+    if unclosed is not None:
+        return unclosed
     if token.type == "$END":
         last = source.text.rstrip().splitlines() or [""]
         end = len(last)
         span = Span(source, end, len(last[-1]) + 1, end, len(last[-1]) + 2)
         return Diagnostic.at("E104", "unexpected end of file", span, _expected(error.expected))
+    before = source.text[: token.start_pos]
+    number = DECIMAL.search(before)
+    if token.type in ("INT", "PERCENT") and number:
+        span = Span(source, token.line, token.column - len(number.group()), token.end_line, token.end_column)
+        return Diagnostic.at("E103", f"`{number.group()}{token.value}` is not a whole number", span,
+                             f"amounts are whole numbers: write `{number.group()[:-1]}`; a share is a percentage such as `5%`")
+    word = LAST_WORD.search(before)
+    keyword = word and _keyword_for(source.text, word, token)
+    if keyword:
+        start = before.count("\n", 0, word.start()) + 1
+        column = word.start() - before.rfind("\n", 0, word.start())
+        span = Span(source, start, column, start, column + len(word.group(1)))
+        return Diagnostic.at("E103", f"`{word.group(1)}` is not a word of the language here", span,
+                             f"did you mean `{keyword}`?")
     span = Span(source, token.line, token.column, token.end_line, token.end_column)
     return Diagnostic.at("E103", f"unexpected `{brief(token.value)}`", span, _expected(error.expected))
+
+
+def _keyword_for(text: str, word: re.Match, token: Token) -> str | None:
+    """The keyword close to the word before an unexpected token with which the text
+    parses further, or None (`decid` for `decide`, `on_lands` for `on_land`)."""
+    keywords = [t.pattern.value for t in _parser().terminals
+                if isinstance(t.pattern, PatternStr) and t.pattern.value.replace("_", "").isalpha()]
+    for keyword in difflib.get_close_matches(word.group(1), keywords, n=3, cutoff=0.75):
+        if keyword == word.group(1):
+            continue
+        shifted = len(keyword) - len(word.group(1))
+        try:
+            _parser().parse(text[: word.start(1)] + keyword + text[word.end(1):])
+        except UnexpectedInput as error:
+            if error.pos_in_stream <= token.start_pos + shifted:
+                continue
+        return keyword
+    return None
+
+
+def _unclosed_brace(source: Source, token: Token, expected: str) -> Diagnostic | None:
+    """A `{` left open before an unexpected token, when the file has an unclosed one: the
+    innermost whose line is indented at least as deep as the token's (a new item at the
+    opener's depth means it should have been closed), told at the brace."""
+    open_at: list[int] = []
+    left_at_error = None
+    for match in BRACES.finditer(source.text):
+        if match.start() >= token.start_pos and left_at_error is None:
+            left_at_error = list(open_at)
+        if match.group() == "{":
+            open_at.append(match.start())
+        elif match.group() == "}" and open_at:
+            open_at.pop()
+    if not open_at or left_at_error is None:
+        return None
+    indent = _indent(source.text, token.start_pos)
+    for offset in reversed(left_at_error):
+        if _indent(source.text, offset) >= indent:
+            line = source.text.count("\n", 0, offset) + 1
+            column = offset - source.text.rfind("\n", 0, offset)
+            return Diagnostic.at(
+                "E106", "this `{` is never closed", Span(source, line, column, line, column + 1),
+                f"close it with `}}` before line {token.line}",
+                f"the parser noticed at {shown(source.name)}:{token.line}:{token.column}: unexpected `{brief(token.value)}`, {expected}")
+    return None
+
+
+def _indent(text: str, offset: int) -> int:
+    """How far the line holding `offset` is indented."""
+    start = text.rfind("\n", 0, offset) + 1
+    line = text[start: offset]
+    return len(line) - len(line.lstrip(" \t"))
 
 
 def _expected(terminals: set[str]) -> str:

@@ -65,8 +65,10 @@ CASES = [
          CHILD + "decid jail.fine_timing = next_turn\n", "E103", 2, 1),
     Case("block_keyword_misspelt", "a misspelt block keyword is named (issue #19)",
          CHILD + "board { square go { on_lands { pay 1 to bank } } }\n", "E103", 2, 21),
-    Case("syntax_too_deep", "the parser does not crash on deep nesting",
-         CHILD + "jail { collects_rent = " + "not " * 3000 + "yes }\n", "E105", 0, 0),
+    Case("syntax_too_deep", "deep nesting is told where it gets too deep (issue #19)",
+         CHILD + "jail { collects_rent = " + "not " * 3000 + "yes }\n", "E105", 2, 412),
+    Case("blocks_too_deep", "deep nesting is told where it gets too deep (issue #19)",
+         CHILD + "when land(s) {\n" + "if yes {\n" * 300 + "}\n" * 301, "E105", 51, 4),
     # ---- E2xx: names
     Case("child_adds_square", "a child cannot add squares (E201)",
          CHILD + 'board { lot brown_3 "Extra" { group = brown } }\n', "E201", 2, 13),
@@ -328,6 +330,24 @@ def test_many_errors_are_cut_short():
     rendered = error.render()
     assert rendered.count("error[E214]") == 20, rendered
     assert rendered.endswith("\n\n... and 5 more errors; fix the ones above first"), rendered[-200:]
+
+
+@pytest.mark.parametrize("op, term", [("+", "1"), ("and", "yes"), ("or", "no")])
+def test_long_flat_chain_compiles(op: str, term: str):
+    """Issue #19: a long flat `1 + 1 + ...` is no nesting; it compiles, to the same sum."""
+    count = 20_000
+    over = f" {op} ".join([term] * count)
+    ir = grammar.compile_text(CHILD + f"end {{ over = {over} {'> 0' if op == '+' else ''} }}\n", "long.rules")
+    over_ir = ir["settings"]["end"]["over"]
+    leaves, depth, stack = 0, 0, [(over_ir["l"] if op == "+" else over_ir, 1)]
+    while stack:
+        node, level = stack.pop()
+        depth = max(depth, level)
+        if node.get("op") == op:
+            stack += [(node["l"], level + 1), (node["r"], level + 1)]
+        else:
+            leaves += 1
+    assert leaves == count and depth < 40
 
 
 def test_missing_file(tmp_path: Path):

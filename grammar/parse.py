@@ -9,9 +9,10 @@ import re
 from functools import cache
 from pathlib import Path
 
-from lark import Lark, Token, Transformer, v_args
+from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
 from lark.lexer import PatternStr
+from lark.tree import Meta
 
 from grammar import syntax as s
 from grammar.diagnostics import Diagnostic, Source, Span, SpecError, brief, shown
@@ -35,6 +36,10 @@ TERMINAL_WORDS = {
 CHOICES = {"BUYS": "buy", "PAYS_FINE": "pay_fine", "USES_CARD": "use_card", "BUILDS_HOTEL": "build_hotel"}
 # When all of these may come next, "an expression" says it in two words.
 EXPRESSION_START = {"INT", "NAME", "(", "-", "not", "if", "yes", "no", "PERCENT"}
+# Operators whose chains are regrouped (grammar aliases): regrouping keeps their value.
+ASSOCIATIVE = {"add", "and_", "or_"}
+CHAIN = 64         # a chain longer than this is balanced (shorter ones keep the parser's shape)
+DEEPEST = 100      # the most levels of nesting a spec may have (the bundled ones have 14; every stage recurses)
 # The braces of a text, strings and comments skipped (a `{` in a card's text is no brace).
 BRACES = re.compile(r'"(?:[^"\\\n]|\\.)*"|#[^\n]*|[{}]')
 # A number and a decimal point just before an unexpected number (`1200.50`).
@@ -84,9 +89,15 @@ def parse(source: Source) -> s.File:
         for line, token in _comments.by_line.items()
         if source.line(line)[: token.column - 1].strip()
     }
+    _balance(tree)
+    deep = _too_deep(tree)
+    if deep is not None:
+        span = Span(source, deep.line, deep.column, deep.line, deep.column + 1)
+        raise SpecError([Diagnostic.at("E105", f"the spec nests too deeply here: more than {DEEPEST} levels", span,
+                                       "split the expression with a `formula`, or a block into a `procedure`")])
     builder = _Build(source, trailing)
     try:
-        file = builder.transform(tree)
+        file = _build(builder, tree)
     except VisitError as error:
         if isinstance(error.orig_exc, SpecError):
             raise error.orig_exc from None
@@ -94,6 +105,74 @@ def parse(source: Source) -> s.File:
     if builder.diagnostics:
         raise SpecError(builder.diagnostics)
     return file
+
+
+# ---- long and deep trees ---------------------------------------------------------------
+
+def _balance(tree: Tree) -> None:
+    """Rebuild each long chain of one associative operator (`1 + 1 + ...`, `a and b and ...`)
+    as a balanced tree of the same operands in the same order. The parser makes a chain as
+    deep as it is long, and every later stage walks expressions recursively."""
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        operands = _chain(node)
+        if len(operands) > CHAIN:
+            node.children = [_joined(node.data, operands[: len(operands) // 2]),
+                             _joined(node.data, operands[len(operands) // 2:])]
+            stack += [o for o in operands if isinstance(o, Tree)]
+        else:
+            stack += [c for c in node.children if isinstance(c, Tree)]
+
+
+def _chain(node: Tree) -> list:
+    """The operands of the left-leaning chain of one associative operator that `node` heads."""
+    if node.data not in ASSOCIATIVE:
+        return []
+    operands = []
+    op, link = node.data, node
+    while isinstance(link, Tree) and link.data == op:
+        operands.append(link.children[1])
+        link = link.children[0]
+    operands.append(link)
+    return operands[::-1]
+
+
+def _joined(op: str, operands: list) -> Tree | Token:
+    """A balanced tree of `op` over `operands` (at least one), spanning them all."""
+    if len(operands) == 1:
+        return operands[0]
+    half = len(operands) // 2
+    meta, first, last = Meta(), _meta(operands[0]), _meta(operands[-1])
+    meta.empty = False
+    meta.line, meta.column, meta.start_pos = first.line, first.column, first.start_pos
+    meta.end_line, meta.end_column, meta.end_pos = last.end_line, last.end_column, last.end_pos
+    return Tree(op, [_joined(op, operands[:half]), _joined(op, operands[half:])], meta)
+
+
+def _meta(node: Tree | Token):
+    return node.meta if isinstance(node, Tree) else node
+
+
+def _too_deep(tree: Tree) -> Meta | None:
+    """Where the tree gets deeper than DEEPEST levels (the first such place in the text), or None."""
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > DEEPEST:
+            return node.meta
+        stack += [(c, depth + 1) for c in reversed(node.children) if isinstance(c, Tree)]
+    return None
+
+
+def _build(builder: Transformer, tree: Tree):
+    """Lark's `transform`, bottom-up in a loop rather than by recursion (a balanced tree is
+    shallow, but a Transformer recurses once per level)."""
+    built: dict[int, object] = {}
+    for node in tree.iter_subtrees():       # children before their parent
+        children = [built.pop(id(c)) if isinstance(c, Tree) else c for c in node.children]
+        built[id(node)] = builder._call_userfunc(node, children)
+    return built[id(tree)]
 
 
 # ---- syntax errors -------------------------------------------------------------------

@@ -59,6 +59,8 @@ CASES = [
          CHILD + "jail {\n  fine = 50\nmoney {\n  start = 1500\n}\n", "E106", 2, 6),
     Case("unclosed_brace_in_board", "every `{` is closed: the one whose indentation the next line matches",
          CHILD + 'board {\n  lot brown_1 { price = 60\n  lot brown_2 { price = 60 }\n}\n', "E106", 3, 15),
+    Case("unclosed_brace_no_brace_after", "every `{` is closed: told at the brace with no brace after the error",
+         CHILD + "jail {\n  fine = 50\nmoney start\n", "E106", 2, 6),
     Case("decimal_amount", "amounts are whole numbers (issue #19)",
          CHILD + "money { start = 1200.50 }\n", "E103", 2, 17),
     Case("keyword_misspelt", "a misspelt keyword is named (issue #19)",

@@ -248,8 +248,10 @@ def _unclosed_brace(source: Source, token: Token, expected: str) -> Diagnostic |
             open_at.append(match.start())
         elif match.group() == "}" and open_at:
             open_at.pop()
-    if not open_at or left_at_error is None:
+    if not open_at:
         return None
+    if left_at_error is None:           # no brace after the token: those open at the end were open there
+        left_at_error = open_at
     indent = _indent(source.text, token.start_pos)
     for offset in reversed(left_at_error):
         if _indent(source.text, offset) >= indent:

@@ -173,12 +173,12 @@ def did_you_mean(word: str, candidates: Iterable[str]) -> str | None:
     return f"did you mean `{close[0]}`?" if close else None
 
 
-def known(word: str, candidates: Iterable[str], what: str, shown: int = 5) -> str:
+def known(word: str, candidates: Iterable[str], what: str, listed: int = 5) -> str:
     """A hint for an unknown name: the closest known one, or else the first few known
     ones in their order (`what` names them: "squares", "deeds") and how many more."""
     names = list(dict.fromkeys(candidates))
     close = did_you_mean(word, names)
     if close or not names:
         return close or f"there are no {what}"
-    more = f" and {len(names) - shown} more" if len(names) > shown else ""
-    return f"the {what} are " + ", ".join(f"`{name}`" for name in names[:shown]) + more
+    more = f" and {len(names) - listed} more" if len(names) > listed else ""
+    return f"the {what} are " + ", ".join(f"`{name}`" for name in names[:listed]) + more

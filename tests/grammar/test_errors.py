@@ -307,6 +307,13 @@ def test_every_unknown_square_or_group_has_a_hint():
                 assert diagnostic.hint, (case.name, diagnostic.render())
 
 
+def test_a_deed_outside_its_group_has_no_knock_on_errors():
+    """Issue #19: a station whose group is unknown leaves `stations` one short; the other
+    stations' rents (one per station of the group) are not then told as too many."""
+    error = first_error(CHILD + "board { station station_1 { group = qqqq } }\n")
+    assert [d.code for d in error.diagnostics] == ["E204"], error.render()
+
+
 def test_all_errors_are_collected():
     """DESIGN principle 8: one run reports every independent error, in source order."""
     error = first_error(CHILD + "jail { fien = 50 }\nmoney { rounding = upp }\n"

@@ -65,6 +65,7 @@ class _Lower:
         self.concrete = not edition.header.abstract
         self.diagnostics: list[Diagnostic] = []
         self.inherited: dict[tuple[str, str], list[Diagnostic]] = {}    # (items, what they lack) -> one each
+        self.strays: set[str] = set()       # kinds of deed with one whose `group` is not a group of its kind
         groups = {gid: self._group_kind(group) for gid, group in edition.groups.items()}
         types = {section: {key: KIND_TYPES.get(k.kind, Type(k.kind)) if k.kind != "enum" else lang.enum(k.options)
                            for key, k in keys.items()}
@@ -713,9 +714,12 @@ class _Lower:
         members: dict[str, list[int]] = {gid: [] for gid in self.edition.groups}
         for index, square in enumerate(self.edition.squares.values()):
             for setting in square.settings:
-                if setting.key.text == "group" and isinstance(setting.value, s.Name) \
-                        and self.names.groups.get(setting.value.text) == square.kind:
+                if setting.key.text != "group":
+                    continue
+                if isinstance(setting.value, s.Name) and self.names.groups.get(setting.value.text) == square.kind:
                     members[setting.value.text].append(index)
+                else:
+                    self.strays.add(square.kind)
         out = []
         for gid, group in self.edition.groups.items():
             entry: dict = {"id": gid, "name": group.name.value if group.name else None, "kind": None,
@@ -814,6 +818,8 @@ class _Lower:
             if square.kind == "lot":
                 wanted, why = (max_houses + 2 if max_houses is not None and self.builds else None), \
                     "unbuilt, 1 to `building.max_houses` houses, and a hotel"
+            elif square.kind in self.strays:     # a group one short: the stray deed's error says why
+                wanted, why = None, ""
             else:
                 wanted, why = len(group["squares"]), f"one for each number of {square.kind}s of group `{group['id']}` an owner can hold"
             if wanted is not None and len(deed["rent"]) != wanted:

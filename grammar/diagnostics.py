@@ -14,9 +14,12 @@ from pathlib import Path
 from typing import Iterable
 
 
-SHOWN = 20      # the most diagnostics one error report shows
-WHOLE = 160     # a source line up to this long is shown whole (a long example line)
-WIDEST = 100    # of a longer one, a frame shows this many characters around the caret
+# The most diagnostics one error report shows.
+SHOWN = 20
+# A source line up to WHOLE characters long is shown whole (a long example line); of a
+# longer one, a frame shows the WIDEST characters around the caret.
+WHOLE = 160
+WIDEST = 100
 
 
 @dataclass(frozen=True)
@@ -162,7 +165,7 @@ def shown(name: str) -> str:
         return name
 
 
-def brief(text: str, limit: int = 40) -> str:
+def brief(text: str, limit: int = WIDEST // 2) -> str:
     """Words quoted in a message, cut to `limit` characters (a message is one short line)."""
     return text if len(text) <= limit else text[: limit - 1] + "…"
 

@@ -91,7 +91,7 @@ class _Lower:
     def lacks(self, items: str, what: str, item: s.Name, message: str, hint: str) -> None:
         """An item of a concrete edition lacks `what` (E402). Items inherited from a base are
         told once per kind of item and `what` (tell_inherited): an edition of an abstract
-        base gives them all in one fix, and 140 errors into the base's file would bury its own."""
+        base gives them all in one fix, and an error for each in the base's file buries its own."""
         diagnostic = Diagnostic.at("E402", message, item.span, hint)
         if item.span.source.name == self.edition.header.span.source.name:
             self.diagnostics.append(diagnostic)

@@ -39,7 +39,9 @@ EXPRESSION_START = {"INT", "NAME", "(", "-", "not", "if", "yes", "no", "PERCENT"
 # Operators whose chains are regrouped (grammar aliases): regrouping keeps their value.
 ASSOCIATIVE = {"add", "and_", "or_"}
 CHAIN = 64         # a chain longer than this is balanced (shorter ones keep the parser's shape)
-DEEPEST = 100      # the most levels of nesting a spec may have (the bundled ones have 14; every stage recurses)
+# The most levels of nesting a spec may have (far more than the bundled editions have:
+# every later stage recurses over them).
+DEEPEST = 100
 # The braces of a text, strings and comments skipped (a `{` in a card's text is no brace).
 BRACES = re.compile(r'"(?:[^"\\\n]|\\.)*"|#[^\n]*|[{}]')
 # A number and a decimal point just before an unexpected number (`1200.50`).

@@ -253,6 +253,19 @@ CASES = [
         ("example_turn_after_expect", "the expectations come last",
          'example x "q" { players anna, bo  expect anna.cash > 0  turn anna rolls 1 2 }\n', "E103", "turn"),
     )),
+    # ---- every spec that passes `check` plays without a crash (issue #19)
+    *(Case(name, rule, CHILD + text, code, 2, text.index(at) + 1) for name, rule, text, code, at in (
+        ("move_to_itself", "a landing that moves the token back onto its square never ends",
+         "board { square free_parking { on_land { move to free_parking } } }\n", "E308", "move"),
+        ("move_by_zero", "`move by 0` lands the token where it stands, again and again",
+         "board { square free_parking { on_land { move by 0 } } }\n", "E308", "move"),
+        ("squares_send_to_each_other", "two squares that send the token to each other never stop",
+         "board { square free_parking { on_land { move to luxury_tax } }  "
+         "square luxury_tax { on_land { move to free_parking } } }\n", "E308", "move"),
+        ("every_card_moves_back", "a deck whose every card moves the token back onto its square never stops",
+         'deck chance { card "Again" { move to chance_1 }  card "Back" { move by 0 } }\n'
+         "board { square chance_2 { on_land { move to chance_1 } } }\n", "E308", "move"),
+    )),
     Case("jail_in_a_game_without_one", "`go to jail` needs a `jail` section (Metropol has none)",
          "edition x extends metropol-da\nwhen land(s) { go to jail }\n", "E406", 2, 16),
 ]
@@ -357,6 +370,24 @@ def test_long_flat_chain_compiles(op: str, term: str):
         else:
             leaves += 1
     assert leaves == count and depth < 40
+
+
+@pytest.mark.parametrize("text", [
+    "board { square free_parking { on_land { if dice > 6 { move to free_parking } } } }\n",
+    "board { square free_parking { on_land { move to luxury_tax } } }\n",
+    'deck chance { card "Again" { move to chance_1 }  card "Stay" { collect 10 from bank } }\n',
+    "board { square free_parking { on_land { pay 10 to bank  move to free_parking } } }\n",
+])
+def test_moves_that_may_end_pass(text: str):
+    """Issue #19: a conditional move, a move to a square that stays, a deck with a card that
+    stays, a payment that may bankrupt: not refused (the engine bounds a turn's moves)."""
+    grammar.compile_text(CHILD + text, "ok.rules")
+
+
+def test_a_moving_land_hook_is_one_error():
+    """Issue #19, one error per cause: a land hook that always moves is one round, not one per square."""
+    error = first_error(CHILD + "when land(s) { move by 0 }\n")
+    assert [(d.code, d.line) for d in error.diagnostics] == [("E308", 2)]
 
 
 def test_missing_file(tmp_path: Path):

@@ -8,6 +8,7 @@ from grammar.diagnostics import Diagnostic, Source, SpecError
 from grammar.extend import extend, overlay, read
 from grammar.lower import lower
 from grammar.parse import parse
+from grammar.sanity import sanity
 from grammar.schema import first_problem
 
 
@@ -36,6 +37,9 @@ def _compile(source: Source, directory: Path | None, chain: tuple[Path, ...],
         path = "/".join(str(p) for p in problem.instance_path)
         raise SpecError([Diagnostic("E900", f"internal: the IR breaks its schema at `{path}`: {problem.message}",
                                     file=source.name, hint="this is a compiler bug; please report it with the spec")])
+    problems = sanity(edition, ir)
+    if problems:
+        raise SpecError(problems)
     return ir
 
 

@@ -1,0 +1,327 @@
+"""What values a number expression can take, read off the spec without playing it.
+
+An interval with exact (rational) ends, open where unknown, and whether 0 is among its
+values: enough to tell a divisor that is never 0 (`d.price / 2`, `x + 1` with `x >= 0`,
+a division under `if x > 0`) from one that can be (`p.cash`, `count(...)`). A guard's
+comparison narrows the expression it names, written the same way, in its branch.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, is_dataclass
+from fractions import Fraction
+from typing import Callable
+
+from grammar import syntax as s
+from grammar.diagnostics import Span
+from grammar.language import PERCENT
+
+Number = Fraction | None        # an end of an interval; None is unbounded
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """The values an expression can take: `low` .. `high` (None: no bound), and whether 0 is one."""
+
+    low: Number = None
+    high: Number = None
+    zero: bool = True
+
+    def __post_init__(self) -> None:
+        if (self.low is not None and self.low > 0) or (self.high is not None and self.high < 0):
+            object.__setattr__(self, "zero", False)
+
+    @property
+    def value(self) -> Fraction | None:
+        """The one value of a constant, else None."""
+        return self.low if self.low is not None and self.low == self.high else None
+
+    @property
+    def positive(self) -> bool:
+        return self.low is not None and self.low >= 0 and not self.zero
+
+    @property
+    def negative(self) -> bool:
+        return self.high is not None and self.high <= 0 and not self.zero
+
+    def meet(self, other: Bounds) -> Bounds:
+        """What both say (a guard's narrowing of an expression)."""
+        low = _pick(max, self.low, other.low)
+        high = _pick(min, self.high, other.high)
+        return Bounds(low, high, self.zero and other.zero)
+
+    def join(self, other: Bounds) -> Bounds:
+        """Either one's values (the two branches of an `if`)."""
+        low = None if self.low is None or other.low is None else min(self.low, other.low)
+        high = None if self.high is None or other.high is None else max(self.high, other.high)
+        return Bounds(low, high, self.zero or other.zero)
+
+
+ANYTHING = Bounds()
+NATURAL = Bounds(Fraction(0))               # a count: 0 or more
+
+
+def point(value: int | Fraction) -> Bounds:
+    return Bounds(Fraction(value), Fraction(value))
+
+
+def between(low: int | Fraction, high: int | Fraction) -> Bounds:
+    return Bounds(Fraction(low), Fraction(high))
+
+
+def hull(values) -> Bounds:
+    """The smallest interval holding every value (nothing known of an empty list)."""
+    values = list(values)
+    return between(min(values), max(values)) if values else ANYTHING
+
+
+def _pick(choose, a: Number, b: Number) -> Number:
+    return b if a is None else a if b is None else choose(a, b)
+
+
+def negate(a: Bounds) -> Bounds:
+    return Bounds(None if a.high is None else -a.high, None if a.low is None else -a.low, a.zero)
+
+
+def add(a: Bounds, b: Bounds) -> Bounds:
+    low = None if a.low is None or b.low is None else a.low + b.low
+    high = None if a.high is None or b.high is None else a.high + b.high
+    # INVARIANT (sign): a sum of terms of one sign, one of them never 0, is never 0
+    never = (a.positive and b.low is not None and b.low >= 0) or (b.positive and a.low is not None and a.low >= 0) \
+        or (a.negative and b.high is not None and b.high <= 0) or (b.negative and a.high is not None and a.high <= 0)
+    return Bounds(low, high, not never)
+
+
+def multiply(a: Bounds, b: Bounds) -> Bounds:
+    ends = [_times(x, y) for x in (a.low, a.high) for y in (b.low, b.high)]
+    if any(e is None for e in ends):
+        low = high = None
+        if (a.low is not None and a.low >= 0 and b.low is not None and b.low >= 0) or \
+                (a.high is not None and a.high <= 0 and b.high is not None and b.high <= 0):
+            low = Fraction(0)
+        if (a.low is not None and a.low >= 0 and b.high is not None and b.high <= 0) or \
+                (a.high is not None and a.high <= 0 and b.low is not None and b.low >= 0):
+            high = Fraction(0)
+        return Bounds(low, high, a.zero or b.zero)
+    return Bounds(min(ends), max(ends), a.zero or b.zero)
+
+
+def _times(x: Number, y: Number) -> Number:
+    """A product of ends; an unbounded end times 0 is 0, else unbounded."""
+    if x == 0 or y == 0:
+        return Fraction(0)
+    return None if x is None or y is None else x * y
+
+
+def divide(a: Bounds, b: Bounds) -> Bounds:
+    """`a / b` for a `b` that is never 0."""
+    if b.value is not None:
+        return multiply(a, point(1 / b.value))
+    if b.positive or b.negative:
+        sign = point(1) if b.positive else point(-1)
+        signed = multiply(a, sign)
+        return Bounds(Fraction(0) if signed.low is not None and signed.low >= 0 else None,
+                      Fraction(0) if signed.high is not None and signed.high <= 0 else None, a.zero)
+    return Bounds(zero=a.zero)
+
+
+# ---- guards ------------------------------------------------------------------------------
+
+Shape = tuple
+
+
+def shape(node) -> Shape:
+    """An expression as written, without its place: two copies of `p.cash` are one shape."""
+    if isinstance(node, tuple):
+        return tuple(shape(n) for n in node)
+    if not is_dataclass(node) or isinstance(node, Span):
+        return node
+    return (type(node).__name__,) + tuple(shape(getattr(node, f.name)) for f in fields(node) if f.name != "span")
+
+
+def mentions(form: Shape, name: str) -> bool:
+    """Whether a shape reads the variable `name` (a guard on it ends where it is bound again)."""
+    if form == ("Name", name):
+        return True
+    return isinstance(form, tuple) and any(mentions(part, name) for part in form)
+
+
+Facts = dict[Shape, Bounds]
+FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
+NEGATE = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}
+
+
+def narrowed(cond: s.Expr, holds: bool, facts: Facts, value: Callable[[s.Expr, Facts], Bounds]) -> Facts:
+    """The facts known where `cond` is `holds`: `x > 0`, `x != 0`, `not`, `and`, `or`."""
+    if isinstance(cond, s.Not):
+        return narrowed(cond.operand, not holds, facts, value)
+    if isinstance(cond, s.Binary) and (cond.op, holds) in (("and", True), ("or", False)):
+        return narrowed(cond.right, holds, narrowed(cond.left, holds, facts, value), value)
+    if not isinstance(cond, s.Binary) or cond.op not in FLIP:
+        return facts
+    op = cond.op if holds else NEGATE[cond.op]
+    out = dict(facts)
+    for subject, other, sign in ((cond.left, cond.right, op), (cond.right, cond.left, FLIP[op])):
+        limit = value(other, facts)
+        fact = _compared(sign, limit)
+        if fact is not None:
+            key = shape(subject)
+            out[key] = out[key].meet(fact) if key in out else fact
+    return out
+
+
+def _compared(op: str, limit: Bounds) -> Bounds | None:
+    """What `x op limit` says of x."""
+    if op in (">", ">=") and limit.low is not None:
+        return Bounds(limit.low, None, not (op == ">" and limit.low >= 0 or limit.low > 0))
+    if op in ("<", "<=") and limit.high is not None:
+        return Bounds(None, limit.high, not (op == "<" and limit.high <= 0 or limit.high < 0))
+    if op == "==" and limit.low is not None and limit.high is not None:
+        return Bounds(limit.low, limit.high, limit.zero)
+    if op == "!=" and limit.value == 0:
+        return Bounds(zero=False)
+    return None
+
+
+# ---- reading an expression ------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Known:
+    """What an edition's IR says of the numbers its names stand for."""
+
+    settings: dict[str, Bounds]          # `section.key` -> its value
+    lists: dict[str, Bounds]             # `section.key` of a list of numbers -> its values
+    names: dict[str, Bounds]             # `dice`, `board_size`, `level`, ... (unbound names)
+    attributes: dict[str, Bounds]        # `.price`, `.position`, ... of any player, deed or deck
+    printed: Bounds                      # every printed rent of the board
+    formulas: dict[str, s.Formula]
+
+
+@dataclass(frozen=True)
+class Faults:
+    """Where a reading reports what it finds: a divisor that can be 0, a constant past the limit."""
+
+    divisor: Callable[[s.Expr, Bounds], None]
+    huge: Callable[[s.Expr, Fraction], None]
+
+
+QUIET = Faults(lambda node, b: None, lambda node, v: None)
+# No amount or count of a game comes near a million billion: past it a number is a typing
+# error (and a float of it, as a strategy's ratios take, is still exact enough).
+LIMIT = 1_000_000_000_000_000
+
+
+class Reader:
+    """Reads the bounds of expressions against one edition, reporting faults as it goes."""
+
+    def __init__(self, known: Known, faults: Faults):
+        self.known = known
+        self.faults = faults
+
+    def value(self, node: s.Expr, scope: dict[str, Bounds], facts: Facts) -> Bounds:
+        """The bounds of `node` where the variables of `scope` are bound and `facts` hold."""
+        found = self._value(node, scope, facts)
+        fact = facts.get(shape(node)) if facts else None
+        return found if fact is None else found.meet(fact)
+
+    def _value(self, node: s.Expr, scope: dict[str, Bounds], facts: Facts) -> Bounds:
+        if isinstance(node, s.Int):
+            return self._sized(node, point(node.value))
+        if isinstance(node, s.Percent):
+            return point(Fraction(node.value, PERCENT))
+        if isinstance(node, s.Bool):
+            return ANYTHING
+        if isinstance(node, s.Name):
+            return scope[node.text] if node.text in scope else self.known.names.get(node.text, ANYTHING)
+        if isinstance(node, s.Attr):
+            if isinstance(node.of, s.Name) and node.of.text not in scope:
+                path = f"{node.of.text}.{node.name.text}"
+                if path in self.known.settings:
+                    return self.known.settings[path]
+            self.value(node.of, scope, facts)
+            return self.known.attributes.get(node.name.text, ANYTHING)
+        if isinstance(node, s.Index):
+            self.value(node.at, scope, facts)
+            if isinstance(node.of, s.Name) and node.of.text == "printed" and "printed" not in scope:
+                return self.known.printed
+            if isinstance(node.of, s.Attr) and isinstance(node.of.of, s.Name) and node.of.of.text not in scope:
+                return self.known.lists.get(f"{node.of.of.text}.{node.of.name.text}", ANYTHING)
+            self.value(node.of, scope, facts)
+            return ANYTHING
+        if isinstance(node, s.Neg):
+            return negate(self.value(node.operand, scope, facts))
+        if isinstance(node, s.Not):
+            self.value(node.operand, scope, facts)
+            return ANYTHING
+        if isinstance(node, s.Conditional):
+            self.value(node.cond, scope, facts)
+            then = self.value(node.then, scope, narrowed(node.cond, True, facts, self._reading(scope)))
+            otherwise = self.value(node.otherwise, scope, narrowed(node.cond, False, facts, self._reading(scope)))
+            return then.join(otherwise)
+        if isinstance(node, s.Binary):
+            return self.binary(node, scope, facts)
+        if isinstance(node, s.Call):
+            return self.call(node, scope, facts)
+        assert isinstance(node, s.Aggregate), f"an expression of no known kind: {type(node).__name__}"
+        return self.aggregate(node, scope, facts)
+
+    def binary(self, node: s.Binary, scope: dict[str, Bounds], facts: Facts) -> Bounds:
+        left = self.value(node.left, scope, facts)
+        if node.op in ("and", "or"):       # the right side is read only when the left allows it
+            self.value(node.right, scope, narrowed(node.left, node.op == "and", facts, self._reading(scope)))
+            return ANYTHING
+        right = self.value(node.right, scope, facts)
+        if node.op == "+":
+            return self._sized(node, add(left, right))
+        if node.op == "-":
+            return self._sized(node, add(left, negate(right)))
+        if node.op == "*":
+            return self._sized(node, multiply(left, right))
+        if node.op == "/":
+            if right.zero:
+                self.faults.divisor(node.right, right)
+                return ANYTHING
+            return self._sized(node, divide(left, right))
+        return ANYTHING
+
+    def call(self, node: s.Call, scope: dict[str, Bounds], facts: Facts) -> Bounds:
+        args = [self.value(arg, scope, facts) for arg in node.args]
+        formula = self.known.formulas.get(node.fn.text)
+        if formula is None:
+            return NATURAL if node.fn.text in ("houses", "hotels", "held") else ANYTHING
+        # a formula is a macro: its body with these arguments (its own faults are reported once, at it)
+        quiet = Reader(self.known, QUIET)
+        return quiet.value(formula.body, {p.text: a for p, a in zip(formula.params, args)}, {})
+
+    def aggregate(self, node: s.Aggregate, scope: dict[str, Bounds], facts: Facts) -> Bounds:
+        self.value(node.over, scope, facts)
+        var = node.var.text
+        element = ANYTHING
+        if isinstance(node.over, s.Call) and node.over.fn.text == "numbers" and len(node.over.args) == 2:
+            low, high = (Reader(self.known, QUIET).value(a, scope, facts) for a in node.over.args)
+            element = Bounds(low.low, high.high)
+        body = self.value(node.body, scope | {var: element}, without(facts, var))
+        fn = node.fn.text
+        if fn == "count":
+            return NATURAL
+        if fn == "sum":
+            return Bounds(Fraction(0) if body.low is not None and body.low >= 0 else None,
+                          Fraction(0) if body.high is not None and body.high <= 0 else None)
+        if fn in ("max", "min"):
+            return body.join(point(0))            # an empty set gives 0
+        return ANYTHING
+
+    def _sized(self, node: s.Expr, found: Bounds) -> Bounds:
+        """A constant past the limit is reported once, where it is made, and reads as unknown after."""
+        if found.value is not None and abs(found.value) > LIMIT:
+            self.faults.huge(node, found.value)
+            return ANYTHING
+        return found
+
+    def _reading(self, scope: dict[str, Bounds]) -> Callable[[s.Expr, Facts], Bounds]:
+        quiet = Reader(self.known, QUIET)
+        return lambda node, facts: quiet.value(node, scope, facts)
+
+
+def without(facts: Facts, *names: str) -> Facts:
+    """The facts that still hold where the variables `names` are bound anew."""
+    return {k: v for k, v in facts.items() if not any(mentions(k, n) for n in names)} if facts else facts

@@ -1,0 +1,226 @@
+"""Moves that never end: squares (and decks) that send the token on, with no throw between.
+
+A landing runs the land hooks and the square's `on_land`; a forward move runs the `on_pass`
+of the squares it passes or lands on; a draw runs a card (interpreter/effects.py). Where
+one of these moves the token for certain (nothing before the move can stop it: no `if`, no
+payment that could bankrupt, no jail, no end), the place it goes is the next step. A set
+of steps that always lead back into itself is a turn that never ends: `check` refuses it.
+What is only possibly endless (a conditional move, a deck with other cards) is left to the
+engine's bound on a turn's moves.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from grammar import syntax as s
+from grammar.bounds import ANYTHING, Reader
+from grammar.extend import Edition
+
+Node = tuple        # ("land", square) | ("pass", square, at) | ("deck", deck id, at)
+MOVES = (s.MoveTo, s.MoveBy, s.JumpTo, s.Advance, s.Draw)
+# Statements that neither move the token nor can stop what follows them (their blocks aside).
+# Not `keep`: a deck whose cards are kept runs out, and a draw from an empty deck does nothing.
+CALM = (s.Collect, s.SetState)
+
+
+@dataclass(frozen=True)
+class Step:
+    """Where a statement certainly sends the token next (None: somewhere not known here)."""
+
+    stmt: s.Stmt
+    to: Node | None
+
+
+@dataclass(frozen=True)
+class Cycle:
+    """Steps that lead back to their first, for ever; `at` is the statement to blame."""
+
+    nodes: tuple[Node, ...]
+    at: s.Stmt
+
+
+class Moves:
+    """The certain steps of one edition's board."""
+
+    def __init__(self, edition: Edition, ir: dict, reader: Reader):
+        self.edition = edition
+        self.reader = reader
+        self.ids = list(edition.squares)
+        self.index = {sid: i for i, sid in enumerate(self.ids)}
+        self.n = len(self.ids)
+        self.kinds = [square.kind for square in edition.squares.values()]
+        self.groups = {group["id"]: group["squares"] for group in ir["groups"]}
+        self.on_pass = [(i, square.on_pass.body) for i, square in enumerate(edition.squares.values())
+                        if square.on_pass and square.on_pass.body]
+        self.once_per_lap = ir["settings"].get("money", {}).get("salary_limit") == "once_per_lap"
+        self.land_hooks = [hook for hook in edition.hooks if hook.event.text == "land"]
+
+    def cycles(self) -> list[Cycle]:
+        """Each endless round of steps once, blamed on a statement of the edition's own file
+        where it has one (an inherited square is the parent's, not the writer's mistake)."""
+        steps = self.steps()
+        endless = {node for node, out in steps.items() if out}
+        changed = True
+        while changed:                    # the largest set whose every step stays inside it
+            changed = False
+            for node in list(endless):
+                if any(step.to not in endless for step in steps[node]):
+                    endless.discard(node)
+                    changed = True
+        own = self.edition.header.span.source.name
+        found, seen, blamed = [], set(), set()
+        for start in sorted(endless, key=_order):
+            path: list[Node] = []
+            at = start
+            while at not in seen and at not in path:
+                path.append(at)
+                at = steps[at][0].to
+            seen.update(path)
+            if at not in path:
+                continue                  # it runs into a round already found
+            loop = path[path.index(at):]
+            stmts = [steps[node][0].stmt for node in loop]
+            if any(id(stmt) in blamed for stmt in stmts):
+                continue
+            mine = [stmt for stmt in stmts if stmt.span.source.name == own]
+            first = min(range(len(loop)), key=lambda i: _order(loop[i]))
+            blamed.update(id(stmt) for stmt in stmts)
+            found.append(Cycle(tuple(loop[first:] + loop[:first]), (mine or stmts[first:] + stmts[:first])[0]))
+        return found
+
+    def name(self, node: Node) -> str:
+        return f"`{self.ids[node[1]]}`" if node[0] != "deck" else f"a card of `{node[1]}`"
+
+    def steps(self) -> dict[Node, list[Step] | None]:
+        """Every node the landings reach, with its certain steps (None: it may stop)."""
+        out: dict[Node, list[Step] | None] = {}
+        # every landing, and every `on_pass` that a throw of the dice can run
+        todo: list[Node] = [("land", i) for i in range(self.n)] + \
+            [("pass", sq, at) for sq, body in self.on_pass if not self.calm(body, set()) for at in range(self.n)]
+        while todo:
+            node = todo.pop()
+            if node in out:
+                continue
+            out[node] = self.next(node)
+            todo.extend(step.to for step in out[node] or () if step.to is not None)
+        return out
+
+    def next(self, node: Node) -> list[Step] | None:
+        if node[0] == "land":
+            return self.landing(node[1])
+        if node[0] == "pass":
+            body = dict(self.on_pass)[node[1]]
+            step = self.first(body, node[2], set())
+            return None if step is None else [step]
+        cards = self.edition.decks[node[1]].cards
+        found = [self.first(card.body, node[2], set()) for card in cards]
+        return None if not found or None in found else found
+
+    def landing(self, sq: int) -> list[Step] | None:
+        """The land hooks, then the square's `on_land`."""
+        for hook in self.land_hooks:
+            applies = self.applies(hook.cond, hook.var.text, self.kinds[sq])
+            if applies is False or self.calm(hook.body, set()):
+                continue
+            step = self.first(hook.body, sq, {hook.var.text}) if applies else None
+            return None if step is None else [step]
+        square = self.edition.squares[self.ids[sq]]
+        step = self.first(square.on_land.body, sq, set()) if square.on_land else None
+        return None if step is None else [step]
+
+    def first(self, body: tuple[s.Stmt, ...], at: int, bound: set[str]) -> Step | None:
+        """The first move of a block, when nothing before it can stop it."""
+        for stmt in body:
+            if isinstance(stmt, MOVES):
+                return Step(stmt, self.target(stmt, at, bound))
+            if isinstance(stmt, s.DoProcedure) and stmt.name.text in self.edition.procedures:
+                procedure = self.edition.procedures[stmt.name.text]
+                step = self.first(procedure.body, at, {p.text for p in procedure.params})
+                if step is not None:
+                    return step
+                if not self.calm(procedure.body, set()):
+                    return None
+            elif not self.calm((stmt,), set()):
+                return None
+        return None
+
+    def target(self, stmt: s.Stmt, at: int, bound: set[str]) -> Node | None:
+        """Where a move statement sends a token standing on `at` (interpreter/effects.py)."""
+        if isinstance(stmt, s.Draw):
+            return ("deck", stmt.deck.text, at)
+        if isinstance(stmt, (s.MoveTo, s.JumpTo)):
+            name = stmt.square
+            if not isinstance(name, s.Name) or name.text in bound or name.text not in self.index:
+                return None
+            to = self.index[name.text]
+            steps = (to - at) % self.n
+            return ("land", to) if isinstance(stmt, s.JumpTo) or steps == 0 else self.forward(at, steps)
+        if isinstance(stmt, s.Advance):
+            squares = self.groups.get(stmt.group.text) or []
+            if not squares:
+                return None
+            to = min(squares, key=lambda t: (t - at) % self.n or self.n)
+            return self.forward(at, (to - at) % self.n or self.n)
+        steps = self.reader.value(stmt.steps, dict.fromkeys(bound, ANYTHING), {}).value
+        if steps is None or steps.denominator != 1:
+            return None
+        steps = int(steps)
+        return self.forward(at, steps) if steps > 0 else ("land", (at + steps) % self.n)
+
+    def forward(self, at: int, steps: int) -> Node | None:
+        """A forward move: the first `on_pass` it runs that may do more than pay in, else the landing."""
+        for sq, body in self.on_pass:
+            if ((sq - at) % self.n or self.n) > steps or self.calm(body, set()):
+                continue
+            return None if self.once_per_lap else ("pass", sq, (at + steps) % self.n)
+        return ("land", (at + steps) % self.n)
+
+    def calm(self, body: tuple[s.Stmt, ...], seen: set[str]) -> bool:
+        """Whether a block can neither move the token nor stop the move it is part of."""
+        for stmt in body:
+            if isinstance(stmt, CALM):
+                continue
+            if isinstance(stmt, s.Add):
+                hooks = [h for h in self.edition.hooks if h.event.text == "add" and h.to is not None
+                         and h.to.text == stmt.state.text]
+                if stmt.state.text in seen or not all(self.calm(h.body, seen | {stmt.state.text}) for h in hooks):
+                    return False
+            elif isinstance(stmt, s.DoProcedure):
+                procedure = self.edition.procedures.get(stmt.name.text)
+                if procedure is None or stmt.name.text in seen or not self.calm(procedure.body, seen | {stmt.name.text}):
+                    return False
+            elif isinstance(stmt, (s.ForEach, s.ChooseIn, s.Throw)):
+                if not self.calm(stmt.body, seen):
+                    return False
+            elif isinstance(stmt, s.When):
+                if not (self.calm(stmt.then, seen) and self.calm(stmt.otherwise, seen)):
+                    return False
+            elif isinstance(stmt, s.Choose):
+                if not all(self.calm(option.body, seen) for option in stmt.options):
+                    return False
+            else:
+                return False
+        return True
+
+    def applies(self, cond: s.Expr | None, var: str, kind: str) -> bool | None:
+        """Whether a land hook's condition holds on a square of `kind`: yes, no, or not known here."""
+        if cond is None:
+            return True
+        if isinstance(cond, s.Not):
+            inner = self.applies(cond.operand, var, kind)
+            return None if inner is None else not inner
+        if isinstance(cond, s.Binary) and cond.op in ("and", "or"):
+            left, right = self.applies(cond.left, var, kind), self.applies(cond.right, var, kind)
+            if cond.op == "and":
+                return False if False in (left, right) else None if None in (left, right) else True
+            return True if True in (left, right) else None if None in (left, right) else False
+        left = cond.left if isinstance(cond, s.Binary) and cond.op in ("==", "!=") else None
+        if isinstance(left, s.Attr) and isinstance(left.of, s.Name) and left.of.text == var \
+                and left.name.text == "kind" and isinstance(cond.right, s.Name):
+            return (kind == cond.right.text) == (cond.op == "==")
+        return None
+
+
+def _order(node: Node) -> tuple:
+    """Landings first, in board order: a round is told from its first square."""
+    return ("land", "pass", "deck").index(node[0]), node[-1] if node[0] == "deck" else node[1], str(node)

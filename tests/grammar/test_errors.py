@@ -265,6 +265,14 @@ CASES = [
         ("every_card_moves_back", "a deck whose every card moves the token back onto its square never stops",
          'deck chance { card "Again" { move to chance_1 }  card "Back" { move by 0 } }\n'
          "board { square chance_2 { on_land { move to chance_1 } } }\n", "E308", "move"),
+        ("division_by_zero", "a division by 0 has no value",
+         "board { square luxury_tax { on_land { pay 100 / 0 to bank } } }\n", "E309", "0 to"),
+        ("division_by_a_constant_zero", "a constant divisor that comes to 0 has no value",
+         "board { square luxury_tax { on_land { pay 100 / (2 - 2) to bank } } }\n", "E309", "2 - 2"),
+        ("division_by_a_count", "a count can be 0 (an empty set)",
+         "rent { utility = dice * 100 / count(d in owner.deeds: d.kind == utility) }\n", "E309", "count"),
+        ("division_by_cash", "a player's cash can be 0",
+         "formula share(p) = 1000 / p.cash\n", "E309", "p.cash"),
     )),
     Case("jail_in_a_game_without_one", "`go to jail` needs a `jail` section (Metropol has none)",
          "edition x extends metropol-da\nwhen land(s) { go to jail }\n", "E406", 2, 16),
@@ -388,6 +396,26 @@ def test_a_moving_land_hook_is_one_error():
     """Issue #19, one error per cause: a land hook that always moves is one round, not one per square."""
     error = first_error(CHILD + "when land(s) { move by 0 }\n")
     assert [(d.code, d.line) for d in error.diagnostics] == [("E308", 2)]
+
+
+@pytest.mark.parametrize("text", [
+    "formula share(p) = if p.cash > 0 then 1000 / p.cash else 0\n",
+    "formula share(p) = 1000 / (count(d in p.deeds: d.mortgaged) + 1)\n",
+    "formula half(p) = sum(d in p.deeds: d.price / 2) / game.dice\n",
+    "formula few(p) = count(d in p.deeds: d.mortgaged) != 0 and 100 / count(d in p.deeds: d.mortgaged) > 2\n",
+    "board { square luxury_tax { on_land { if me.cash != 0 { pay 100 / me.cash to bank } } } }\n",
+])
+def test_divisions_that_cannot_fail_pass(text: str):
+    """Issue #19: a divisor that is never 0, or guarded where it is read, is not refused."""
+    grammar.compile_text(CHILD + text, "ok.rules")
+
+
+def test_a_formula_that_divides_is_one_error():
+    """Issue #19, one error per cause: a formula dividing by a count is one error, however
+    often it is called."""
+    error = first_error(CHILD + "formula share(p) = 1000 / count(d in p.deeds: d.mortgaged)\n"
+                        "board { square luxury_tax { on_land { pay share(me) + share(me) to bank } } }\n")
+    assert [(d.code, d.line) for d in error.diagnostics] == [("E309", 2)]
 
 
 def test_missing_file(tmp_path: Path):

@@ -1,13 +1,15 @@
 """What a well-typed edition must still not do, so that every spec `check` passes plays
-without a crash: move the token round for ever (E308). Run on the merged edition (for
-the places) and its IR (for the values), after lowering.
+without a crash: move the token round for ever (E308), divide by what can be 0 (E309).
+Run on the merged edition (for the places) and its IR (for the values), after lowering.
 """
 from __future__ import annotations
 
 from fractions import Fraction
 
-from grammar.bounds import ANYTHING, LIMIT, NATURAL, QUIET, Bounds, Known, Reader, between, hull, point
-from grammar.diagnostics import Diagnostic
+from grammar import syntax as s
+from grammar.bounds import (ANYTHING, LIMIT, NATURAL, Bounds, Faults, Facts, Known, Reader, between, hull,
+                            QUIET, narrowed, point, without)
+from grammar.diagnostics import Diagnostic, Span
 from grammar.extend import Edition
 from grammar.moves import Moves
 
@@ -15,13 +17,28 @@ SHOWN = 6           # a longer round of moves is shown by its ends
 
 
 def sanity(edition: Edition, ir: dict) -> list[Diagnostic]:
-    """Every E308 of an edition that lowered without errors, in source order."""
+    """Every E308 and E309 of an edition that lowered without errors, in source order."""
     found: dict[tuple, Diagnostic] = {}
 
     def report(diagnostic: Diagnostic) -> None:
         found.setdefault((diagnostic.file, diagnostic.line, diagnostic.column), diagnostic)
 
-    moves = Moves(edition, ir, Reader(_known(edition, ir), QUIET))
+    def divisor(node: s.Expr, bounds: Bounds) -> None:
+        words = _words(node.span)
+        if bounds.value == 0:
+            report(Diagnostic.at("E309", f"division by zero: `{words}` is always 0", node.span,
+                                 "divide by a number other than 0"))
+        else:
+            x = words if isinstance(node, (s.Name, s.Attr)) else "n"      # a short name, or a letter
+            counted = bounds.low is not None and bounds.low >= 0     # a count: one more is never 0
+            report(Diagnostic.at("E309", f"division by `{words}`, which can be 0", node.span,
+                                 f"guard it: `if {x} > 0 then ... / {x} else ...`"
+                                 + (f", or divide by `{x} + 1`" if counted else "")
+                                 + (", with `n` the divisor" if x == "n" else "")))
+
+    reader = Reader(_known(edition, ir), Faults(divisor, QUIET.huge))
+    _Walk(reader, ir).edition(edition)
+    moves = Moves(edition, ir, Reader(reader.known, QUIET))
     for cycle in moves.cycles():
         shown = [moves.name(node) for node in cycle.nodes] + [moves.name(cycle.nodes[0])]
         if len(shown) > SHOWN:
@@ -31,6 +48,112 @@ def sanity(edition: Edition, ir: dict) -> list[Diagnostic]:
                              "put it under `if`, or send the token to a square that leaves it there"))
     own = edition.header.span.source.name
     return sorted(found.values(), key=lambda d: (d.file != own, d.file or "", d.line or 0, d.column or 0))
+
+
+# ---- E309: every expression, read with its guards ------------------
+
+# The expressions a statement reads itself (its blocks and guards aside).
+READ = {s.Pay: ("amount",), s.Collect: ("amount",), s.MoveBy: ("steps",), s.Advance: ("rent",),
+        s.JumpTo: ("square",), s.PlaceAt: ("square",), s.Add: ("item",), s.Deal: ("each",), s.SetState: ("value",)}
+
+
+class _Walk:
+    """Reads every expression of an edition where it stands: its variables and guards."""
+
+    def __init__(self, reader: Reader, ir: dict):
+        self.reader = reader
+        game = ir["settings"].get("game", {})
+        self.die = between(1, game["die_faces"]) if isinstance(game.get("die_faces"), int) and game["die_faces"] > 0 \
+            else ANYTHING
+
+    def edition(self, edition: Edition) -> None:
+        read = self.reader.value
+        for formula in edition.formulas.values():
+            read(formula.body, dict.fromkeys((p.text for p in formula.params), ANYTHING), {})
+        for _, item in (*edition.invariants.values(), *edition.examples.values()):
+            for expr in (item.body,) if isinstance(item, s.Invariant) else (e.expr for e in item.expects):
+                read(expr, {}, {})
+        for item in edition.statistics.values():
+            read(item.body, {}, {})
+        for _, setting in _settings(edition):
+            if not _literal(setting.value) and not isinstance(setting.value, (s.Text, s.Range, s.Notes, s.Numbers,
+                                                                                 s.Names, s.Texts)):
+                read(setting.value, {}, {})
+        for square in edition.squares.values():
+            for block in (square.on_land, square.on_pass):
+                if block:
+                    self.block(block.body, {}, {})
+        for deck in edition.decks.values():
+            for card in deck.cards:
+                self.block(card.body, {}, {})
+        for hook in edition.hooks:
+            scope = {hook.var.text: ANYTHING}
+            facts: Facts = {}
+            if hook.cond is not None:
+                read(hook.cond, scope, {})
+                facts = narrowed(hook.cond, True, {}, self._quiet(scope))
+            self.block(hook.body, scope, facts)
+        if edition.setup:
+            self.block(edition.setup.body, {}, {})
+        for procedure in edition.procedures.values():
+            self.block(procedure.body, dict.fromkeys((p.text for p in procedure.params), ANYTHING), {})
+        for action in edition.actions.values():
+            read(action.over, {}, {})
+            scope = {action.var.text: ANYTHING}
+            for setting in action.settings:
+                read(setting.value, scope, {})
+            self.block(action.effect, scope, {})
+
+    def block(self, body: tuple[s.Stmt, ...], scope: dict[str, Bounds], facts: Facts) -> None:
+        read = self.reader.value
+        for stmt in body:
+            if type(stmt) in READ:
+                for name in READ[type(stmt)]:
+                    if getattr(stmt, name) is not None:
+                        read(getattr(stmt, name), scope, facts)
+            elif isinstance(stmt, s.DoProcedure):
+                for arg in stmt.args:
+                    read(arg, scope, facts)
+            elif isinstance(stmt, s.When):
+                read(stmt.cond, scope, facts)
+                self.block(stmt.then, scope, narrowed(stmt.cond, True, facts, self._quiet(scope)))
+                self.block(stmt.otherwise, scope, narrowed(stmt.cond, False, facts, self._quiet(scope)))
+            elif isinstance(stmt, s.Choose):
+                for option in stmt.options:
+                    self.block(option.body, scope, facts)
+            elif isinstance(stmt, (s.ForEach, s.ChooseIn)):
+                read(stmt.over, scope, facts)
+                inner, known = scope | {stmt.var.text: ANYTHING}, without(facts, stmt.var.text)
+                if isinstance(stmt, s.ChooseIn) and stmt.where is not None:
+                    read(stmt.where, inner, known)
+                    known = narrowed(stmt.where, True, known, self._quiet(inner))
+                self.block(stmt.body, inner, known)
+            elif isinstance(stmt, s.Throw):
+                names = [name.text for name in stmt.names]
+                self.block(stmt.body, scope | dict.fromkeys(names, self.die), without(facts, *names))
+
+    def _quiet(self, scope: dict[str, Bounds]):
+        quiet = Reader(self.reader.known, QUIET)
+        return lambda node, facts: quiet.value(node, scope, facts)
+
+
+def _settings(edition: Edition) -> list[tuple[str, s.Setting]]:
+    """Every setting of an edition, with what it belongs to: a section, a group, a square, ..."""
+    out = [(section, setting) for (section, _), (_, setting) in edition.settings.items()]
+    for things in (edition.groups, edition.squares, edition.areas, edition.pots):
+        out += [(owner, setting) for owner, thing in things.items() for setting in thing.settings]
+    return out
+
+
+def _literal(value: s.Value) -> bool:
+    return isinstance(value, s.Int) or isinstance(value, s.Neg) and isinstance(value.operand, s.Int)
+
+
+def _words(span: Span) -> str:
+    """The words a span covers on its first line."""
+    line = span.source.line(span.line)
+    end = span.end_column if span.end_line == span.line else len(line) + 1
+    return line[span.column - 1:end - 1]
 
 
 # ---- what the IR says of the names' values ------------------------------------------------------

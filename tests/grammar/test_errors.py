@@ -273,6 +273,20 @@ CASES = [
          "rent { utility = dice * 100 / count(d in owner.deeds: d.kind == utility) }\n", "E309", "count"),
         ("division_by_cash", "a player's cash can be 0",
          "formula share(p) = 1000 / p.cash\n", "E309", "p.cash"),
+        ("negative_price", "a price is an amount of money: 0 or more",
+         "board { lot brown_1 { price = -60 } }\n", "E310", "-60"),
+        ("huge_price", "an amount past 10^15 is a typing error (and overflows a float)",
+         "board { lot brown_1 { price = 1" + "0" * 400 + " } }\n", "E310", "1000"),
+        ("huge_mortgage", "a mortgage is an amount of money",
+         "board { lot brown_1 { mortgage = 1" + "0" * 400 + " } }\n", "E310", "1000"),
+        ("negative_fine", "a fine is an amount of money: 0 or more",
+         "jail { fine = -50 }\n", "E310", "-50"),
+        ("negative_house_cost", "a house costs an amount of money: 0 or more",
+         "group brown { house_cost = -50 }\n", "E310", "-50"),
+        ("huge_amount_in_a_card", "an amount past 10^15 is a typing error",
+         'deck chance { card "Tax" { pay 10000000000000000 to bank } }\n', "E310", "1000"),
+        ("huge_constant_amount", "a constant amount past 10^15 is a typing error",
+         'deck chance { card "Tax" { pay 1000000000 * 1000000000 to bank } }\n', "E310", "1000"),
     )),
     Case("jail_in_a_game_without_one", "`go to jail` needs a `jail` section (Metropol has none)",
          "edition x extends metropol-da\nwhen land(s) { go to jail }\n", "E406", 2, 16),
@@ -416,6 +430,14 @@ def test_a_formula_that_divides_is_one_error():
     error = first_error(CHILD + "formula share(p) = 1000 / count(d in p.deeds: d.mortgaged)\n"
                         "board { square luxury_tax { on_land { pay share(me) + share(me) to bank } } }\n")
     assert [(d.code, d.line) for d in error.diagnostics] == [("E309", 2)]
+
+
+def test_a_huge_setting_is_one_error():
+    """Issue #19, one error per cause: a setting past the limit is one error, not one more
+    for each expression that reads it."""
+    error = first_error(CHILD + "jail { fine = 100000000000000000000 }\n"
+                        "board { square luxury_tax { on_land { pay jail.fine * 2 to bank } } }\n")
+    assert [(d.code, d.line) for d in error.diagnostics] == [("E310", 2)]
 
 
 def test_missing_file(tmp_path: Path):

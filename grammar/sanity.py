@@ -1,6 +1,7 @@
 """What a well-typed edition must still not do, so that every spec `check` passes plays
-without a crash: move the token round for ever (E308), divide by what can be 0 (E309).
-Run on the merged edition (for the places) and its IR (for the values), after lowering.
+without a crash: move the token round for ever (E308), divide by what can be 0 (E309),
+or state an amount no game has (E310). Run on the merged edition (for the places) and
+its IR (for the values), after lowering.
 """
 from __future__ import annotations
 
@@ -14,10 +15,11 @@ from grammar.extend import Edition
 from grammar.moves import Moves
 
 SHOWN = 6           # a longer round of moves is shown by its ends
+MOST = f"{LIMIT:_}"  # as a spec writes it
 
 
 def sanity(edition: Edition, ir: dict) -> list[Diagnostic]:
-    """Every E308 and E309 of an edition that lowered without errors, in source order."""
+    """Every E308, E309 and E310 of an edition that lowered without errors, in source order."""
     found: dict[tuple, Diagnostic] = {}
 
     def report(diagnostic: Diagnostic) -> None:
@@ -36,8 +38,16 @@ def sanity(edition: Edition, ir: dict) -> list[Diagnostic]:
                                  + (f", or divide by `{x} + 1`" if counted else "")
                                  + (", with `n` the divisor" if x == "n" else "")))
 
-    reader = Reader(_known(edition, ir), Faults(divisor, QUIET.huge))
+    def huge(node: s.Expr, value: Fraction) -> None:
+        said = f"the amount {_number(value)} is" if isinstance(node, s.Int) else \
+            f"`{_words(node.span)}` comes to {_number(value)}, which is"
+        report(Diagnostic.at("E310", f"{said} past {MOST}", node.span,
+                             f"no amount or count of a game comes near {MOST}: check the number"))
+
+    reader = Reader(_known(edition, ir), Faults(divisor, huge))
     _Walk(reader, ir).edition(edition)
+    for diagnostic in _amounts(edition):
+        report(diagnostic)
     moves = Moves(edition, ir, Reader(reader.known, QUIET))
     for cycle in moves.cycles():
         shown = [moves.name(node) for node in cycle.nodes] + [moves.name(cycle.nodes[0])]
@@ -50,7 +60,7 @@ def sanity(edition: Edition, ir: dict) -> list[Diagnostic]:
     return sorted(found.values(), key=lambda d: (d.file != own, d.file or "", d.line or 0, d.column or 0))
 
 
-# ---- E309: every expression, read with its guards ------------------
+# ---- E309 and constants past the limit: every expression, read with its guards ------------------
 
 # The expressions a statement reads itself (its blocks and guards aside).
 READ = {s.Pay: ("amount",), s.Collect: ("amount",), s.MoveBy: ("steps",), s.Advance: ("rent",),
@@ -137,6 +147,22 @@ class _Walk:
         return lambda node, facts: quiet.value(node, scope, facts)
 
 
+# ---- E310: the amounts a spec states -------------------------------------------------------
+
+def _amounts(edition: Edition) -> list[Diagnostic]:
+    """Every number a setting states is an amount of money or a count: 0 to LIMIT."""
+    out = []
+    for owner, setting in _settings(edition):
+        for node, value in _numbers(setting.value):
+            if not 0 <= value <= LIMIT:
+                out.append(Diagnostic.at(
+                    "E310", f"`{owner}.{setting.key.text}` is {_number(value)}: "
+                    + ("an amount or a count is 0 or more" if value < 0 else f"past {MOST}"), node.span,
+                    f"an amount of money or a count is a whole number from 0 to {MOST}"))
+                break
+    return out
+
+
 def _settings(edition: Edition) -> list[tuple[str, s.Setting]]:
     """Every setting of an edition, with what it belongs to: a section, a group, a square, ..."""
     out = [(section, setting) for (section, _), (_, setting) in edition.settings.items()]
@@ -145,8 +171,27 @@ def _settings(edition: Edition) -> list[tuple[str, s.Setting]]:
     return out
 
 
+def _numbers(value: s.Value) -> list[tuple[s.Value, int]]:
+    """The whole numbers a setting's value states, each with what to point at."""
+    if _literal(value):
+        return [(value, value.value if isinstance(value, s.Int) else -value.operand.value)]
+    if isinstance(value, s.Range):
+        return [(value, value.low), (value, value.high)]
+    if isinstance(value, s.Notes):
+        return [(note, number) for note in value.notes for number in (note.count, note.value)]
+    if isinstance(value, s.Numbers):
+        return [(value, number) for number in value.values]
+    return []
+
+
 def _literal(value: s.Value) -> bool:
     return isinstance(value, s.Int) or isinstance(value, s.Neg) and isinstance(value.operand, s.Int)
+
+
+def _number(value: Fraction | int) -> str:
+    """A number as a spec writes it (`1_000_000`); a very long one by its size."""
+    text = f"{int(value):_}" if Fraction(value).denominator == 1 else str(value)
+    return text if len(text) <= 2 * len(MOST) else f"a number of {len(str(abs(int(value))))} digits"
 
 
 def _words(span: Span) -> str:

@@ -440,6 +440,13 @@ def test_a_huge_setting_is_one_error():
     assert [(d.code, d.line) for d in error.diagnostics] == [("E310", 2)]
 
 
+def test_a_negative_building_stock_passes():
+    """The bank's stock may be written below 0 (E310 refuses other negative amounts): a
+    game plays with it, and the verifier's broken corpus (tests/verifier/broken/
+    negative-house-stock.rules) breaks the stock invariants that way."""
+    grammar.compile_text(CHILD + "bank { houses = -1  hotels = -1 }\n", "ok.rules")
+
+
 def test_missing_file(tmp_path: Path):
     """DESIGN principle 8: a missing spec file is its own error, naming the path."""
     with pytest.raises(SpecError) as caught:

@@ -50,8 +50,8 @@ class Moves:
         self.n = len(self.ids)
         self.kinds = [square.kind for square in edition.squares.values()]
         self.groups = {group["id"]: group["squares"] for group in ir["groups"]}
-        self.on_pass = [(i, square.on_pass.body) for i, square in enumerate(edition.squares.values())
-                        if square.on_pass and square.on_pass.body]
+        self.on_pass = {i: square.on_pass.body for i, square in enumerate(edition.squares.values())
+                        if square.on_pass and square.on_pass.body}          # in board order, as the engine runs them
         self.once_per_lap = ir["settings"].get("money", {}).get("salary_limit") == "once_per_lap"
         self.land_hooks = [hook for hook in edition.hooks if hook.event.text == "land"]
 
@@ -96,7 +96,7 @@ class Moves:
         out: dict[Node, list[Step] | None] = {}
         # every landing, and every `on_pass` that a throw of the dice can run
         todo: list[Node] = [("land", i) for i in range(self.n)] + \
-            [("pass", sq, at) for sq, body in self.on_pass if not self.calm(body, set()) for at in range(self.n)]
+            [("pass", sq, at) for sq, body in self.on_pass.items() if not self.calm(body, set()) for at in range(self.n)]
         while todo:
             node = todo.pop()
             if node in out:
@@ -109,8 +109,7 @@ class Moves:
         if node[0] == "land":
             return self.landing(node[1])
         if node[0] == "pass":
-            body = dict(self.on_pass)[node[1]]
-            step = self.first(body, node[2], set())
+            step = self.first(self.on_pass[node[1]], node[2], set())
             return None if step is None else [step]
         cards = self.edition.decks[node[1]].cards
         found = [self.first(card.body, node[2], set()) for card in cards]
@@ -169,7 +168,7 @@ class Moves:
 
     def forward(self, at: int, steps: int) -> Node | None:
         """A forward move: the first `on_pass` it runs that may do more than pay in, else the landing."""
-        for sq, body in self.on_pass:
+        for sq, body in self.on_pass.items():
             if ((sq - at) % self.n or self.n) > steps or self.calm(body, set()):
                 continue
             return None if self.once_per_lap else ("pass", sq, (at + steps) % self.n)

@@ -406,6 +406,13 @@ def test_moves_that_may_end_pass(text: str):
     grammar.compile_text(CHILD + text, "ok.rules")
 
 
+def test_a_round_through_on_pass_is_an_error():
+    """Issue #19: `on_pass` runs on every forward move past its square (SE 001: salary on
+    every pass), so one that moves the token a whole lap runs again, for ever."""
+    error = first_error("edition x extends classic-se\nboard { square go { on_pass { move by 40 } } }\n")
+    assert [(d.code, d.line, d.column) for d in error.diagnostics] == [("E308", 2, 31)]
+
+
 def test_a_moving_land_hook_is_one_error():
     """Issue #19, one error per cause: a land hook that always moves is one round, not one per square."""
     error = first_error(CHILD + "when land(s) { move by 0 }\n")

@@ -454,6 +454,21 @@ def test_a_negative_building_stock_passes():
     grammar.compile_text(CHILD + "bank { houses = -1  hotels = -1 }\n", "ok.rules")
 
 
+def test_a_long_sum_is_read_without_deep_recursion():
+    """DESIGN principle 8, no traceback: the check after lowering reads a flat chain of
+    `+` (left-nested, one node per term) in a loop, so it refuses no sum that lowering
+    accepts for its length (E105 is the parser's and the lowering's to give)."""
+    from grammar.bounds import ANYTHING, QUIET, Known, Reader
+    from grammar.diagnostics import Source, Span
+    from grammar import syntax as s
+    at = Span(Source("long.rules", "1"), 1, 1, 1, 2)
+    chain: s.Expr = s.Int(at, 1)
+    for _ in range(5000):
+        chain = s.Binary(at, "+", chain, s.Int(at, 1))
+    reader = Reader(Known({}, {}, {}, {}, ANYTHING, {}), QUIET)
+    assert reader.value(chain, {}, {}).value == 5001
+
+
 def test_missing_file(tmp_path: Path):
     """DESIGN principle 8: a missing spec file is its own error, naming the path."""
     with pytest.raises(SpecError) as caught:

@@ -204,6 +204,7 @@ class Faults:
     huge: Callable[[s.Expr, Fraction], None]
 
 
+ARITHMETIC = {"+": add, "-": lambda a, b: add(a, negate(b)), "*": multiply, "/": divide}
 QUIET = Faults(lambda node, b: None, lambda node, v: None)
 # No amount or count of a game comes near a million billion: past it a number is a typing
 # error (and a float of it, as a strategy's ratios take, is still exact enough).
@@ -265,23 +266,33 @@ class Reader:
         return self.aggregate(node, scope, facts)
 
     def binary(self, node: s.Binary, scope: dict[str, Bounds], facts: Facts) -> Bounds:
-        left = self.value(node.left, scope, facts)
         if node.op in ("and", "or"):       # the right side is read only when the left allows it
+            self.value(node.left, scope, facts)
             self.value(node.right, scope, narrowed(node.left, node.op == "and", facts, self._reading(scope)))
             return ANYTHING
-        right = self.value(node.right, scope, facts)
-        if node.op == "+":
-            return self._sized(node, add(left, right))
-        if node.op == "-":
-            return self._sized(node, add(left, negate(right)))
-        if node.op == "*":
-            return self._sized(node, multiply(left, right))
+        if node.op not in ARITHMETIC:
+            self.value(node.left, scope, facts)
+            self.value(node.right, scope, facts)
+            return ANYTHING
+        # `a + b + c ...` nests to the left, one node per term: read it in a loop, not a recursion
+        chain = []
+        while isinstance(node, s.Binary) and node.op in ARITHMETIC:
+            chain.append(node)
+            node = node.left
+        found = self.value(node, scope, facts)
+        for node in reversed(chain):
+            found = self.arithmetic(node, found, self.value(node.right, scope, facts))
+            fact = facts.get(shape(node)) if facts else None
+            found = found if fact is None else found.meet(fact)
+        return found
+
+    def arithmetic(self, node: s.Binary, left: Bounds, right: Bounds) -> Bounds:
         if node.op == "/":
             if right.zero:
                 self.faults.divisor(node.right, right)
                 return ANYTHING
             return self._sized(node, divide(left, right))
-        return ANYTHING
+        return self._sized(node, ARITHMETIC[node.op](left, right))
 
     def call(self, node: s.Call, scope: dict[str, Bounds], facts: Facts) -> Bounds:
         args = [self.value(arg, scope, facts) for arg in node.args]

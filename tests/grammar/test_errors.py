@@ -143,6 +143,14 @@ CASES = [
          "formula odd(p) = if p.in_jail then p.cash else p.bankrupt\n", "E301", 2, 18),
     Case("setting_wrong_kind", "a setting takes a value of its key's kind",
          CHILD + 'money { start = "1500" }\n', "E302", 2, 17),
+    # Found by the fuzz test (tests/fuzz): a raise of 0 never ends an auction, and a die of
+    # 10^40 faces never finishes the engine's table of throws; both passed `check` and hung `play`.
+    Case("auction_raise_of_nothing", "every raise of an auction raises the bid",
+         CHILD + "auction { raises = [0, 5] }\n", "E302", 2, 20),
+    Case("die_with_too_many_faces", "a die has at most `MOST_DIE_FACES` faces (docs/language.md)",
+         CHILD + "game { die_faces = 10000000000000000000000000000000000000000 }\n", "E302", 2, 20),
+    Case("no_dice", "a game throws at least one die",
+         CHILD + "game { dice = 0 }\n", "E302", 2, 15),
     Case("about_word_not_a_name", "`about.house` names a glossary word, not a text",
          CHILD + 'about { house = "vandrarhem" }\n', "E302", 2, 17),
     Case("wording_not_texts", "`wording` words are quoted texts (docs/language.md, \"Printed parts\")",

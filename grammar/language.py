@@ -72,7 +72,16 @@ class Key:
     kind: str
     required: bool = True
     options: tuple[str, ...] = ()
+    least: int | None = None     # the smallest number (each number, of a list) the key takes
+    most: int | None = None      # the largest
+    hint: str = ""               # why: the hint of the error for a number out of bounds
 
+
+# What the engine can play: it tabulates every throw of the dice once (interpreter/edition.py,
+# the odds of each total), so a game throws 1 to MOST_DICE dice of 1 to MOST_DIE_FACES faces.
+MOST_DICE = 10
+MOST_DIE_FACES = 100
+DICE_HINT = f"the engine plays games of 1 to {MOST_DICE} dice of 1 to {MOST_DIE_FACES} faces"
 
 SECTIONS: dict[str, dict[str, Key]] = {
     # `house`, `lot`, `station`: the word a rulebook uses for that kind of thing (`house = hostel`),
@@ -82,7 +91,9 @@ SECTIONS: dict[str, dict[str, Key]] = {
               "house": Key("name", required=False), "lot": Key("name", required=False),
               "station": Key("name", required=False)},
     "game": {
-        "players": Key("range"), "dice": Key("int"), "die_faces": Key("int"),
+        "players": Key("range"),
+        "dice": Key("int", least=1, most=MOST_DICE, hint=DICE_HINT),
+        "die_faces": Key("int", least=1, most=MOST_DIE_FACES, hint=DICE_HINT),
         "doubles_to_jail": Key("int"), "start": Key("square"), "turn_cap": Key("int"),
         "tokens": Key("int", required=False),
         "doubles_again": Key("bool", required=False),       # default yes: a double rolls again
@@ -98,7 +109,7 @@ SECTIONS: dict[str, dict[str, Key]] = {
     },
     "auction": {
         "on_decline": Key("bool"), "decliner_may_bid": Key("bool"), "bid_within_cash": Key("bool"),
-        "raises": Key("numbers"),
+        "raises": Key("numbers", least=1, hint="a raise of 0 leaves the bid where it is, and the auction never ends"),
         "only": Key("bool", required=False),       # default no: yes sells every deed by auction, no printed price
         "preempt": Key("int", required=False),     # the lander may take the deed for the last bid + this
     },

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 from functools import cache
 from pathlib import Path
+from typing import Sequence
 
 from grammar import language as lang
 from grammar import syntax as s
@@ -617,9 +618,9 @@ class _Lower:
         kind = key.kind
         if kind == "int":
             if isinstance(v, s.Int):
-                return v.value
+                return v.value if self.within(key, [v.value], v.span, path) else None
             if isinstance(v, s.Neg) and isinstance(v.operand, s.Int):
-                return -v.operand.value
+                return -v.operand.value if self.within(key, [-v.operand.value], v.span, path) else None
         elif kind == "ratio" and isinstance(v, s.Percent):
             return {"num": v.value, "den": lang.PERCENT}
         elif kind == "bool" and isinstance(v, s.Bool):
@@ -637,7 +638,7 @@ class _Lower:
         elif kind == "notes" and isinstance(v, s.Notes):
             return [{"count": n.count, "value": n.value} for n in v.notes]
         elif kind == "numbers" and isinstance(v, s.Numbers):
-            return list(v.values)
+            return list(v.values) if self.within(key, v.values, v.span, path) else None
         elif kind == "names" and isinstance(v, s.Names):
             bad = [n for n in v.names if n.text not in key.options]
             for n in bad:
@@ -688,6 +689,17 @@ class _Lower:
                    "texts are quoted, numbers and names are not" if isinstance(v, s.Text) or kind in ("text", "texts")
                    else f"write `{path.rsplit('.', 1)[1]} = ` and {wanted}")
         return None
+
+    def within(self, key: Key, numbers: Sequence[int], span: Span, path: str) -> bool:
+        """Whether every number is within the key's bounds (the engine's limits, the rules'
+        sense); E302 at the value for the first that is not."""
+        wrong = [n for n in numbers if key.least is not None and n < key.least or key.most is not None and n > key.most]
+        if not wrong:
+            return True
+        bounds = f"from {key.least} to {key.most}" if key.most is not None else f"of at least {key.least}"
+        noun = "a whole number" if key.kind == "int" else "whole numbers"
+        self.error("E302", f"`{path}` must be {noun} {bounds}, found {wrong[0]}", span, key.hint)
+        return False
 
     def check_rent_kinds(self, rent: dict, squares: list[dict]) -> None:
         """Every kind of deed on the board has its rent formula."""

@@ -181,17 +181,22 @@ def run_case(folder: Path, case: fuzzspecs.Case, game: Game | None) -> list[dict
 
 # ---- the contract -------------------------------------------------------------------------
 
+def tail(trace: str, lines: int = 30) -> str:
+    """The innermost frames of a traceback: where it went wrong, without click's frames."""
+    return "\n".join(trace.splitlines()[-lines:])
+
+
 def broken(ran: dict) -> list[str]:
     """What a command did against the contract: exit 0, or exit 2 with a located error (file,
     line, column and a caret), never a traceback, a crash, a hang or an internal error."""
     if "hang" in ran:
-        return [f"hang: {ran['hang']}"]
+        return [f"hang: {tail(ran['hang'])}"]
     if "died" in ran:
         return [f"crash: {ran['died']}"]
     problems = []
     shown = ran["output"] + ran["stderr"]
     if ran["exception"]:
-        problems.append(f"crash: {ran['exception']}\n{ran['trace']}")
+        problems.append(f"crash: {ran['exception']}\n{tail(ran['trace'])}")
     elif "Traceback" in shown:
         problems.append("a traceback reached the user")
     if ran["exit"] == 0:

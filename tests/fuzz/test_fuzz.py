@@ -10,7 +10,7 @@ that kills its process (a C stack overflow in the compiled engine) or hangs fail
 test instead of ending or stalling the run.
 
 CI runs about 500 cases, derandomized; `python -m pytest tests/fuzz -m long` runs 10 000
-with a fresh seed (Hypothesis prints the seed of a failure).
+with a fresh seed (a failure prints its `@reproduce_failure` line).
 """
 from __future__ import annotations
 
@@ -50,7 +50,7 @@ def ci(examples: int) -> settings:
 
 
 def long(examples: int) -> settings:
-    """The long run: a fresh seed each time (printed with a failure)."""
+    """The long run: a fresh seed each time; a failure prints the line that replays it."""
     return settings(max_examples=examples, derandomize=False, database=None, deadline=None,
                     suppress_health_check=list(HealthCheck), print_blob=True)
 

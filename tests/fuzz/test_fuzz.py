@@ -146,11 +146,14 @@ def run_case(folder: Path, case: fuzzspecs.Case, game: Game | None) -> list[dict
                 def report(line: dict) -> None:
                     out.write(json.dumps(line) + "\n")
                     out.flush()
-                commands(folder, case, game, report)
+                try:
+                    commands(folder, case, game, report)
+                except BaseException:               # the harness's own mistake: say so, never pass
+                    report({"args": ["(fuzz harness)"], "harness": traceback.format_exc()})
         finally:
             os._exit(0)
     os.close(writer)
-    lines, buffer, killed = [], b"", False
+    buffer, killed = b"", False
     while True:
         ready, _, _ = select.select([reader], [], [], TIME_LIMIT + 15)
         if not ready:                               # the alarm did not stop it: stuck outside Python
@@ -168,9 +171,11 @@ def run_case(folder: Path, case: fuzzspecs.Case, game: Game | None) -> list[dict
     for line in lines:
         if "start" in line:
             ran.append({"args": line["start"]})
+        elif "harness" in line:
+            ran.append(line)
         else:
             ran[-1] = line
-    if ran and "exit" not in ran[-1] and "hang" not in ran[-1]:
+    if ran and not {"exit", "hang", "harness"} & set(ran[-1]):
         if killed:
             ran[-1]["hang"] = f"still running after {TIME_LIMIT + 15} s; the alarm could not stop it"
         else:
@@ -189,6 +194,8 @@ def tail(trace: str, lines: int = 30) -> str:
 def broken(ran: dict) -> list[str]:
     """What a command did against the contract: exit 0, or exit 2 with a located error (file,
     line, column and a caret), never a traceback, a crash, a hang or an internal error."""
+    if "harness" in ran:
+        return [f"the fuzz test itself failed: {tail(ran['harness'])}"]
     if "hang" in ran:
         return [f"hang: {tail(ran['hang'])}"]
     if "died" in ran:

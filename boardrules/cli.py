@@ -37,6 +37,8 @@ class Command(click.Group):
             click.echo(error.render(), err=True)
         except interpreter.ReplayError as error:
             click.echo(f"error: {error}", err=True)
+        except interpreter.RuleError as error:
+            click.echo(error.render(), err=True)
         except KeyboardInterrupt:
             click.echo("interrupted", err=True)
             sys.exit(130)

@@ -149,8 +149,32 @@ class _Lower:
         } | {key: value for key, value in (("areas", self.areas()), ("procedures", self.procedures()),
                                            ("actions", self.actions()), ("statistics", self.statistics()),
                                            *printed.items(),
-                                           ("examples", self.examples(settings, squares)))
+                                           ("examples", self.examples(settings, squares)),
+                                           ("sources", self.sources()))
                  if value}      # only where an edition has them, so older IR stays as it was
+
+    def sources(self) -> dict[str, list]:
+        """Where each rule the engine runs is written, by its path in the IR (`squares/ID/on_land`,
+        `decks/ID/N`, `rent/KIND`, `hooks/N`, `actions/ID`, `setup`): [file, line, column, width],
+        for a run-time error to point at (interpreter/errors.py)."""
+        edition, out = self.edition, {}
+        for sid, square in edition.squares.items():
+            for key, block in (("on_land", square.on_land), ("on_pass", square.on_pass)):
+                if block is not None:
+                    out[f"squares/{sid}/{key}"] = _place(block.span)
+        for did, deck in edition.decks.items():
+            for k, card in enumerate(deck.cards):
+                out[f"decks/{did}/{k}"] = _place(card.span)
+        for (section, key), (_name, setting) in edition.settings.items():
+            if section == "rent":
+                out[f"rent/{key}"] = _place(setting.span)
+        for k, hook in enumerate(edition.hooks):
+            out[f"hooks/{k}"] = _place(hook.span)
+        for name, action in edition.actions.items():
+            out[f"actions/{name}"] = _place(action.name.span)
+        if edition.setup is not None:
+            out["setup"] = _place(edition.setup.span)
+        return out
 
     # ---- contested rules -------------------------------------------------------------
 
@@ -838,6 +862,12 @@ class _Lower:
                 self.error("E303", f"{square.kind} `{square.id.text}` has {len(deed['rent'])} rents, "
                            f"it needs {wanted}", given["rent"].value.span, f"one rent per case: {why}")
         return deed
+
+
+def _place(span: Span) -> list:
+    """[file, line, column, width] of a span, underlined to the end of its first line if it runs on."""
+    end = span.end_column if span.end_line == span.line else len(span.source.line(span.line)) + 1
+    return [span.source.name, span.line, span.column, max(1, end - span.column)]
 
 
 def _source_text(span: Span) -> str:

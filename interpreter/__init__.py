@@ -15,11 +15,12 @@ from . import actions, strategies
 from .compile import CompileError, Ctx
 from .edition import Edition
 from .engine import Game, StrategyError
+from .errors import RuleError
 from .replay import Replayer, ReplayError, first_difference, recorded_choices
 from .state import BANK, GameState, Player
 
 __all__ = ["load", "play", "replay", "Edition", "GameResult", "GameState", "Player", "ReplayError",
-           "CompileError", "StrategyError", "InvariantViolation", "strategies", "actions", "BANK", "new_game"]
+           "CompileError", "StrategyError", "RuleError", "InvariantViolation", "strategies", "actions", "BANK", "new_game"]
 
 
 def load(ir: dict) -> Edition:

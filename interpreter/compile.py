@@ -355,7 +355,7 @@ class Compiler:
             return False, f"(not not ({l[1]} {op} {self.source(r)}))"       # a bool, as `bool(...)` but no call
         if op not in self.BINOPS:
             raise CompileError(f"unknown operator `{op}`")
-        if l[0] and r[0]:
+        if l[0] and r[0] and not (op == "/" and r[1] == 0):      # by 0: an error when the rule runs
             return True, self.BINOPS[op](l[1], r[1])
         if op == "/":
             return False, f"_divide({self.source(l)}, {self.source(r)})"

@@ -40,14 +40,16 @@ class Edition:
                  'roll_hooks', 'rent_hooks', 'add_hooks', 'end_over', 'end_only_bankruptcy',
                  'score_fn', 'sits_out', 'actions', 'action_elements', 'BUY', 'DECLINE',
                  'BUY_OR_DECLINE', 'BUILD', 'BUILD_HOTEL', 'SELL', 'DOWNGRADE', 'MORTGAGE',
-                 'UNMORTGAGE', 'KEEP_MORTGAGE', 'offers', '__weakref__')
+                 'UNMORTGAGE', 'KEEP_MORTGAGE', 'offers', 'rules', '__weakref__')
 
     def __init__(self, ir: dict):
         if not isinstance(ir, dict) or "squares" not in ir or "settings" not in ir:
             raise CompileError("not an IR document: it needs `settings` and `squares`")
         self.ir = ir
         self.id = ir.get("edition", {}).get("id", "?")
-        self.hash = hashlib.sha256(json.dumps(ir, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
+        # the rules' places in the spec (`sources`) are left out: they change no game
+        played = {key: value for key, value in ir.items() if key != "sources"}
+        self.hash = hashlib.sha256(json.dumps(played, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
         s = ir["settings"]
         self.settings = s
 
@@ -213,10 +215,12 @@ class Edition:
         self.setup_fn = comp.block(ir.get("setup") or [], {})
         self.land_hooks, self.acquire_hooks, self.roll_hooks, self.rent_hooks = [], [], [], []
         self.add_hooks: list[list] = [[] for _ in self.states]
+        hooks = []                          # every hook compiled, in the IR's order
         for hook in ir.get("hooks", []):
             env = {hook["var"]: None}
             compiled = (hook["var"], comp.fn(hook["if"], env) if hook.get("if") else None,
                         comp.block(hook.get("body") or [], env), frozenset(hook.get("by") or ()))
+            hooks.append(compiled)
             if hook["event"] == "land":
                 self.land_hooks.append(compiled)
             elif hook["event"] == "acquire":
@@ -242,6 +246,7 @@ class Edition:
                          comp.block(a.get("effect") or [], {a["var"]: None}))
                         for a in ir.get("actions", [])]
         self.action_elements = [a.get("element", "") for a in ir.get("actions", [])]
+        self.rules = self.rules_named(ir, squares, hooks)
 
         # ---- interned actions ----------------------------------------------------------
         r = range(n)
@@ -260,6 +265,32 @@ class Edition:
         self.offers: dict[tuple[int, int], tuple] = {}
 
     # ---- helpers -----------------------------------------------------------------------
+
+    def rules_named(self, ir: dict, squares: list[dict], hooks: list[tuple]) -> dict:
+        """Each compiled rule the engine runs -> (what it is, in the game's words; its place in
+        the spec from the IR's `sources`, or None): what a run-time error says (errors.py)."""
+        sources = ir.get("sources", {})
+        named: dict = {}
+
+        def name(f, what: str, key: str) -> None:
+            if f is not None:
+                named[f] = (what, sources.get(key))
+        for i, sq in enumerate(squares):
+            name(self.on_land[i], f"the `on_land` of {self.square_names[i]}", f"squares/{sq['id']}/on_land")
+            name(self.on_pass[i], f"the `on_pass` of {self.square_names[i]}", f"squares/{sq['id']}/on_pass")
+        for d, deck in enumerate(self.decks):
+            for k, f in enumerate(self.cards[d]):
+                name(f, f"card `{self.card_texts[d][k]}` of deck `{deck['id']}`", f"decks/{deck['id']}/{k}")
+        for i in self.deeds:
+            name(self.rent_fn[i], f"the `{self.kind_names[i]}` rent formula", f"rent/{self.kind_names[i]}")
+        for k, (hook, (_var, cond, body, _ways)) in enumerate(zip(ir.get("hooks", []), hooks)):
+            name(cond, f"the `when {hook['event']}` hook", f"hooks/{k}")
+            name(body, f"the `when {hook['event']}` hook", f"hooks/{k}")
+        for action_id, _label, _var, allowed, _need, effect in self.actions:
+            name(allowed, f"action `{action_id}`", f"actions/{action_id}")
+            name(effect, f"action `{action_id}`", f"actions/{action_id}")
+        name(self.setup_fn, "the setup", "setup")
+        return named
 
     def player_formula(self, comp, name: str | None, setting: str):
         """A one-player formula named by a setting, as f(game, ctx) of the player `ctx.me`."""

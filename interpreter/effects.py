@@ -10,6 +10,7 @@ import bisect
 
 from . import actions as A
 from .compile import Ctx
+from .errors import LIMIT, TRAIL, RuleError
 from .state import BANK
 
 
@@ -41,7 +42,11 @@ class EffectsMixin:
                 pl.passes[k] = count
             saved = c.reason
             c.reason = ed.land_reason[s]
-            ed.on_pass[s](self, c)
+            f = ed.on_pass[s]
+            try:
+                f(self, c)
+            except (ArithmeticError, RuleError) as error:
+                raise self.located(error, f) from None
             c.reason = saved
             if self.halt:
                 return
@@ -51,6 +56,9 @@ class EffectsMixin:
         """A token ends its move on `sq`: its `on_land`, then the property rule."""
         ed = self.ed
         self.st.landings[sq] += 1
+        self.moves += 1
+        if self.moves > LIMIT - TRAIL:        # a turn that does not end (docs/errors.md E501)
+            self.looping(ed.square_names[sq])
         if ed.land_hooks:
             self.fire(ed.land_hooks, c, sq)
             if self.halt or self.pl[p].position != sq or self.pl[p].bankrupt:
@@ -59,7 +67,10 @@ class EffectsMixin:
         if f is not None:
             saved = c.reason
             c.reason = ed.land_reason[sq]
-            f(self, c)
+            try:
+                f(self, c)
+            except (ArithmeticError, RuleError) as error:
+                raise self.located(error, f) from None
             c.reason = saved
             if self.halt or self.pl[p].position != sq or self.pl[p].bankrupt:
                 return
@@ -148,13 +159,19 @@ class EffectsMixin:
         in_play = self.st.in_play
         in_play.append([deck, card])
         ed = self.ed
+        self.moves += 1
+        if self.moves > LIMIT - TRAIL:
+            self.looping(f"card `{ed.card_texts[deck][card]}` of deck `{ed.decks[deck]['id']}`")
         if self.log_on:
             self.ev({"type": "draw", "seat": c.me, "deck": deck, "card": card, "text": ed.card_texts[deck][card]})
         saved = (c.kept, c.card, c.reason)
         c.kept, c.card, c.reason = False, (deck, card), ed.card_reason[deck][card]
         f = ed.cards[deck][card]
         if f is not None:
-            f(self, c)
+            try:
+                f(self, c)
+            except (ArithmeticError, RuleError) as error:
+                raise self.located(error, f) from None
         in_play.remove([deck, card])
         if c.kept and not self.pl[c.me].bankrupt:
             self.pl[c.me].cards.append([deck, card])
@@ -163,6 +180,31 @@ class EffectsMixin:
         else:
             cards.append(card)
         c.kept, c.card, c.reason = saved
+
+    def looping(self, what: str) -> None:
+        """The last moves and draws of a turn near its limit are kept, to name the loop;
+        at the limit the turn stops (E501)."""
+        if self.moves == LIMIT - TRAIL + 1:
+            self.trail = []
+        self.trail.append(what)
+        if self.moves >= LIMIT:
+            loop = list(dict.fromkeys(self.trail))
+            raise RuleError("E501", f"the turn does not end: {LIMIT} moves and card draws going round "
+                                    f"{', '.join(loop)}")
+
+    def located(self, error: BaseException, rule) -> RuleError:
+        """`error`, raised while the compiled rule `rule` ran, as the run-time error of that rule
+        (the innermost rule keeps it: an error already placed passes through the rules outside),
+        at this moment of the game."""
+        error = RuleError.of(error)
+        if error.rule is None and rule in self.ed.rules:
+            error.rule, place = self.ed.rules[rule]
+            if place:
+                error.file, error.line, error.column, error.width = place
+        if error.turn is None:
+            error.turn, error.seat = self.st.turns, self.cur
+            error.strategy = self.pl[self.cur].strategy if self.cur >= 0 else "setup"
+        return error
 
     def deck_size(self, deck: int) -> int:
         """`k.size`: the cards of a deck no player holds (in it, or being read now)."""
@@ -254,8 +296,11 @@ class EffectsMixin:
                 continue
             saved = c.vars.get(var)
             c.vars[var] = value
-            if (cond is None or cond(self, c)) and body is not None:
-                body(self, c)
+            try:
+                if (cond is None or cond(self, c)) and body is not None:
+                    body(self, c)
+            except (ArithmeticError, RuleError) as error:
+                raise self.located(error, body or cond) from None
             c.vars[var] = saved
             if self.ending:               # `end game` ran: the rest of the action stops here
                 self.halt = True

@@ -7,6 +7,7 @@ import random
 from . import actions as A
 from .compile import Ctx
 from .effects import EffectsMixin
+from .errors import RuleError
 from .rules import SQUARE_ACTIONS, RulesMixin
 from .state import BANK, NO_DEED, GameState, Player, rng_state_to_json, rng_state_from_json
 
@@ -22,7 +23,7 @@ class Game(RulesMixin, EffectsMixin):
     __slots__ = ("ed", "strats", "rng", "random", "log_on", "events", "checker", "dice_source", "halt",
                  "ending", "bankruptcies", "pending", "proposer", "cur", "final_scores", "max_rounds",
                  "fasts", "raise_fasts", "quiet", "watching", "receiving", "move_ctx", "st", "pl", "seats",
-                 "versions", "holdings", "gcount", "gmort", "holders", "__dict__")
+                 "versions", "holdings", "gcount", "gmort", "holders", "moves", "trail", "__dict__")
 
     def __init__(self, ed, strategies: list, names: list[str], seed: int, max_turns=None,
                  log: bool = True, checker=None, dice=None, state: GameState | None = None):
@@ -55,6 +56,8 @@ class Game(RulesMixin, EffectsMixin):
         # an unmortgaged deed it receives to move its version (None: any deed moves it)
         self.receiving: list = [None] * len(strategies)
         self.move_ctx = Ctx()        # the context of each move by the dice, made anew by `again`
+        self.moves = 0               # landings and card draws this turn (bounded: errors.LIMIT)
+        self.trail: list[str] = []   # the last of them near the limit (`looping`)
         if state is None:
             st = GameState(edition=ed.id, seed=seed, players=[Player(seat=i, strategy=names[i]) for i in range(len(names))])
             self.st = st
@@ -148,7 +151,10 @@ class Game(RulesMixin, EffectsMixin):
         st.order = self.roll_off()
         st.turn_index = 0
         if ed.setup_fn is not None:
-            ed.setup_fn(self, Ctx(reason="setup"))
+            try:
+                ed.setup_fn(self, Ctx(reason="setup"))
+            except (ArithmeticError, RuleError) as error:
+                raise self.located(error, ed.setup_fn) from None
 
     def roll_off(self) -> list[int]:
         """All roll; the highest starts (ties roll again); then seat order clockwise."""
@@ -191,6 +197,13 @@ class Game(RulesMixin, EffectsMixin):
     # ---- the game loop -----------------------------------------------------------------
 
     def run(self) -> None:
+        """The game to its end; a rule that goes wrong stops it with a `RuleError`."""
+        try:
+            self.play_out()
+        except (ArithmeticError, RuleError) as error:
+            raise self.located(error, None) from None
+
+    def play_out(self) -> None:
         st = self.st
         order = st.order
         pl = self.pl
@@ -255,6 +268,7 @@ class Game(RulesMixin, EffectsMixin):
         pl = self.pl[p]
         self.cur = p
         self.halt = False
+        self.moves = 0
         log_on = self.log_on
         if log_on:
             self.ev({"type": "turn", "seat": p, "turn": self.st.turns})
@@ -302,9 +316,12 @@ class Game(RulesMixin, EffectsMixin):
         for var, cond, body, _ways in self.ed.roll_hooks:
             saved = c.vars.get(var)
             c.vars[var] = total
-            holds = cond is None or cond(self, c)
-            if holds and body is not None:
-                body(self, c)
+            try:
+                holds = cond is None or cond(self, c)
+                if holds and body is not None:
+                    body(self, c)
+            except (ArithmeticError, RuleError) as error:
+                raise self.located(error, body or cond) from None
             c.vars[var] = saved
             if holds:
                 return True
@@ -322,9 +339,12 @@ class Game(RulesMixin, EffectsMixin):
             c = Ctx(p, reason="action")
             acts, required = [], False
             for k, (name, label, var, allowed, need, _effect) in enumerate(ed.actions):
-                offered = [A.Act(k, x, f"{label}: {self.label(ed.action_elements[k], x)}") for x in allowed(self, c)]
-                if offered and need is not None and need(self, c):
-                    required = True
+                try:
+                    offered = [A.Act(k, x, f"{label}: {self.label(ed.action_elements[k], x)}") for x in allowed(self, c)]
+                    if offered and need is not None and need(self, c):
+                        required = True
+                except (ArithmeticError, RuleError) as error:
+                    raise self.located(error, allowed) from None
                 acts += offered
             if not acts:
                 return
@@ -338,7 +358,10 @@ class Game(RulesMixin, EffectsMixin):
             if self.log_on:
                 self.ev({"type": "action", "seat": p, "action": name, "item": a.item})
             if effect is not None:
-                effect(self, c)
+                try:
+                    effect(self, c)
+                except (ArithmeticError, RuleError) as error:
+                    raise self.located(error, effect) from None
             if self.pl[p].bankrupt or self.ending or self.st.over:
                 return
 

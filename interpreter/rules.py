@@ -7,6 +7,7 @@ import bisect
 
 from . import actions as A
 from .compile import Ctx
+from .errors import RuleError
 from .state import BANK, POT0, Player
 
 NOBODY = Player(seat=BANK, strategy="bank")   # what a party's player attributes read for the bank
@@ -193,7 +194,11 @@ class RulesMixin:
         c.owned = owned
         c.complete = owned == ed.group_size[g]
         c.mig = self.gmort[g]
-        amount = ed.rent_fn[sq](self, c)
+        f = ed.rent_fn[sq]
+        try:
+            amount = f(self, c)
+        except (ArithmeticError, RuleError) as error:
+            raise self.located(error, f) from None
         return amount if type(amount) is int else ed.money(amount)      # most rents are whole
 
     def rent_owed(self, p: int, sq: int, dice: int) -> int:

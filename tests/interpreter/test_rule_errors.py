@@ -179,3 +179,14 @@ def test_the_engine_raises_a_rule_error_with_the_place_and_the_event(tmp_path):
     assert (Path(error.file).name, error.line) == ("loopy.rules", 8)
     assert error.seat in range(4) and error.turn >= 0
     assert "card `Pay a share`" in str(error)
+
+
+@pytest.mark.parametrize("pure", ENGINES)
+def test_a_payment_out_of_range_is_a_located_error(pure, tmp_path):
+    """Issue #19: money that grows without bound (the salary squared at each pass) stops at the
+    first payment past the engine's range with E503 at the rule, instead of running on with
+    ever longer numbers (or overflowing a strategy's arithmetic)."""
+    path = spec(tmp_path, 'board {\n  square go { on_pass { collect me.cash * 7777 from bank } }\n}\n')
+    cash = {"k": "attr", "of": {"k": "var", "name": "me"}, "name": "cash"}
+    done = boardrules(pure, "play", str(path), "--seed", "1", swaps={"7777": cash}, cwd=tmp_path)
+    assert_located(done, "E503", path, 4, "out of range", "turn ", "seat ")

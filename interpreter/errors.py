@@ -13,6 +13,9 @@ from __future__ import annotations
 # Python's recursion limit (1000 frames) and from the end of the C stack (compiled engine)
 LIMIT = 50
 TRAIL = 12          # the last moves and draws before the limit, to name the loop
+# the largest payment: the largest whole number a JSON reader keeps exactly (2**53 - 1);
+# money past it only grows from a rule that multiplies it without bound
+LARGEST_PAYMENT = 9_007_199_254_740_991
 
 HINTS = {
     "E501": "a rule moves the token or draws a card again and again in one turn: "
@@ -47,6 +50,10 @@ class RuleError(Exception):
         if isinstance(error, ZeroDivisionError):
             return cls("E502", "division by zero")
         return cls("E503", f"a number out of range ({error})")
+
+    @classmethod
+    def payment(cls, amount: int) -> RuleError:
+        return cls("E503", f"a payment of {amount} is out of range (the largest is {LARGEST_PAYMENT})")
 
     def __str__(self) -> str:
         when = "" if self.turn is None else f" (turn {self.turn}, seat {self.seat}, {self.strategy})"

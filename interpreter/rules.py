@@ -7,7 +7,7 @@ import bisect
 
 from . import actions as A
 from .compile import Ctx
-from .errors import RuleError
+from .errors import LARGEST_PAYMENT, RuleError
 from .state import BANK, POT0, Player
 
 NOBODY = Player(seat=BANK, strategy="bank")   # what a party's player attributes read for the bank
@@ -54,6 +54,8 @@ class RulesMixin:
             if amount < 0:
                 self.pay(payee, payer, -amount, reason)
             return
+        if amount > LARGEST_PAYMENT:
+            raise RuleError.payment(amount)
         if payee == BANK and self.ed.redirect:            # a pot takes these receipts instead
             payee = self.ed.redirect.get(reason, BANK)
         if payer == payee:

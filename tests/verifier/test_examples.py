@@ -189,3 +189,17 @@ def test_a_child_replaces_an_example_of_its_parent(tmp_path):
     outcomes = {x.name: x for x in run_all(grammar.compile_file(path))}
     assert (outcomes["rent"].origin, outcomes["rent"].passed) == ("child", True)
     assert len(outcomes) == len(run_all(compiled("classic-se")))
+
+
+def test_a_turn_that_does_not_end_fails_the_example_at_its_line(tmp_path):
+    """Issue #19: a worked example whose turn hits a run-time rule error (E501, the engine's
+    turn limit) fails at the turn's line, saying so, instead of stopping `verify`."""
+    path = tmp_path / "x.rules"
+    path.write_text(
+        "edition x extends classic-us\n"
+        "board {\n  square income_tax { on_land { if me.cash >= 0 { move to income_tax } } }\n}\n"
+        'example loop "a turn that never ends" {\n  players anna, bo\n  turn anna rolls 1 3\n'
+        "  expect anna.cash == 1500\n}\n", encoding="utf-8")
+    outcome = next(x for x in run_all(grammar.compile_file(path)) if x.name == "loop")
+    assert not outcome.passed and outcome.line == 7
+    assert "E501" in outcome.why or "does not end" in outcome.why, outcome.why

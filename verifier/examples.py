@@ -222,8 +222,8 @@ def _turn(edition, game, step: dict, seats: dict[str, int], players: list[_Seat]
         game.take_turn(seat, Ctx())
     except InvariantViolation as broken:
         raise _Failed(line, f"the turn breaks invariant `{broken.invariant}` ({broken.message})") from None
-    except (interpreter.StrategyError, CompileError, KeyError, IndexError, TypeError, ValueError, ZeroDivisionError) \
-            as error:
+    except (interpreter.StrategyError, interpreter.RuleError, CompileError, KeyError, IndexError, TypeError,
+            ValueError, ZeroDivisionError) as error:
         raise _Failed(line, f"the turn stops with an error: {type(error).__name__}: {error}") from None
     if throws.left:
         used = len(step["throws"]) - len(throws.left)

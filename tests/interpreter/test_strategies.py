@@ -8,6 +8,7 @@ import pytest
 
 import grammar
 import interpreter
+import spec
 
 HUGE = 10 ** 400        # a literal a spec may write; far beyond a float (about 1.8e308)
 
@@ -53,3 +54,30 @@ def test_players_choose_legally_whatever_the_amounts(tmp_path, amounts, players)
     """The heuristic reckons in whole money (no float to overflow or round), and every
     offer, its own or the engine's list, is one the rules accept."""
     plays_legally(mutant(tmp_path, "classic-us", AMOUNTS[amounts]), players)
+
+
+def overlay(tmp_path, base: str, body: str) -> interpreter.Edition:
+    """The bundled edition `base` with a variant of `body` laid over it (how a table's house
+    rule changes a setting; it must pass `check`)."""
+    path = tmp_path / "overlay.rules"
+    path.write_text(f"variant overlay for {base}\n\n{body}\n", encoding="utf-8")
+    return interpreter.load(grammar.compile_file(str(spec.bundled()[base]), [path]))
+
+
+# Settings flipped from what the bundled editions decide: each overlay passes `check`.
+SETTINGS = {
+    "metropol without deed auctions for debts": ("metropol-da", "debt { auction_deeds = no }"),
+    "metropol without deed trades": ("metropol-da", "trade { deeds = no }"),
+    "classic without deed trades": ("classic-se", "trade { deeds = no }"),
+    "classic with deed auctions for debts": ("classic-us", "debt { auction_deeds = yes }"),
+    "classic without cash trades": ("classic-nl", "trade { cash = no }"),
+}
+
+
+@pytest.mark.parametrize("setting", SETTINGS)
+@pytest.mark.parametrize("players", [["heuristic"] * 4, ["random"] * 3])
+def test_players_choose_legally_whatever_the_settings(tmp_path, setting, players):
+    """Metropol has no mortgages: a debtor there raises money only as the rules allow (with
+    `debt.auction_deeds = no`, not at all), and nobody proposes a trade the rules forbid."""
+    base, body = SETTINGS[setting]
+    plays_legally(overlay(tmp_path, base, body), players)

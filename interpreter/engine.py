@@ -470,11 +470,12 @@ class Game(RulesMixin, EffectsMixin):
             for q in self.seats:
                 if q == p or self.pl[q].bankrupt:
                     continue
+                theirs = self.pl[q].cash       # what a negative price asks of the holder
                 if ed.trade_deeds:
                     for sq in self.deeds_of(q):
-                        if ed.price[sq] <= cash and self.tradeable(sq):
+                        if ed.price[sq] <= cash and -ed.price[sq] <= theirs and self.tradeable(sq):
                             acts.append(A.ProposeTrade(q, (), (sq,), ed.price[sq]))
-                if ed.trade_cards and cash >= ed.jail_fine:
+                if ed.trade_cards and cash >= ed.jail_fine and -ed.jail_fine <= theirs:
                     for card in self.pl[q].cards:
                         acts.append(A.ProposeTrade(q, (), (), ed.jail_fine, (), (tuple(card),)))
         return acts

@@ -1,5 +1,6 @@
-"""A sensible player. Its knobs are ratios (floats) of amounts read from the edition, so
-it holds no edition fact: it keeps a cash reserve worth the dearest house of the board,
+"""A sensible player. Its knobs are ratios (fractions) of amounts read from the edition, so
+it holds no edition fact, and it reckons in whole money (a spec may write any amount: no
+float to overflow or round): it keeps a cash reserve worth the dearest house of the board,
 buys when the reserve survives, bids up to a value, completes groups by fair offers,
 builds evenly when cash allows, mortgages and sells before going bankrupt, and lifts
 mortgages when rich.
@@ -11,26 +12,33 @@ from __future__ import annotations
 
 import weakref
 from dataclasses import dataclass, fields
+from fractions import Fraction
 
 from .. import actions as A
 from ..state import BANK
 
-INF = float("inf")
-BARGAIN = 0.9          # bid up to this share of the price for a deed of no special use
-COMPLETING = 1.25      # ... and up to this share when it completes one of my groups
-OFFER = 1.75           # offer this share of the price for the deed that completes my group
-GIVING_UP = 0.5        # what handing over a group-completing deed costs me, as a share of its price
-RICH = 3.0             # reserves in hand before lifting a mortgage
-HOUSE_BID = 1.5        # bid up to this share of the house price in a shortage auction
-RESERVE = 0.1          # keep at least this share of the starting money back (when houses cost less)
-UNPRICED = 0.1         # a deed without a printed price (sold only by auction) is worth this share of the starting money
+INF = float("inf")      # compared with money only (a comparison of an int and a float is exact)
+BARGAIN = Fraction(9, 10)      # bid up to this share of the price for a deed of no special use
+COMPLETING = Fraction(5, 4)    # ... and up to this share when it completes one of my groups
+OFFER = Fraction(7, 4)         # offer this share of the price for the deed that completes my group
+GIVING_UP = Fraction(1, 2)     # what handing over a group-completing deed costs me, as a share of its price
+RICH = 3                       # reserves in hand before lifting a mortgage
+HOUSE_BID = Fraction(3, 2)     # bid up to this share of the house price in a shortage auction
+RESERVE = Fraction(1, 10)      # keep at least this share of the starting money back (when houses cost less)
+UNPRICED = Fraction(1, 10)     # a deed without a printed price (sold only by auction) is worth this share of the starting money
+
+
+def share(amount: int, ratio: Fraction) -> int:
+    """`amount * ratio` in whole money, rounded down (an amount compared with it is whole:
+    `bid > share(worth, BARGAIN)` exactly when `bid > worth * BARGAIN`)."""
+    return amount * ratio.numerator // ratio.denominator
 
 
 @dataclass(slots=True)
 class Plan:
     """What my manage window looks at, by seat and version (see `Heuristic._plan`)."""
     version: int
-    floor: float        # less cash than this: Done
+    floor: int | float  # less cash than this: Done (INF: nothing to do at any cash)
     lift: list[int]     # my groups where I have a mortgaged deed (in no particular order)
     build: list[int]    # the lots of my complete unmortgaged groups with room to build, dearest house first
     near: list[int]     # lot groups I lack one deed of
@@ -41,7 +49,7 @@ class Amounts:
     """What the heuristic reads from an edition, worked out once per edition (every game
     makes new players); `Heuristic._setup` copies the fields onto the player."""
     reserve: int              # cash kept back: the dearest house, the jail fine or a share of the start money
-    rich: float               # cash in hand before lifting a mortgage
+    rich: int                 # cash in hand before lifting a mortgage
     retry: int                # turns before asking for the same deed again
     lot_groups: list[int]
     lot: list[bool]           # per group: a lot group (one to build on)
@@ -50,7 +58,7 @@ class Amounts:
     offer: list[int]          # per square: what I offer for it when it completes my group
     offer_floor: list[int]    # per square: the reserve plus my offer (a floor `_plan` gives)
     build_rank: list[int]     # per square: its place in build order, the dearer house first (ties: the higher square)
-    least: float              # no floor `_plan` gives is lower: with less cash, Done
+    least: int                # no floor `_plan` gives is lower: with less cash, Done
     receiving: list[int]      # per group: a deed received changes my plan once I hold this many (a lot group I lack at most one deed of)
 
 
@@ -63,14 +71,14 @@ def _amounts(ed) -> dict:
     if _LAST[0]() is ed:          # every player of every game of a run asks for the same edition
         return _LAST[1]
     if ed not in _AMOUNTS:
-        reserve = max(ed.house_cost + [ed.jail_fine, int(ed.start_money * RESERVE)])
+        reserve = max(ed.house_cost + [ed.jail_fine, share(ed.start_money, RESERVE)])
         rich = reserve * RICH
         groups = range(len(ed.groups))
         lot_groups = [g for g in groups if ed.group_kind[g] == 1 and ed.group_size[g]]
         group_house = [min((ed.house_cost[s] for s in ed.group_squares[g]), default=0) for g in groups]
         house_floor = [reserve + house for house in group_house]
-        value = [ed.price[s] or int(ed.start_money * UNPRICED) * ed.is_deed[s] for s in range(ed.n)]
-        offer = [int(worth * OFFER) for worth in value]
+        value = [ed.price[s] or share(ed.start_money, UNPRICED) * ed.is_deed[s] for s in range(ed.n)]
+        offer = [share(worth, OFFER) for worth in value]
         offer_floor = [reserve + o for o in offer]
         least = min([rich] + [house_floor[g] for g in lot_groups]
                     + [offer_floor[s] for g in lot_groups for s in ed.group_squares[g]])
@@ -97,7 +105,7 @@ class Heuristic:
         self.tried: dict[int, int] = {}
         self.proposed_on = -1
         self.plans: dict[int, Plan] = {}
-        self.bidding: tuple = (None, -1, 0.0)    # the auction I bid in last, my seat, my limit there
+        self.bidding: tuple = (None, -1, 0)    # the auction I bid in last, my seat, my limit there
 
     def _setup(self, game) -> None:
         """A new game: plans are by its versions; a new edition: its amounts."""
@@ -130,15 +138,15 @@ class Heuristic:
             return actions[0]
         return actions[1]
 
-    def limit(self, game, seat, info) -> float:
+    def limit(self, game, seat, info) -> int:
         """The most I pay at an auction: a share of the deed's worth, keeping a reserve."""
         cash = game.pl[seat].cash
         if info.square >= 0:
             worth = self.value[info.square]
-            limit = worth * (COMPLETING if self.completes(game, seat, info.square) else BARGAIN)
-            keep = cash - self.reserve * GIVING_UP
+            limit = share(worth, COMPLETING if self.completes(game, seat, info.square) else BARGAIN)
+            keep = cash - self.reserve + share(self.reserve, GIVING_UP)     # cash - reserve * GIVING_UP, rounded down
         else:
-            limit, keep = info.start * HOUSE_BID, cash - self.reserve
+            limit, keep = share(info.start, HOUSE_BID), cash - self.reserve
         return limit if limit <= keep else keep        # min(limit, keep)
 
     def bid(self, game, seat, actions):
@@ -222,11 +230,9 @@ class Heuristic:
                 return ed.BUILD_HOTEL[s]
         if ed.trade_cash and self.proposed_on != st.turns:
             for g in plan.near:
-                s = self._target(game, seat, g)
-                if s is not None:
-                    self.tried[s] = st.turns
-                    self.proposed_on = st.turns
-                    return A.ProposeTrade(owner[s], (), (s,), self.offer[s])
+                proposal = self._proposal(game, seat, g)
+                if proposal is not None:
+                    return proposal
         return A.DONE
 
     def _plan(self, game, seat, version: int) -> "Plan":
@@ -249,7 +255,7 @@ class Heuristic:
                     cheapest = unmortgage_cost[s]
                 if group_of[s] not in lift:
                     lift.append(group_of[s])
-        floor = self.rich + cheapest      # lifting it needs `rich` left over after paying
+        floor = INF if cheapest is INF else self.rich + cheapest      # lifting it needs `rich` left over after paying
         for g, have in enumerate(game.gcount[seat]):
             if not have:
                 continue
@@ -278,9 +284,10 @@ class Heuristic:
         game.receiving[seat] = self.receiving
         return Plan(version, floor, lift, build, near)
 
-    def _target(self, game, seat, g):
-        """The deed that would complete group g, if another player holds it and I have
-        not asked for it lately."""
+    def _proposal(self, game, seat, g):
+        """My offer for the deed that would complete group g, if another player holds it, I
+        have not asked for it lately, and the rules allow the offer (a deed for cash; a
+        negative price asks cash of the holder); remembered as asked."""
         owner = game.st.owner
         for s in self.ed.group_squares[g]:
             o = owner[s]
@@ -293,7 +300,11 @@ class Heuristic:
                 offer = self.offer[s]
                 if game.pl[seat].cash - offer < self.reserve:
                     return None
-                return s
+                proposal = A.ProposeTrade(o, (), (s,), offer)
+                if not game.valid_trade(seat, proposal):
+                    return None
+                self.tried[s] = self.proposed_on = game.st.turns
+                return proposal
         return None
 
     def manage(self, game, seat, actions):
@@ -315,11 +326,9 @@ class Heuristic:
             counts = game.gcount[seat]
             for g in self.lot_groups:
                 if counts[g] + 1 == ed.group_size[g] and counts[g]:
-                    s = self._target(game, seat, g)
-                    if s is not None:
-                        self.tried[s] = game.st.turns
-                        self.proposed_on = game.st.turns
-                        return A.ProposeTrade(game.st.owner[s], (), (s,), self.offer[s])
+                    proposal = self._proposal(game, seat, g)
+                    if proposal is not None:
+                        return proposal
         return actions[0]
 
     # ---- answering offers ------------------------------------------------------------
@@ -334,6 +343,7 @@ class Heuristic:
         proposer = game.proposer
         got = sum(self.value[s] for s in offer.give) + max(offer.cash, 0) + ed.jail_fine * len(offer.give_cards)
         given = max(-offer.cash, 0) + ed.jail_fine * len(offer.get_cards)
+        completing = 0          # the worth of the deeds given that complete a group of the proposer's
         counts = game.gcount[seat]
         for s in offer.get:
             g = ed.group_of[s]
@@ -341,8 +351,10 @@ class Heuristic:
                 return actions[1]          # never break a group I hold whole
             given += self.value[s]
             if game.gcount[proposer][g] + 1 == ed.group_size[g]:
-                given += self.value[s] * GIVING_UP
-        return actions[0] if got >= given else actions[1]
+                completing += self.value[s]
+        # got >= given + completing * GIVING_UP, in whole numbers
+        fair = (got - given) * GIVING_UP.denominator >= completing * GIVING_UP.numerator
+        return actions[0] if fair else actions[1]
 
     def keep_mortgage(self, game, seat, actions):
         for a in actions:

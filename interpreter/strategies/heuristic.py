@@ -416,13 +416,14 @@ class Heuristic:
         if ed.debt_auction:           # deeds are only auctioned: few choices, pick from the list
             actions = game.raise_actions(seat, creditor, owed, refused)
             return self.raise_money(game, seat, actions) if actions else None
+        mortgages = ed.mortgages      # a game without mortgages (Metropol) raises money otherwise
         st = game.st
         houses, hotels, mortgaged = st.houses, st.hotels, st.mortgaged
         counts, group_of, group_size, value = game.gcount[seat], ed.group_of, ed.group_size, ed.mortgage_value
         mine = game.holdings[seat]
         cheapest = whole = None       # my cheapest mortgage outside, and inside, my whole groups
         for sq in mine:
-            if mortgaged[sq] or houses[sq] or hotels[sq]:
+            if not mortgages or mortgaged[sq] or houses[sq] or hotels[sq]:
                 continue
             g = group_of[sq]
             if counts[g] != group_size[g]:

@@ -4,11 +4,18 @@ settings flipped), a game of random or heuristic players ends without an error a
 without the engine having to stand in for a player."""
 from __future__ import annotations
 
+import json
+
 import pytest
 
 import grammar
 import interpreter
 import spec
+from boardrules.narrate import narrate
+from interpreter import actions as A
+from interpreter.strategies.heuristic import Heuristic
+
+from conftest import Script, edition
 
 HUGE = 10 ** 400        # a literal a spec may write; far beyond a float (about 1.8e308)
 
@@ -81,3 +88,86 @@ def test_players_choose_legally_whatever_the_settings(tmp_path, setting, players
     `debt.auction_deeds = no`, not at all), and nobody proposes a trade the rules forbid."""
     base, body = SETTINGS[setting]
     plays_legally(overlay(tmp_path, base, body), players)
+
+
+# ---- the engine's default when a player gives no legal answer ---------------------------
+
+class Faulty(Heuristic):
+    """A heuristic player whose answer to one kind of decision (named by the kind of its
+    actions, or `manage_fast` / `raise_fast`) is `answer(actions)`: an illegal action, or
+    an exception raised."""
+
+    def __init__(self, where: str, answer):
+        super().__init__()
+        self.where, self.answer = where, answer
+
+    def choose(self, game, seat, actions):
+        if any(type(a).__name__ == self.where for a in actions):
+            return self.answer(actions)
+        return super().choose(game, seat, actions)
+
+    def manage_fast(self, game, seat):
+        return self.answer(()) if self.where == "manage_fast" else super().manage_fast(game, seat)
+
+    def raise_fast(self, game, seat, owed, creditor, refused):
+        if self.where == "raise_fast":
+            return self.answer(())
+        return super().raise_fast(game, seat, owed, creditor, refused)
+
+
+def fails(actions):
+    raise ZeroDivisionError("the player's own mistake")
+
+
+FAULTS = {   # the decision, the faulty answer, what the note says, the default the engine takes
+    "an illegal answer to buy": ("Buy", lambda actions: A.Mortgage(-1), "Mortgage(square=-1)", "Decline"),
+    "a failure to bid": ("Bid", fails, "ZeroDivisionError: the player's own mistake", "Pass"),
+    "a trade proposed in an auction": ("Bid", lambda actions: A.ProposeTrade(1, (), (1,), 60), "ProposeTrade", "Pass"),
+    "an illegal manage-window answer": ("manage_fast", lambda actions: A.Build(10 ** 6), "Build(square=1000000)", "Done"),
+    "a failure to raise money": ("raise_fast", fails, "ZeroDivisionError", None),
+}
+
+
+@pytest.mark.parametrize("fault", FAULTS)
+def test_engine_takes_the_default_for_a_player_without_a_legal_answer(fault):
+    """A player that answers an illegal action, or fails, gets the default action for its
+    decision (`actions.default`: the one that does nothing, else the first offered); the log
+    says so in that choice, the story tells it, and the log replays."""
+    where, answer, said, default = FAULTS[fault]
+    ed = edition("classic-us")
+    players = [Faulty(where, answer), Heuristic()]
+    result = interpreter.play(ed, ["faulty", "heuristic"], seed=3, max_turns=80, strategy_objects=players)
+    noted = [e for e in result.events if e["type"] == "choice" and "default" in e]
+    assert noted, "the faulty decision came up"
+    assert all(e["seat"] == 0 and said in e["default"] for e in noted)
+    if default is not None:
+        assert {e["action"]["action"] for e in noted} == {default}
+    else:      # raising money: the first legal way, as the engine lists them
+        assert all(e["action"]["action"] in ("SellBuilding", "Downgrade", "Mortgage") for e in noted)
+    story = narrate(ed.ir, result.events)
+    assert sum("by default" in line for line in story) == len(noted)
+    assert interpreter.replay(ed, json.loads(json.dumps(result.log()))).state.to_json() == result.state.to_json()
+
+
+def test_a_scripted_strategy_is_obeyed_and_its_mistake_stops_the_game():
+    """A test's script, a replay or a worked example dictates each answer: an illegal one is
+    the script's mistake, reported (`StrategyError`), not replaced by a default."""
+    ed = edition("classic-us")
+    script = Script(Buy=lambda game, seat, actions: A.Mortgage(-1))
+    with pytest.raises(interpreter.StrategyError, match="Mortgage"):
+        interpreter.play(ed, ["script", "script"], seed=3, max_turns=80, strategy_objects=[script, Script()])
+
+
+def test_the_default_action_does_nothing_where_the_rules_let_a_player_do_nothing():
+    """`actions.default`: Done, Pass, Decline, Reject, Roll, KeepMortgage when offered, else
+    the first action offered (a `choose` option, a house to place, a way to raise money)."""
+    assert A.default([A.Buy(1), A.Decline(1)]) == A.Decline(1)
+    assert A.default([A.PASS, A.Bid(10), A.Bid(20)]) == A.PASS
+    assert A.default([A.Preempt(60), A.PASS]) == A.PASS
+    assert A.default([A.ACCEPT, A.REJECT]) == A.REJECT
+    assert A.default([A.ROLL, A.USE_CARD, A.PAY_FINE]) == A.ROLL
+    assert A.default([A.KeepMortgage(3), A.Unmortgage(3)]) == A.KeepMortgage(3)
+    assert A.default([A.DONE, A.Build(1), A.Mortgage(3)]) == A.DONE
+    assert A.default([A.Act(0, 4, "build"), A.DONE]) == A.DONE
+    assert A.default([A.Choose(0, "Pay $200"), A.Choose(1, "Pay 10%")]) == A.Choose(0, "Pay $200")
+    assert A.default([A.Mortgage(3), A.SellBuilding(1)]) == A.Mortgage(3)

@@ -39,7 +39,8 @@ def narrate(ir: dict, events: list[dict]) -> list[str]:
         "roll": lambda e: f"seat {e['seat']} rolls {' + '.join(map(str, e['dice']))}" + (f" ({e['purpose']})" if e.get("purpose") else ""),
         "move": lambda e: f"seat {e['seat']} moves {e['steps']} from {squares[e['from_square']]} to {squares[e['to']]}",
         "transfer": lambda e: f"{party(e['payer'])} pays {party(e['payee'])} {cash(e['amount'])} ({e['reason']})",
-        "choice": lambda e: f"seat {e['seat']} chooses {action(e['action'])}",
+        "choice": lambda e: f"seat {e['seat']} chooses {action(e['action'])}"
+                            + (f" by default ({e['default']})" if "default" in e else ""),
         "buy": lambda e: f"seat {e['seat']} buys {squares[e['square']]} for {cash(e['price'])}",
         "auction": lambda e: f"auction of {squares[e['square']]}: " + (f"seat {e['winner']} wins at {cash(e['price'])}" if e["winner"] >= 0 else "no bid, the bank keeps it"),
         "house_auction": lambda e: f"a house goes to seat {e['winner']} at auction for {cash(e['price'])}",
@@ -57,7 +58,7 @@ def narrate(ir: dict, events: list[dict]) -> list[str]:
     }
     lines = []
     for event in events:
-        if event["type"] == "choice" and event["action"]["action"] == "Done":
+        if event["type"] == "choice" and event["action"]["action"] == "Done" and "default" not in event:
             continue  # the player did nothing between rolls
         if event["type"] in tell:
             lines.append(tell[event["type"]](event))

@@ -150,6 +150,20 @@ KINDS = {cls.__name__: cls for cls in (
 
 PASS, PAY_FINE, USE_CARD, ROLL, ACCEPT, REJECT, DONE = Pass(), PayFine(), UseCard(), Roll(), Accept(), Reject(), Done()
 
+# The answers that leave things as they are: one of them is the default where offered.
+PASSIVE = (Done, Pass, Decline, Reject, Roll, KeepMortgage)
+
+
+def default(actions):
+    """The action taken for a player who gives no legal answer (the engine's, and Enter at
+    the human prompt): the one that does nothing where the rules offer it (Done, Pass,
+    Decline, Reject, Roll, KeepMortgage), else the first offered (a `choose` option, a
+    house to place, a way to raise money, an end-of-turn action that is required)."""
+    for a in actions:
+        if type(a) in PASSIVE:
+            return a
+    return actions[0]
+
 
 def _plain(value):
     if isinstance(value, tuple):

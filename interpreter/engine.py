@@ -16,6 +16,16 @@ class StrategyError(Exception):
     """A strategy answered with an action that is not legal here."""
 
 
+class NoAnswer(Exception):
+    """Raised by a strategy that has no legal answer to give (the replay's stand-in raises
+    it where the logged player had none): the engine takes the default action for it
+    (`actions.default`) and notes `why` in that choice of the log."""
+
+    def __init__(self, why: str):
+        super().__init__(why)
+        self.why = why
+
+
 class Game(RulesMixin, EffectsMixin):
     # Slots: CPython 3.11 reads the attributes and methods of an instance with more than
     # thirty attributes in its dict the slow way, and a game has about that many. A dict
@@ -103,20 +113,44 @@ class Game(RulesMixin, EffectsMixin):
         if self.checker is not None:
             self.checker(self, event)
 
-    def ask(self, p: int, actions):
-        a = self.strats[p].choose(self, p, actions)
+    def ask(self, p: int, actions, trading: bool = False):
+        """Seat `p`'s choice among `actions` (and, while `trading`, any trade offer the rules
+        accept); the default one for a player without a legal answer (`failed`)."""
+        try:
+            a = self.strats[p].choose(self, p, actions)
+        except Exception as error:
+            return self.by_default(p, actions, self.failed(p, error))
         for legal in actions:       # by identity first: equality of dataclasses is slow
             if legal is a:
                 break
         else:
-            if type(a) is not A.ProposeTrade and a not in actions:
-                raise self.strategy_error(p, a, actions)
+            if a not in actions and not (trading and type(a) is A.ProposeTrade and self.valid_trade(p, a)):
+                return self.by_default(p, actions, self.failed(p, self.strategy_error(p, a, actions)))
         if self.log_on:
             self.ev({"type": "choice", "seat": p, "action": A.to_json(a)})
         return a
 
     def strategy_error(self, p, a, actions) -> StrategyError:
         return StrategyError(f"seat {p} ({self.pl[p].strategy}) chose {a!r}, not one of the {len(actions)} legal actions")
+
+    def failed(self, p: int, error: Exception) -> str:
+        """Why seat `p` gets the default action: its `NoAnswer`, or the failure (an illegal
+        answer, an exception) of a strategy that `falls_back` on the default. A strategy that
+        does not (a test's script, a worked example) is obeyed: its failure stops the game."""
+        if isinstance(error, NoAnswer):
+            return error.why
+        if not getattr(self.strats[p], "falls_back", False):
+            raise error
+        if isinstance(error, StrategyError):
+            return str(error)
+        return f"seat {p} ({self.pl[p].strategy}) failed: {type(error).__name__}: {error}"
+
+    def by_default(self, p: int, actions, why: str):
+        """The default action for seat `p` (`actions.default`), logged with why it was taken."""
+        a = A.default(actions)
+        if self.log_on:
+            self.ev({"type": "choice", "seat": p, "action": A.to_json(a), "default": why})
+        return a
 
     # ---- setup -------------------------------------------------------------------------
 
@@ -418,36 +452,46 @@ class Game(RulesMixin, EffectsMixin):
         for _ in range(n):
             if fast is not None:
                 quiet = quiets[p]
+                why = None
                 if quiet is not None and (pl.cash < quiet[2] or pl.cash < quiet[1] and quiet[0] == versions[p]):
                     a = A.DONE        # its standing answer: no call needed
                 else:
-                    a = fast(self, p)
+                    try:
+                        a = fast(self, p)
+                    except Exception as error:
+                        a, why = A.DONE, self.failed(p, error)
+                    else:       # an answer without the list is checked here
+                        if type(a) is not A.Done and not self.manages(p, a, proposed):
+                            a, why = A.DONE, self.failed(p, self.strategy_error(p, a, ()))
+                if why is not None:
+                    self.by_default(p, (a,), why)
+                elif log_on:
+                    self.ev({"type": "choice", "seat": p, "action": A.to_json(a)})
             else:
-                a = self.ask(p, self.manage_actions(p, not proposed))
+                a = self.ask(p, self.manage_actions(p, not proposed), not proposed)
             kind = type(a)
             if kind is A.Done:
-                if fast is not None and log_on:
-                    self.ev({"type": "choice", "seat": p, "action": A.to_json(a)})
                 return
             step = SQUARE_ACTIONS.get(kind)
             if step is not None:
-                sq = a.square     # an answer without the list is checked here
-                if fast is not None and not (type(sq) is int and 0 <= sq < n and step[0](self, p, sq)):
-                    raise self.strategy_error(p, a, ())
-            elif kind is A.ProposeTrade:
-                if proposed or (fast is not None and not self.ed.trade_cash) or not self.valid_trade(p, a):
-                    raise self.strategy_error(p, a, ())
-            else:
-                raise self.strategy_error(p, a, ())
-            if fast is not None and log_on:
-                self.ev({"type": "choice", "seat": p, "action": A.to_json(a)})
-            if step is not None:
-                step[1](self, p, sq)
+                step[1](self, p, a.square)
             else:
                 proposed = True
                 self.propose_trade(p, a)
             if pl.bankrupt or st.over or self.ending:
                 return
+
+    def manages(self, p: int, a, proposed: bool) -> bool:
+        """Whether `a` is a legal answer in seat `p`'s manage window (`proposed`: it has made
+        its one trade offer of the window), checked without listing every legal answer."""
+        kind = type(a)
+        if kind is A.Done:
+            return True
+        step = SQUARE_ACTIONS.get(kind)
+        if step is not None:
+            sq = a.square
+            return type(sq) is int and 0 <= sq < self.ed.n and step[0](self, p, sq)
+        return kind is A.ProposeTrade and not proposed and self.ed.trade_cash and self.valid_trade(p, a)
 
     def manage_actions(self, p: int, trades: bool = True) -> list:
         ed, st = self.ed, self.st

@@ -3,6 +3,7 @@ events and the same final state; any difference or damage is a `ReplayError`."""
 from __future__ import annotations
 
 from . import actions as A
+from .engine import NoAnswer
 
 
 class ReplayError(Exception):
@@ -10,20 +11,24 @@ class ReplayError(Exception):
 
 
 class Replayer:
-    """Stands in for every seat's strategy, answering with the recorded choices."""
+    """Stands in for every seat's strategy, answering with the recorded choices (where the
+    engine took the default for a player, it has no answer either: the engine takes the
+    same default, and the replayed events show whether it is the logged one)."""
     name = "replay"
 
-    def __init__(self, choices: list[tuple[int, object]]):
+    def __init__(self, choices: list[tuple[int, object, str | None]]):
         self.choices = choices
         self.next = 0
 
     def choose(self, game, seat, actions):
         if self.next >= len(self.choices):
             raise ReplayError(f"the log has no more choices, but seat {seat} must choose (event log cut short?)")
-        who, action = self.choices[self.next]
+        who, action, default = self.choices[self.next]
         self.next += 1
         if who != seat:
             raise ReplayError(f"choice {self.next}: the log has seat {who} choosing, the game asks seat {seat}")
+        if default is not None:
+            raise NoAnswer(default)
         if type(action) is not A.ProposeTrade and action not in actions:
             raise ReplayError(f"choice {self.next}: the logged action {A.to_json(action)} is not legal here")
         if type(action) is A.ProposeTrade and not game.valid_trade(seat, action):
@@ -31,7 +36,9 @@ class Replayer:
         return action
 
 
-def recorded_choices(events: list) -> list[tuple[int, object]]:
+def recorded_choices(events: list) -> list[tuple[int, object, str | None]]:
+    """Each choice of a log: its seat, its action, and why the engine took it as the
+    player's default (None: the player chose it)."""
     out = []
     for i, event in enumerate(events):
         if not isinstance(event, dict):
@@ -41,8 +48,11 @@ def recorded_choices(events: list) -> list[tuple[int, object]]:
         seat = event.get("seat")
         if type(seat) is not int:
             raise ReplayError(f"event {i}: a choice without a seat")
+        default = event.get("default")
+        if default is not None and not isinstance(default, str):
+            raise ReplayError(f"event {i}: a choice's `default` is the text of why it was taken")
         try:
-            out.append((seat, A.from_json(event.get("action"))))
+            out.append((seat, A.from_json(event.get("action")), default))
         except ValueError as error:
             raise ReplayError(f"event {i}: {error}") from None
     return out

@@ -642,13 +642,18 @@ class RulesMixin:
         fast = self.raise_fasts[p]
         while pl.cash < amount - credited:
             if fast is not None:
-                a = fast(self, p, amount - credited, creditor, refused)
+                try:
+                    a = fast(self, p, amount - credited, creditor, refused)
+                except Exception as error:
+                    a = self.raise_by_default(p, amount - credited, creditor, refused, self.failed(p, error))
+                else:
+                    if a is not None and not self.raise_legal(p, a, amount - credited, creditor, refused):
+                        why = self.failed(p, self.strategy_error(p, a, ()))
+                        a = self.raise_by_default(p, amount - credited, creditor, refused, why)
+                    elif a is not None and self.log_on:
+                        self.ev({"type": "choice", "seat": p, "action": A.to_json(a)})
                 if a is None:
                     break
-                if not self.raise_legal(p, a, amount - credited, creditor, refused):
-                    raise self.strategy_error(p, a, ())
-                if self.log_on:
-                    self.ev({"type": "choice", "seat": p, "action": A.to_json(a)})
             else:
                 acts = self.raise_actions(p, creditor, amount - credited, refused)
                 if not acts:
@@ -677,9 +682,13 @@ class RulesMixin:
                     self.acquired(creditor, a.square, "debt")
                 else:
                     refused.add(a.square)
-            else:
-                raise self.strategy_error(p, a, acts)
         return credited
+
+    def raise_by_default(self, p: int, owed: int, creditor: int, refused, why: str):
+        """The default way to raise money (the first legal one), for a debtor whose strategy
+        gave no legal answer; None (nothing to raise) when there is none."""
+        acts = self.raise_actions(p, creditor, owed, refused)
+        return self.by_default(p, acts, why) if acts else None
 
     def forced_sale(self, p: int, sq: int) -> bool:
         """A debtor's deed auctioned to the other players (the creditor may bid); the price goes

@@ -12,6 +12,12 @@ mortgage, a hotel, a sale) and when a deed of a group it holds changes hands; a 
 may narrow the latter to the groups in `game.watching[seat]` (those its answers read),
 and the deeds it receives to those that leave it holding at least `game.receiving[seat][g]`
 deeds of their group `g` (a mortgaged deed received always moves it).
+
+A strategy with no legal answer raises `engine.NoAnswer(why)`; one that sets `falls_back`
+(the players here) may also fail otherwise (an illegal answer, an exception): either way
+the engine takes the default action (`actions.default`) and notes why in that choice of
+the log. A strategy without `falls_back` (a test's script) is obeyed: its failure stops
+the game.
 """
 from __future__ import annotations
 

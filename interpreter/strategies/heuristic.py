@@ -98,6 +98,7 @@ def _amounts(ed) -> dict:
 class Heuristic:
     name = "heuristic"
     draws = False
+    falls_back = True     # no legal answer: the engine takes the default (engine.Game.failed)
 
     def __init__(self, rng=None):
         self.game = None

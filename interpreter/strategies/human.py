@@ -39,6 +39,7 @@ def describe(game, action) -> str:
 class Human:
     name = "human"
     draws = False
+    falls_back = True     # no legal answer: the engine takes the default (engine.Game.failed)
 
     def __init__(self, rng=None, read=input, write=print):
         self.read = read

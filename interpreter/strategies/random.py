@@ -5,6 +5,7 @@ from __future__ import annotations
 class RandomStrategy:
     name = "random"
     draws = True
+    falls_back = True     # no legal answer: the engine takes the default (engine.Game.failed)
 
     def __init__(self, rng):
         self.rng = rng

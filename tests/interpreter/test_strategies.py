@@ -4,6 +4,7 @@ settings flipped), a game of random or heuristic players ends without an error a
 without the engine having to stand in for a player."""
 from __future__ import annotations
 
+import itertools
 import json
 
 import pytest
@@ -11,9 +12,12 @@ import pytest
 import grammar
 import interpreter
 import spec
+from boardrules.editions import concrete_editions, variant_targets
 from boardrules.narrate import narrate
 from interpreter import actions as A
+from interpreter import strategies
 from interpreter.strategies.heuristic import Heuristic
+from interpreter.strategies.human import Human
 
 from conftest import Script, edition
 
@@ -27,11 +31,24 @@ def mutant(tmp_path, base: str, body: str) -> interpreter.Edition:
     return interpreter.load(grammar.compile_file(str(path)))
 
 
+# What a human at the keyboard types, round and round: numbers in and out of range, Enter,
+# and things that are not numbers.
+TYPED = ["2", "", "1", "9", "", "3", "x", "1"]
+
+
+def seated(players: list[str], seed: int) -> list:
+    """The strategy objects for `players`; a human reads `TYPED` and writes nowhere."""
+    def human() -> Human:
+        lines = itertools.cycle(TYPED)
+        return Human(read=lambda prompt: next(lines), write=lambda text: None)
+    return [human() if name == "human" else strategies.make(name, seed, seat) for seat, name in enumerate(players)]
+
+
 def plays_legally(ed, players: list[str], seeds=range(1, 4), max_turns: int = 60) -> None:
     """Each game ends without an error, and no choice in its log is the engine's default
     for a player who gave no legal answer."""
     for seed in seeds:
-        result = interpreter.play(ed, players, seed=seed, max_turns=max_turns)
+        result = interpreter.play(ed, players, seed=seed, max_turns=max_turns, strategy_objects=seated(players, seed))
         defaulted = [e for e in result.events if e["type"] == "choice" and "default" in e]
         assert not defaulted, f"seed {seed}: {defaulted[0]}"
 
@@ -52,11 +69,31 @@ AMOUNTS = {
     "negative house": f'group brown {{ name = "Brown"  house_cost = -{HUGE}  hotel_cost = -50 }}',
     "jail fine far beyond a float": f"jail {{ fine = {HUGE} }}",
     "negative jail fine": "jail { fine = -50 }",
+    "bids far beyond a float": f"auction {{ raises = [1, {HUGE}] }}",
+    "no houses in the bank": "bank { houses = 0  hotels = 0 }",
 }
 
 
+# Every strategy: each alone, and at one table.
+TABLES = [["heuristic"] * 4, ["random"] * 3, ["human", "heuristic", "random"]]
+
+
+@pytest.mark.parametrize("players", TABLES)
+@pytest.mark.parametrize("name", concrete_editions())
+def test_players_choose_legally_in_every_bundled_edition(name, players):
+    plays_legally(edition(name), players, seeds=range(1, 3), max_turns=40)
+
+
+@pytest.mark.parametrize("players", TABLES)
+@pytest.mark.parametrize("name, variant", variant_targets())
+def test_players_choose_legally_in_every_bundled_variant(name, variant, players):
+    """Each variant laid over the first bundled edition of its family (as `verify` checks them)."""
+    ed = interpreter.load(grammar.compile_file(str(spec.bundled()[name]), [spec.bundled_variants()[variant]]))
+    plays_legally(ed, players, seeds=range(1, 3), max_turns=40)
+
+
 @pytest.mark.parametrize("amounts", AMOUNTS)
-@pytest.mark.parametrize("players", [["heuristic"] * 4, ["random"] * 3, ["heuristic", "random", "heuristic"]])
+@pytest.mark.parametrize("players", TABLES)
 def test_players_choose_legally_whatever_the_amounts(tmp_path, amounts, players):
     """The heuristic reckons in whole money (no float to overflow or round), and every
     offer, its own or the engine's list, is one the rules accept."""
@@ -78,11 +115,17 @@ SETTINGS = {
     "classic without deed trades": ("classic-se", "trade { deeds = no }"),
     "classic with deed auctions for debts": ("classic-us", "debt { auction_deeds = yes }"),
     "classic without cash trades": ("classic-nl", "trade { cash = no }"),
+    "classic sold only by auction": ("classic-us", "auction { only = yes }"),
+    "classic without auctions": ("classic-se", "auction { on_decline = no }"),
+    "classic bids beyond cash": ("classic-us", "auction { bid_within_cash = no }"),
+    "classic built unevenly on any lot": ("classic-nl", "building { even = no  needs_complete_group = no  blocked_by_mortgage = no }"),
+    "classic trades built groups, no jail cards": ("classic-us", "trade { built_groups = yes  jail_cards = no }"),
+    "wonders without deed trades": ("wonders-se", "trade { deeds = no }"),
 }
 
 
 @pytest.mark.parametrize("setting", SETTINGS)
-@pytest.mark.parametrize("players", [["heuristic"] * 4, ["random"] * 3])
+@pytest.mark.parametrize("players", TABLES)
 def test_players_choose_legally_whatever_the_settings(tmp_path, setting, players):
     """Metropol has no mortgages: a debtor there raises money only as the rules allow (with
     `debt.auction_deeds = no`, not at all), and nobody proposes a trade the rules forbid."""

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import itertools
 import json
+import subprocess
+import sys
 
 import pytest
 
@@ -214,3 +216,49 @@ def test_the_default_action_does_nothing_where_the_rules_let_a_player_do_nothing
     assert A.default([A.Act(0, 4, "build"), A.DONE]) == A.DONE
     assert A.default([A.Choose(0, "Pay $200"), A.Choose(1, "Pay 10%")]) == A.Choose(0, "Pay $200")
     assert A.default([A.Mortgage(3), A.SellBuilding(1)]) == A.Mortgage(3)
+
+
+# ---- the human prompt --------------------------------------------------------------------
+
+def test_human_enter_takes_the_default_the_prompt_names():
+    """Enter on an empty line is the default action (`actions.default`), named in the prompt;
+    with one legal action, it is that one, and the prompt says it is the only choice."""
+    prompts = []
+
+    def enter(prompt: str) -> str:
+        prompts.append(prompt)
+        if len(prompts) > 2:
+            pytest.fail(f"prompted again: {prompts}")
+        return ""
+    human = Human(read=enter, write=lambda text: None)
+    g = interpreter.new_game(edition("classic-us"), ["human", "heuristic"], seed=1)
+    assert human.choose(g, 0, [A.Buy(1), A.Decline(1)]) == A.Decline(1)
+    assert "Enter: 2. Decline" in prompts[-1]
+    assert human.choose(g, 0, [A.DONE]) == A.DONE
+    assert "Enter: 1. Done, the only choice" in prompts[-1]
+    assert len(prompts) == 2
+
+
+def human_game(typed: str, *args: str) -> subprocess.CompletedProcess:
+    """`boardrules play` with a human in seat 0, fed `typed` on stdin (then EOF)."""
+    command = [sys.executable, "-m", "boardrules", "play", "classic-us", "--players", "2", "--seed", "3",
+               "--strategy", "human", "--strategy", "heuristic", *args]
+    return subprocess.run(command, input=typed, capture_output=True, text=True, timeout=120)
+
+
+def test_human_pressing_enter_plays_the_defaults_to_the_end():
+    """Blank lines are choices (the defaults), not a prompt repeated forever: the game ends."""
+    done = human_game("\n" * 3000, "--max-turns", "10")
+    assert done.returncode == 0, done.stderr
+    assert "type a number" not in done.stdout and "Traceback" not in done.stderr
+    assert "winner" in done.stdout
+    assert done.stdout.count("choose a number") < 3000
+
+
+def test_human_input_ending_stops_the_game_cleanly():
+    """Blank lines, then the input ends (EOF): one prompt per line and one more, then a
+    clear message and exit status 2 (a closed terminal is bad input), no traceback."""
+    done = human_game("\n" * 30)
+    assert done.returncode == 2
+    assert done.stdout.count("choose a number") == 31
+    assert "input ended while seat 0 was choosing" in done.stderr and "Traceback" not in done.stderr

@@ -1,4 +1,5 @@
-"""A human at the terminal: the state in brief, then the numbered legal actions."""
+"""A human at the terminal: the state in brief, then the numbered legal actions; Enter on an
+empty line takes the default one (`actions.default`), which the prompt names."""
 from __future__ import annotations
 
 import sys
@@ -62,13 +63,19 @@ class Human:
             self.write(f"   auction: high bid {pending.high} by seat {pending.leader}")
         for i, action in enumerate(actions, start=1):
             self.write(f"  {i:>3}. {describe(game, action)}")
+        default = A.default(actions)
+        number = actions.index(default) + 1
+        enter = f"Enter: {number}. {describe(game, default)}" + (", the only choice" if len(actions) == 1 else "")
         while True:
             try:
-                text = self.read("choose a number: ")
+                text = self.read(f"choose a number ({enter}): ")
             except EOFError:
+                self.write("")         # the prompt's line ends before the message
                 print(InputEnded(seat).message, file=sys.stderr)
                 raise InputEnded(seat) from None
             text = text.strip()
+            if not text:
+                return default
             if text.isdigit() and 1 <= int(text) <= len(actions):
                 return actions[int(text) - 1]
-            self.write(f"  type a number from 1 to {len(actions)}")
+            self.write(f"  type a number from 1 to {len(actions)}, or Enter for {number}")

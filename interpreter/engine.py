@@ -464,7 +464,7 @@ class Game(RulesMixin, EffectsMixin):
                         if type(a) is not A.Done and not self.manages(p, a, proposed):
                             a, why = A.DONE, self.failed(p, self.strategy_error(p, a, ()))
                 if why is not None:
-                    self.by_default(p, (a,), why)
+                    self.by_default(p, (A.DONE,), why)
                 elif log_on:
                     self.ev({"type": "choice", "seat": p, "action": A.to_json(a)})
             else:

@@ -191,3 +191,23 @@ def test_a_payment_out_of_range_is_a_located_error(pure, tmp_path):
     cash = {"k": "attr", "of": {"k": "var", "name": "me"}, "name": "cash"}
     done = boardrules(pure, "play", str(path), "--seed", "1", swaps={"7777": cash}, cwd=tmp_path)
     assert_located(done, "E503", path, 4, "out of range", "turn ", "seat ")
+
+
+# a rent that reads past the printed rents (`printed[level + 6]`: a lot's list has 6), and one
+# that reads before the first (`printed[0 - 1]`: Python would quietly read the last, the hotel)
+INDICES = {
+    "past_the_end": ({"k": "bin", "op": "+", "l": {"k": "var", "name": "level"}, "r": {"k": "int", "v": 6}}, "7"),
+    "before_the_start": ({"k": "neg", "e": {"k": "int", "v": 1}}, "-1"),
+}
+
+
+@pytest.mark.parametrize("pure", ENGINES)
+@pytest.mark.parametrize("case", INDICES, ids=list(INDICES))
+def test_an_index_outside_its_list_is_a_located_error(case, pure, tmp_path):
+    """Issue #19 (found by the fuzz test): a rent formula reading a printed rent that is not
+    there is E504 at the rule, naming the index; never an IndexError traceback, and never a
+    negative index quietly reading from the end of the list."""
+    index, shown = INDICES[case]
+    path = spec(tmp_path, 'rent {\n  lot = printed[7777]\n}\n')
+    done = boardrules(pure, "play", str(path), "--seed", "1", swaps={"7777": index}, cwd=tmp_path)
+    assert_located(done, "E504", path, 4, f"index {shown}", "turn ", "seat ")

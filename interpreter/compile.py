@@ -18,6 +18,7 @@ import re
 from fractions import Fraction
 
 from . import actions as A
+from .errors import RuleError
 from .state import BANK, POT0
 
 
@@ -71,6 +72,18 @@ def _divide(a, b):
     return Fraction(a) / b
 
 
+def _at(items, i):
+    """`items[i]`, counting from 0: an index outside the list, or one that is not a whole
+    number, stops the rule (E504); a negative index never reads from the end as Python's does."""
+    if type(i) is not int:
+        if i != int(i):
+            raise RuleError("E504", f"index {i} is not a whole number")
+        i = int(i)
+    if 0 <= i < len(items):
+        return items[i]
+    raise RuleError("E504", f"index {i} is outside a list of {len(items)} (counted from 0)")
+
+
 def _scale(a, num: int, den: int):
     """`a * num/den` exactly (a percent, a constant ratio): an int when it comes out whole."""
     if type(a) is int:
@@ -106,7 +119,7 @@ class Compiler:
     def __init__(self, ed):
         self.ed = ed
         self.formula_stack: list[str] = []
-        self.names: dict = {"_divide": _divide, "_scale": _scale, "_count": _count, "_round": _round}   # what generated code reads
+        self.names: dict = {"_divide": _divide, "_scale": _scale, "_count": _count, "_round": _round, "_at": _at}   # what generated code reads
         self.loops = 0                                              # aggregate loop names made
         self.kinds: dict[str, str] = {}                             # loop name -> kind of its values
         self.procedures: dict[str, object] = {}                     # name -> its compiled block
@@ -312,9 +325,9 @@ class Compiler:
 
     def x_index(self, node, env):
         of, at = self.expr(node["of"], env), self.expr(node["at"], env)
-        if of[0] and at[0]:
+        if of[0] and at[0] and type(at[1]) is int and 0 <= at[1] < len(of[1]):   # else an error when the rule runs
             return True, of[1][at[1]]
-        return False, f"{self.source(of)}[{self.source(at)}]"
+        return False, f"_at({self.source(of)}, {self.source(at)})"
 
     def x_neg(self, node, env):
         e = self.expr(node["e"], env)

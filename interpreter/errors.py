@@ -22,6 +22,8 @@ HINTS = {
             "give the loop a way out (a condition that stops it, or another square to go to)",
     "E502": "the divisor is 0 here: guard it, e.g. `if N > 0 then X / N else 0`",
     "E503": "a number grew too large to work with: bound what the rule pays or multiplies",
+    "E504": "a list is read from index 0 to its length - 1: bound the index, "
+            "e.g. `if N < 6 then printed[N] else printed[5]`",
 }
 
 

@@ -196,7 +196,7 @@ def test_a_payment_out_of_range_is_a_located_error(pure, tmp_path):
 # a rent that reads past the printed rents (`printed[level + 6]`: a lot's list has 6), and one
 # that reads before the first (`printed[0 - 1]`: Python would quietly read the last, the hotel)
 INDICES = {
-    "past_the_end": ({"k": "bin", "op": "+", "l": {"k": "var", "name": "level"}, "r": {"k": "int", "v": 6}}, "7"),
+    "past_the_end": ({"k": "bin", "op": "+", "l": {"k": "var", "name": "level"}, "r": {"k": "int", "v": 6}}, "6"),
     "before_the_start": ({"k": "neg", "e": {"k": "int", "v": 1}}, "-1"),
 }
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 # the most moves (landings) and card draws one turn may make: a turn of the bundled editions
 # makes at most 8; a move made by a rule runs inside the landing that ran the rule (a few
 # Python frames each, ten in a deeply nested rule), so the limit keeps the game far from
-# Python's recursion limit (1000 frames) and from the end of the C stack (compiled engine)
+# Python's recursion limit (a thousand frames) and from the end of the C stack (compiled engine)
 LIMIT = 50
 TRAIL = 12          # the last moves and draws before the limit, to name the loop
 # the largest payment: the largest whole number a JSON reader keeps exactly (2**53 - 1);

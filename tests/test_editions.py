@@ -183,6 +183,13 @@ LANGUAGE_CONSTANTS = {("grammar/language.py", "PERCENT = 100"),
 # The limits of what an error report shows and how deep a spec may nest (issue #19).
 LANGUAGE_CONSTANTS |= {("grammar/diagnostics.py", "SHOWN = 20"), ("grammar/diagnostics.py", "WHOLE = 160"),
                        ("grammar/diagnostics.py", "WIDEST = 100"), ("grammar/parse.py", "DEEPEST = 100")}
+# The engine's bound on a turn's moves (issue #19) and the heuristic player's shares: mechanism.
+LANGUAGE_CONSTANTS |= {("interpreter/errors.py", "LIMIT = 50"),
+                       ("interpreter/errors.py", "TRAIL = 12          # the last moves and draws before the limit, to name the loop")}
+LANGUAGE_CONSTANTS |= {("interpreter/strategies/heuristic.py", line) for line in (
+    "BARGAIN = Fraction(9, 10)      # bid up to this share of the price for a deed of no special use",
+    "RESERVE = Fraction(1, 10)      # keep at least this share of the starting money back (when houses cost less)",
+    "UNPRICED = Fraction(1, 10)     # a deed without a printed price (sold only by auction) is worth this share of the starting money")}
 SKIP_KEYS = {"at", "index", "squares", "ir_version", "square"}   # positions and board indices, not amounts
 
 

@@ -417,7 +417,7 @@ class Heuristic:
         if ed.debt_auction:           # deeds are only auctioned: few choices, pick from the list
             actions = game.raise_actions(seat, creditor, owed, refused)
             return self.raise_money(game, seat, actions) if actions else None
-        mortgages = ed.mortgages      # a game without mortgages (Metropol) raises money otherwise
+        mortgages = ed.mortgages      # a game without mortgages raises money otherwise
         st = game.st
         houses, hotels, mortgaged = st.houses, st.hotels, st.mortgaged
         counts, group_of, group_size, value = game.gcount[seat], ed.group_of, ed.group_size, ed.mortgage_value

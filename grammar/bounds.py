@@ -7,7 +7,7 @@ comparison narrows the expression it names, written the same way, in its branch.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, is_dataclass
+from dataclasses import dataclass, field, fields, is_dataclass
 from fractions import Fraction
 from typing import Callable
 
@@ -194,6 +194,9 @@ class Known:
     attributes: dict[str, Bounds]        # `.price`, `.position`, ... of any player, deed or deck
     printed: Bounds                      # every printed rent of the board
     formulas: dict[str, s.Formula]
+    # a formula's bounds for the bounds of its arguments, read once: a call reads the body
+    # quietly and without facts, so the same arguments always give the same bounds
+    calls: dict[tuple[str, tuple[Bounds, ...]], Bounds] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -300,8 +303,11 @@ class Reader:
         if formula is None:
             return NATURAL if node.fn.text in ("houses", "hotels", "held") else ANYTHING
         # a formula is a macro: its body with these arguments (its own faults are reported once, at it)
-        quiet = Reader(self.known, QUIET)
-        return quiet.value(formula.body, {p.text: a for p, a in zip(formula.params, args)}, {})
+        key = (node.fn.text, tuple(args))
+        if key not in self.known.calls:
+            quiet = Reader(self.known, QUIET)
+            self.known.calls[key] = quiet.value(formula.body, {p.text: a for p, a in zip(formula.params, args)}, {})
+        return self.known.calls[key]
 
     def aggregate(self, node: s.Aggregate, scope: dict[str, Bounds], facts: Facts) -> Bounds:
         self.value(node.over, scope, facts)

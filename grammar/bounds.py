@@ -283,10 +283,13 @@ class Reader:
             chain.append(node)
             node = node.left
         found = self.value(node, scope, facts)
+        form = shape(node) if facts else None      # each link's shape from the last: no re-reading of the chain
         for node in reversed(chain):
             found = self.arithmetic(node, found, self.value(node.right, scope, facts))
-            fact = facts.get(shape(node)) if facts else None
-            found = found if fact is None else found.meet(fact)
+            if facts:
+                form = ("Binary", node.op, form, shape(node.right))     # shape(node), as `shape` spells it
+                fact = facts.get(form)
+                found = found if fact is None else found.meet(fact)
         return found
 
     def arithmetic(self, node: s.Binary, left: Bounds, right: Bounds) -> Bounds:

@@ -10,7 +10,7 @@ import bisect
 
 from . import actions as A
 from .compile import Ctx
-from .errors import LIMIT, TRAIL, RuleError
+from .errors import GOES_WRONG, LIMIT, TRAIL, RuleError
 from .state import BANK
 
 
@@ -45,7 +45,7 @@ class EffectsMixin:
             f = ed.on_pass[s]
             try:
                 f(self, c)
-            except (ArithmeticError, RuleError) as error:
+            except GOES_WRONG as error:
                 raise self.located(error, f) from None
             c.reason = saved
             if self.halt:
@@ -69,7 +69,7 @@ class EffectsMixin:
             c.reason = ed.land_reason[sq]
             try:
                 f(self, c)
-            except (ArithmeticError, RuleError) as error:
+            except GOES_WRONG as error:
                 raise self.located(error, f) from None
             c.reason = saved
             if self.halt or self.pl[p].position != sq or self.pl[p].bankrupt:
@@ -170,7 +170,7 @@ class EffectsMixin:
         if f is not None:
             try:
                 f(self, c)
-            except (ArithmeticError, RuleError) as error:
+            except GOES_WRONG as error:
                 raise self.located(error, f) from None
         in_play.remove([deck, card])
         if c.kept and not self.pl[c.me].bankrupt:
@@ -299,7 +299,7 @@ class EffectsMixin:
             try:
                 if (cond is None or cond(self, c)) and body is not None:
                     body(self, c)
-            except (ArithmeticError, RuleError) as error:
+            except GOES_WRONG as error:
                 raise self.located(error, body or cond) from None
             c.vars[var] = saved
             if self.ending:               # `end game` ran: the rest of the action stops here

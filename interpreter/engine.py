@@ -7,7 +7,7 @@ import random
 from . import actions as A
 from .compile import Ctx
 from .effects import EffectsMixin
-from .errors import RuleError
+from .errors import GOES_WRONG
 from .rules import SQUARE_ACTIONS, RulesMixin
 from .state import BANK, NO_DEED, GameState, Player, rng_state_to_json, rng_state_from_json
 
@@ -187,7 +187,7 @@ class Game(RulesMixin, EffectsMixin):
         if ed.setup_fn is not None:
             try:
                 ed.setup_fn(self, Ctx(reason="setup"))
-            except (ArithmeticError, RuleError) as error:
+            except GOES_WRONG as error:
                 raise self.located(error, ed.setup_fn) from None
 
     def roll_off(self) -> list[int]:
@@ -234,7 +234,7 @@ class Game(RulesMixin, EffectsMixin):
         """The game to its end; a rule that goes wrong stops it with a `RuleError`."""
         try:
             self.play_out()
-        except (ArithmeticError, RuleError) as error:
+        except GOES_WRONG as error:
             raise self.located(error, None) from None
 
     def play_out(self) -> None:
@@ -354,7 +354,7 @@ class Game(RulesMixin, EffectsMixin):
                 holds = cond is None or cond(self, c)
                 if holds and body is not None:
                     body(self, c)
-            except (ArithmeticError, RuleError) as error:
+            except GOES_WRONG as error:
                 raise self.located(error, body or cond) from None
             c.vars[var] = saved
             if holds:
@@ -377,7 +377,7 @@ class Game(RulesMixin, EffectsMixin):
                     offered = [A.Act(k, x, f"{label}: {self.label(ed.action_elements[k], x)}") for x in allowed(self, c)]
                     if offered and need is not None and need(self, c):
                         required = True
-                except (ArithmeticError, RuleError) as error:
+                except GOES_WRONG as error:
                     raise self.located(error, allowed) from None
                 acts += offered
             if not acts:
@@ -394,7 +394,7 @@ class Game(RulesMixin, EffectsMixin):
             if effect is not None:
                 try:
                     effect(self, c)
-                except (ArithmeticError, RuleError) as error:
+                except GOES_WRONG as error:
                     raise self.located(error, effect) from None
             if self.pl[p].bankrupt or self.ending or self.st.over:
                 return

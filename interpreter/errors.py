@@ -66,3 +66,8 @@ class RuleError(Exception):
         from grammar.diagnostics import Diagnostic
         return Diagnostic(self.code, str(self), self.file, self.line, self.column, HINTS.get(self.code),
                           self.width).render()
+
+
+# what a rule may raise while it runs: caught where the engine runs a rule, and turned into
+# that rule's located `RuleError` (`EffectsMixin.located`)
+GOES_WRONG = (ArithmeticError, RuleError)

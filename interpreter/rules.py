@@ -7,7 +7,7 @@ import bisect
 
 from . import actions as A
 from .compile import Ctx
-from .errors import LARGEST_PAYMENT, RuleError
+from .errors import GOES_WRONG, LARGEST_PAYMENT, RuleError
 from .state import BANK, POT0, Player
 
 NOBODY = Player(seat=BANK, strategy="bank")   # what a party's player attributes read for the bank
@@ -199,7 +199,7 @@ class RulesMixin:
         f = ed.rent_fn[sq]
         try:
             amount = f(self, c)
-        except (ArithmeticError, RuleError) as error:
+        except GOES_WRONG as error:
             raise self.located(error, f) from None
         return amount if type(amount) is int else ed.money(amount)      # most rents are whole
 

@@ -1,7 +1,7 @@
 """The engine's hot modules compiled with Cython, as they are (no Cython syntax in them).
 
 A game is millions of small Python calls; compiled, the same source plays about 1.35 times
-as fast (README, "Speed"). The compilation is optional: with no C compiler the install
+as fast (docs/speed.md, "The compiled engine"). The compilation is optional: with no C compiler the install
 still succeeds and the engine runs as plain Python, playing the same games
 (`interpreter/native.py` says which modules are compiled; tests/interpreter/test_native.py
 compares both). Everything else about the package is in pyproject.toml.

@@ -1,4 +1,4 @@
-"""Speed figures quoted in the README: spec compile time, games and player turns per second.
+"""Speed figures quoted in docs/speed.md: spec compile time, games and player turns per second.
 
 Run: python benchmarks/bench.py [--games N] [--edition ID] [--verify explore|prove|no]
 One process, 4 heuristic players, no event log and no invariant checks: the
@@ -50,7 +50,7 @@ def verify_time(prove: bool) -> tuple[float, float]:
     """Seconds and CPU seconds (this process and its workers) for `boardrules verify` over
     every bundled edition and variant (exploration at its default budget; Z3 proofs only
     with `prove`), run as the command runs it (each spec's proofs and exploration side by
-    side, one process per core): the figure the README quotes."""
+    side, one process per core): the figure docs/speed.md quotes."""
     import contextlib
     import io
     import resource

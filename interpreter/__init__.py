@@ -16,6 +16,7 @@ from .compile import CompileError, Ctx
 from .edition import Edition
 from .engine import Game, StrategyError
 from .errors import RuleError
+from .invariants import InvariantViolation, event_checker
 from .replay import Replayer, ReplayError, first_difference, recorded_choices
 from .state import BANK, GameState, Player
 
@@ -26,13 +27,6 @@ __all__ = ["load", "play", "replay", "Edition", "GameResult", "GameState", "Play
 def load(ir: dict) -> Edition:
     """Compile an edition's IR for play (once; an Edition is reusable and read-only)."""
     return Edition(ir)
-
-
-def __getattr__(name):
-    if name == "InvariantViolation":
-        from verifier.invariants import InvariantViolation
-        return InvariantViolation
-    raise AttributeError(name)
 
 
 class GameResult:
@@ -71,10 +65,7 @@ def new_game(edition: Edition, players: list[str], seed: int, max_turns: int | N
     """A set-up game, not yet played (tests drive it; `play` runs it)."""
     if not isinstance(edition, Edition):
         edition = load(edition)
-    checker = None
-    if check_invariants:
-        from verifier.invariants import event_checker
-        checker = event_checker()
+    checker = event_checker() if check_invariants else None
     objs = strategy_objects or [strategies.make(name, seed, seat) for seat, name in enumerate(players)]
     return Game(edition, objs, list(players), seed, max_turns, log, checker, dice)
 

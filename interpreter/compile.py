@@ -143,7 +143,7 @@ class Compiler:
 
     def text(self, node, env) -> str:
         """An expression as the source of one Python expression over `g`, `c` and `names`
-        (what `fn` makes a function of), for a reader that fuses several (verifier/invariants.py)."""
+        (what `fn` makes a function of), for a reader that fuses several (interpreter/invariants.py)."""
         outer, self.hoisted = self.hoisted, []
         try:
             return self._joined(self.expr(node, env))

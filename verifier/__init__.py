@@ -1,2 +1,2 @@
-"""The verifier: invariants run over games, explored by Hypothesis and proved by Z3."""
-from .invariants import InvariantViolation, check_all
+"""The verifier: explores games with Hypothesis, checking after every event the invariants the
+interpreter runs (interpreter/invariants.py), and proves them with Z3."""

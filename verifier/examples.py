@@ -23,8 +23,8 @@ import interpreter
 from interpreter import actions as A
 from interpreter.compile import CompileError, Compiler, Ctx
 from interpreter.engine import Game
+from interpreter.invariants import InvariantViolation, check_all, event_checker
 from interpreter.state import BANK
-from verifier.invariants import InvariantViolation, check_all, event_checker
 
 CHOICES = {"buy": A.Buy, "pay_fine": A.PayFine, "use_card": A.UseCard, "build_hotel": A.BuildHotel}
 CAUTIOUS = (A.Done, A.Decline, A.Pass, A.Roll, A.Reject, A.KeepMortgage)

@@ -29,9 +29,9 @@ from hypothesis.strategies._internal.lazy import unwrap_strategies
 import interpreter
 from grammar.language import parts
 from interpreter import actions as A
+from interpreter.invariants import InvariantViolation, event_checker
 
 from . import trace as traces
-from .invariants import InvariantViolation, event_checker
 
 # Long runs: BOARDRULES_EXPLORE_EXAMPLES overrides the number of games per edition.
 DEFAULT_EXAMPLES = int(os.environ.get("BOARDRULES_EXPLORE_EXAMPLES", "40"))

@@ -15,9 +15,8 @@ from pathlib import Path
 
 import interpreter
 from boardrules import atomic
+from interpreter.invariants import InvariantViolation, event_checker
 from interpreter.replay import Replayer, ReplayError, recorded_choices
-
-from .invariants import InvariantViolation, event_checker
 
 FORMAT = "boardrules-trace"
 VERSION = 1

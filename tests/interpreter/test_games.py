@@ -14,7 +14,7 @@ import spec
 from interpreter import actions as A
 from interpreter.state import GameState
 from interpreter.strategies.human import Human, InputEnded
-from verifier.invariants import InvariantViolation, check_all
+from interpreter.invariants import InvariantViolation, check_all
 
 GAMES = 200
 

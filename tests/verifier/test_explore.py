@@ -12,9 +12,9 @@ import grammar
 import interpreter
 from boardrules.cli import main
 from boardrules.editions import concrete_editions
+from interpreter.invariants import InvariantViolation, check_all
 from spec import bundled
 from verifier import explore
-from verifier.invariants import InvariantViolation, check_all
 
 EXAMPLES = 60
 # Games per edition where 60 is not enough: in Metropol the rents ruin players long before

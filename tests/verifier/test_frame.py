@@ -1,4 +1,4 @@
-"""The frame of the invariant checks (verifier/invariants.py): evaluating after an event only
+"""The frame of the invariant checks (interpreter/invariants.py): evaluating after an event only
 the invariants that read a part of the state the event changed must find exactly what
 evaluating all of them finds (issue 3: every invariant checked after every step). Explored
 games check both ways after every event and must agree on every bundled edition and variant,
@@ -10,9 +10,10 @@ import pytest
 import grammar
 import interpreter
 from boardrules.editions import concrete_editions, load, variant_targets
+from interpreter import invariants
+from interpreter.invariants import InvariantViolation, reads
 from spec import bundled
-from verifier import explore, invariants
-from verifier.invariants import InvariantViolation, reads
+from verifier import explore
 
 from test_broken import BROKEN, EXAMPLES, expected
 

@@ -17,6 +17,12 @@ it held, so the first invariant (in IR order) false after an event is the same a
 invariant evaluated: the same violation, after the same event
 (tests/verifier/test_frame.py plays games both ways). All of it is one generated function
 per edition (one call per event, not one per invariant).
+
+The checker lives with the engine, not in the verifier that explores with it: the
+invariants are part of every edition's IR, compiled by the interpreter, and checking them
+needs only the engine (`Game`, `Ctx`), so `play(check_invariants=True)` works with no
+verifier installed or imported. Injecting the hook instead would make every caller of
+`play` that wants the check (`play --check`, the tests) build it from a layer above.
 """
 from __future__ import annotations
 
@@ -28,8 +34,8 @@ from functools import cache
 from pathlib import Path
 from weakref import WeakKeyDictionary
 
-from interpreter.compile import Ctx
-from interpreter.engine import Game
+from .compile import Ctx
+from .engine import Game
 
 
 class InvariantViolation(AssertionError):

@@ -9,16 +9,16 @@ import click
 
 import grammar
 import interpreter
+from grammar.lookup import resolve
 from interpreter import strategies
 from interpreter.strategies.human import Human
+from spec import Refusal, bundled, resolve_variant
+from verifier import atomic, trace
 
-from . import atomic
 from . import simulate as simulation
-from .editions import UsageError, concrete_editions, load, resolve, resolve_variant
+from .editions import UsageError, load
 from .logfile import check_seats, read_json, read_log
 from .narrate import narrate, simulation_report, standings_table
-from spec import bundled
-from verifier import trace
 
 
 VARIANT = click.option("--variant", "variants", multiple=True, metavar="VARIANT",
@@ -33,7 +33,7 @@ class Command(click.Group):
             return super().invoke(ctx)
         except grammar.SpecError as error:
             click.echo(error.render(), err=True)
-        except UsageError as error:
+        except Refusal as error:            # the CLI's own, a spec not found, a path not writable
             click.echo(error.render(), err=True)
         except interpreter.ReplayError as error:
             click.echo(f"error: {error}", err=True)

@@ -1,4 +1,7 @@
-"""Find a spec by edition id or path, and compile it once per process."""
+"""Compile a spec once per process for the commands, and the CLI's own refusals.
+
+Finding a spec by id or path is the library's (`grammar.lookup.resolve`,
+`spec.resolve_variant`), so the rulebook and the tests find editions without the CLI."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -7,48 +10,13 @@ from pathlib import Path
 import grammar
 import interpreter
 from grammar.extend import read
+from grammar.lookup import concrete_editions, resolve
 from grammar.parse import parse
-from spec import bundled, bundled_variants
+from spec import Refusal, bundled, bundled_variants, resolve_variant
 
 
-class UsageError(Exception):
+class UsageError(Refusal):
     """A command-line mistake: one line for the user, then a hint."""
-
-    def __init__(self, message: str, hint: str = "") -> None:
-        super().__init__(message)
-        self.message = message
-        self.hint = hint
-
-    def render(self) -> str:
-        text = f"error: {self.message}"
-        return f"{text}\n  = hint: {self.hint}" if self.hint else text
-
-
-def resolve(spec: str) -> Path:
-    """An edition id (`classic-se`) names a bundled spec; anything else is a path."""
-    known = bundled()
-    if spec in known:
-        return known[spec]
-    path = Path(spec)
-    if path.suffix == ".rules" or path.exists() or "/" in spec:
-        if not path.is_file():
-            raise UsageError(f"no spec file `{spec}`", "give a bundled edition id or the path of a `.rules` file")
-        return path
-    raise UsageError(
-        f"no edition `{spec}`",
-        "bundled editions: " + ", ".join(sorted(concrete_editions())),
-    )
-
-
-def resolve_variant(variant: str) -> Path:
-    """A variant id (`short`) names a bundled overlay in `spec/variants/`; anything else is a path."""
-    known = bundled_variants()
-    if variant in known:
-        return known[variant]
-    path = Path(variant)
-    if path.suffix == ".rules" and path.is_file():
-        return path
-    raise UsageError(f"no variant `{variant}`", "bundled variants: " + ", ".join(sorted(known)))
 
 
 def variant_targets() -> list[tuple[str, str]]:
@@ -60,11 +28,6 @@ def variant_targets() -> list[tuple[str, str]]:
         family = parse(read(path)).header.parent.text
         out += [(next(eid for eid, lineage in editions.items() if family in lineage), vid)]
     return out
-
-
-def concrete_editions() -> list[str]:
-    """The bundled editions that can be played (abstract bases are left out)."""
-    return [eid for eid, path in bundled().items() if not grammar.compile_file(path)["edition"].get("abstract")]
 
 
 @dataclass(frozen=True)

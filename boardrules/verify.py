@@ -7,12 +7,13 @@ from pathlib import Path
 
 import click
 
+from grammar.lookup import concrete_editions
 from interpreter import ReplayError
+from verifier import atomic
 from verifier import trace as traces
 from verifier.verify import exploration, explored, proofs, render, to_json
 
-from . import atomic
-from .editions import UsageError, concrete_editions, load, variant_targets
+from .editions import UsageError, load, variant_targets
 from .logfile import _error
 from .workers import workers
 

@@ -12,9 +12,8 @@ from mkdocs.commands.serve import serve
 from mkdocs.config import load_config
 from mkdocs.exceptions import MkDocsException
 
-from boardrules.atomic import sweep
-from boardrules.editions import UsageError
-from rulebook.site import editions
+from rulebook.site import SiteError, editions
+from verifier.atomic import sweep
 
 CONFIG = Path(__file__).resolve().parent.parent / "mkdocs.yml"
 
@@ -23,15 +22,15 @@ def writable(out: Path) -> None:
     """Refuse a folder mkdocs cannot write, or one holding something other than a built site
     (mkdocs empties the folder before it builds)."""
     if out.exists() and not out.is_dir():
-        raise UsageError(f"`{out}` is a file, not a folder", "choose a folder for --out")
+        raise SiteError(f"`{out}` is a file, not a folder", "choose a folder for --out")
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as error:
-        raise UsageError(f"cannot create `{out}`: {error.strerror}", "choose another --out folder") from None
+        raise SiteError(f"cannot create `{out}`: {error.strerror}", "choose another --out folder") from None
     if not os.access(out, os.W_OK):
-        raise UsageError(f"cannot write to `{out}`", "choose a folder you may write to with --out")
+        raise SiteError(f"cannot write to `{out}`", "choose a folder you may write to with --out")
     if any(out.iterdir()) and not (out / "index.html").is_file():
-        raise UsageError(f"`{out}` holds files that are not a built site", "choose an empty or new folder with --out")
+        raise SiteError(f"`{out}` holds files that are not a built site", "choose an empty or new folder with --out")
 
 
 def build_site(out_dir: str | Path, specs: tuple[str, ...] = (), serve_it: bool = False,
@@ -39,7 +38,7 @@ def build_site(out_dir: str | Path, specs: tuple[str, ...] = (), serve_it: bool 
     """Build the site into `out_dir` (or serve it locally), each edition with `variants` laid
     over it; returns the site's index."""
     if not CONFIG.is_file():
-        raise UsageError(f"no `{CONFIG}`", "the site is built from a source checkout of boardrules")
+        raise SiteError(f"no `{CONFIG}`", "the site is built from a source checkout of boardrules")
     out = Path(out_dir)
     overrides = {}
     try:
@@ -63,7 +62,7 @@ def build_site(out_dir: str | Path, specs: tuple[str, ...] = (), serve_it: bool 
         finally:
             shutil.rmtree(staged, ignore_errors=True)
     except MkDocsException as error:
-        raise UsageError(f"the site did not build: {error}", "see the warnings above; the build is strict") from None
+        raise SiteError(f"the site did not build: {error}", "see the warnings above; the build is strict") from None
     return out / "index.html"
 
 

@@ -15,9 +15,9 @@ from mkdocs.structure.files import File, Files
 from pygments.formatters import HtmlFormatter
 
 import grammar
-from boardrules.editions import UsageError
 from rulebook.phrases import MissingPhrase
 from rulebook.site import Edition, editions, home, nav, pages
+from spec import Refusal
 
 STYLE = Path(__file__).with_name("rulebook.css")
 STYLE_URI = "rulebook/rulebook.css"
@@ -40,7 +40,7 @@ class Rulebook(BasePlugin[RulebookConfig]):
             for edition in self.editions:
                 self.pages |= pages(edition)
             config.nav = [{"Home": "index.md"}, *nav(self.editions), *(config.nav or [])]
-        except (UsageError, grammar.SpecError) as error:
+        except (Refusal, grammar.SpecError) as error:
             raise PluginError(error.render()) from None
         except MissingPhrase as error:
             raise PluginError(str(error)) from None

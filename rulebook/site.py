@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Callable
 
 import grammar
-from boardrules.editions import UsageError, concrete_editions, resolve, resolve_variant
+from grammar.lookup import concrete_editions, resolve
 from rulebook.board import board_page
 from rulebook.booklet import Booklet
 from rulebook.compare import compare_page
@@ -16,9 +16,15 @@ from rulebook.phrases import languages as known_languages
 from rulebook.phrases import phrases
 from rulebook.rules import rules_page
 from rulebook.variants import applicable
-from spec import bundled
+from spec import Refusal, bundled, resolve_variant
 
 ENGLISH = "en"
+
+
+class SiteError(Refusal):
+    """A site the rulebook cannot build as asked (an abstract edition, a language with no
+    phrase table, an --out folder it cannot use): what is wrong, then a hint."""
+
 
 # A booklet's pages, in reading order: file stem, `pages/<name>` in the phrase table, writer.
 PAGES: tuple[tuple[str, str, Callable[[Booklet], str]], ...] = (
@@ -66,18 +72,18 @@ def editions(specs: list[str], languages: dict[str, list[str]], variants: list[s
         path = resolve(spec)
         ir = grammar.compile_file(path, overlays)
         if ir["edition"].get("abstract"):
-            raise UsageError(f"edition `{ir['edition']['id']}` is abstract: it has no rulebook", "give an edition that extends it")
+            raise SiteError(f"edition `{ir['edition']['id']}` is abstract: it has no rulebook", "give an edition that extends it")
         about = ir["edition"]
         first = about.get("source_language") or about.get("language") or ENGLISH
         langs = languages.get(about["id"]) or list(dict.fromkeys([first, ENGLISH]))
         for lang in langs:
             if lang not in known_languages():
-                raise UsageError(f"no phrase table for language `{lang}` (edition `{ir['edition']['id']}`)",
+                raise SiteError(f"no phrase table for language `{lang}` (edition `{ir['edition']['id']}`)",
                                  f"write rulebook/phrases/{lang}.yaml, or use one of: {', '.join(known_languages())}")
         out.append(Edition(path, ir, parent_ir(path, ir), tuple(dict.fromkeys(langs)), applicable(path, ir)))
     unknown = sorted(set(languages) - {e.ir["edition"]["id"] for e in out} - set(bundled()))
     if unknown:
-        raise UsageError(f"the rulebook `languages` option names unknown editions: {', '.join(unknown)}",
+        raise SiteError(f"the rulebook `languages` option names unknown editions: {', '.join(unknown)}",
                          "name bundled edition ids in mkdocs.yml")
     return out
 

@@ -117,7 +117,7 @@ def test_write_killed_outright_is_cleared_by_the_next_write(tmp_path: Path):
     cleanup; the temporary file names its process, and the next write clears it."""
     log = tmp_path / "game.json"
     killed = subprocess.run([sys.executable, "-c", (
-        "import os, signal; from pathlib import Path; from boardrules import atomic\n"
+        "import os, signal; from pathlib import Path; from verifier import atomic\n"
         "os.fsync = lambda handle: os.kill(os.getpid(), signal.SIGKILL)\n"
         f"atomic.write(Path({str(log)!r}), 'half', '--log')")],
         env={**os.environ, "PYTHONPATH": str(ROOT)})
@@ -162,7 +162,7 @@ def test_simulate_out_writes_what_it_would_print(tmp_path: Path, as_json: bool):
 def test_trace_is_written_atomically(tmp_path: Path):
     """A verifier trace goes through the same writer: a dead writer's leftover is cleared and
     the new trace is whole; a folder that cannot be made is named with --traces."""
-    from boardrules.atomic import Unwritable
+    from verifier.atomic import Unwritable
 
     leftover = tmp_path / f".t.trace.json.tmp-{dead_pid()}"
     leftover.write_text("half", encoding="utf-8")
@@ -178,7 +178,7 @@ def test_unwritable_comes_back_whole_from_a_worker():
     """A trace written in a worker process fails there; the error crosses back to the command intact."""
     import pickle
 
-    from boardrules import atomic
+    from verifier import atomic
 
     error = atomic.unwritable("--traces", Path("/dev/null/x"), NotADirectoryError(20, "Not a directory"))
     again = pickle.loads(pickle.dumps(error))

@@ -14,9 +14,10 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import interpreter
-from boardrules import atomic
 from interpreter.invariants import InvariantViolation, event_checker
 from interpreter.replay import Replayer, ReplayError, recorded_choices
+
+from . import atomic
 
 FORMAT = "boardrules-trace"
 VERSION = 1

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from boardrules.editions import concrete_editions
+from grammar.lookup import concrete_editions
 from interpreter import native
 
 ROOT = Path(__file__).resolve().parents[2]

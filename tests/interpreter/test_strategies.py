@@ -15,8 +15,9 @@ import pytest
 import grammar
 import interpreter
 import spec
-from boardrules.editions import concrete_editions, variant_targets
+from boardrules.editions import variant_targets
 from boardrules.narrate import narrate
+from grammar.lookup import concrete_editions
 from interpreter import actions as A
 from interpreter import strategies
 from interpreter.strategies.heuristic import Heuristic

@@ -10,7 +10,7 @@ import pytest
 pytest.importorskip("mkdocs", reason="mkdocs is in the `docs` extra (pulled in by `test`)")
 
 import grammar  # noqa: E402
-from boardrules.editions import concrete_editions  # noqa: E402
+from grammar.lookup import concrete_editions  # noqa: E402
 from rulebook.build import build_site  # noqa: E402
 from spec import bundled  # noqa: E402
 

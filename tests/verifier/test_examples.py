@@ -11,7 +11,7 @@ from click.testing import CliRunner
 import grammar
 import spec
 from boardrules.cli import main
-from boardrules.editions import concrete_editions
+from grammar.lookup import concrete_editions
 from verifier.examples import run_all
 from verifier.mutate import default_check, mutants
 

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 import grammar
 import interpreter
 from boardrules.cli import main
-from boardrules.editions import concrete_editions
+from grammar.lookup import concrete_editions
 from interpreter.invariants import InvariantViolation, check_all
 from spec import bundled
 from verifier import explore

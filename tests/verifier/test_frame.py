@@ -9,7 +9,8 @@ import pytest
 
 import grammar
 import interpreter
-from boardrules.editions import concrete_editions, load, variant_targets
+from boardrules.editions import load, variant_targets
+from grammar.lookup import concrete_editions
 from interpreter import invariants
 from interpreter.invariants import InvariantViolation, reads
 from spec import bundled

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import copy
 
-from boardrules.editions import concrete_editions, load
+from boardrules.editions import load
+from grammar.lookup import concrete_editions
 from verifier.texts import disagreements
 
 WORDING = {"pay": ["betaal", "boete"], "collect": ["ontvangt", "betaalt u"]}

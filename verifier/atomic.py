@@ -8,6 +8,10 @@ A write that fails or is interrupted removes its temporary file. A process kille
 (SIGKILL, or SIGTERM to a verifier worker) runs no cleanup: its temporary file is named
 `.NAME.tmp-PID`, and the next write of the same file removes those whose process is gone
 (`verify` also clears its trace folder after its workers end).
+
+It lives in the verifier, the lowest layer that writes files: the traces, written by
+worker processes that may be killed, are why killed writers are swept. The rulebook (its
+site's staging folder) and the CLI (`--log`, `--out`) sit above it and use it from here.
 """
 from __future__ import annotations
 
@@ -17,10 +21,10 @@ from contextlib import suppress
 from glob import escape
 from pathlib import Path
 
-from .editions import UsageError
+from spec import Refusal
 
 
-class Unwritable(UsageError):
+class Unwritable(Refusal):
     """A path the command cannot write, named with the option that gave it."""
 
     def __init__(self, option: str, path: Path, why: str, hint: str = "") -> None:

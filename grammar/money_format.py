@@ -1,4 +1,7 @@
-"""Write amounts the way an edition writes money ("30 000 kr", "€ 1.500", "$1,500")."""
+"""Write amounts the way an edition writes money ("30 000 kr", "€ 1.500", "$1,500").
+
+A pure function of the IR's `money` settings, shared by the rulebook and the CLI's story of
+a game; it sits with the compiler that makes those settings, below both."""
 from __future__ import annotations
 
 

@@ -25,6 +25,7 @@ from interpreter.compile import CompileError, Compiler, Ctx
 from interpreter.engine import Game
 from interpreter.invariants import InvariantViolation, check_all, event_checker
 from interpreter.state import BANK
+from spec import bundled
 
 CHOICES = {"buy": A.Buy, "pay_fine": A.PayFine, "use_card": A.UseCard, "build_hotel": A.BuildHotel}
 CAUTIOUS = (A.Done, A.Decline, A.Pass, A.Roll, A.Reject, A.KeepMortgage)
@@ -253,7 +254,6 @@ def _shown(value) -> str:
 def spec_file(origin: str, spec: str) -> str:
     """The file an example of edition `origin` is written in, for `file:line`: the spec
     itself, a file of that id beside it, or the bundled one (as `extends` finds parents)."""
-    from spec import bundled
     path = Path(spec)
     if path.suffix == ".rules":
         if path.stem == origin:

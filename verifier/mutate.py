@@ -17,9 +17,13 @@ import z3
 
 from grammar.language import SECTION_PART, parts
 
-from .symbolic import terms as T
-from .symbolic.compile import Ctx, Unsupported
+from . import prove
 from .examples import run_all
+from .symbolic import terms as T
+from .symbolic.actions import catalogue
+from .symbolic.compile import Ctx, Unsupported
+from .symbolic.engine import SymGame
+from .symbolic.state import fresh
 from .texts import disagreements
 from .verdicts import Unknown
 
@@ -232,19 +236,15 @@ def _equivalent(ir: dict, m: Mutant, players: int = 2) -> str:
     """Z3: the mutated rent formula equals the original on every state, or the one action that
     reads a mutated limit is unchanged (GUARD_ONLY) -> dropped."""
     if m.setting in GUARD_ONLY:
-        from .prove import same_step
         action = GUARD_ONLY[m.setting]     # in the catalogue: its part of the game is there, or no mutant
-        if same_step(ir, m.ir, action, players):
+        if prove.same_step(ir, m.ir, action, players):
             return (f"Z3: `{action}`, the one rule that reads `{'.'.join(m.setting)}`, is unchanged from every state "
                     "where the original's invariants and lemmas hold")
         return ""
     if not m.description.startswith("rent."):
         return ""
-    from .prove import edition
-    from .symbolic.engine import SymGame
-    from .symbolic.state import fresh
     kind = m.description.split(":")[0][5:]
-    ed = edition(ir)
+    ed = prove.edition(ir)
     s = fresh(ed, 2)
     level, owned, mig, dice = z3.Ints("level owned mig dice")
     complete = z3.Bool("complete")
@@ -276,8 +276,6 @@ def default_check(ir: dict, touches: list | None = None, players: int = 2, prove
     invariant is no longer proved for an action the mutant changed (every action for a
     settings mutant) where the original edition's is (`proved(invariant, action)`), or such
     an action can no longer happen where the original's can (`happens(action)`)."""
-    from .prove import can_happen, prove_initial, prove_preserves
-    from .symbolic.actions import catalogue
     for text in disagreements(ir):
         if text not in texts:
             return f"printed text: {text}"
@@ -288,17 +286,17 @@ def default_check(ir: dict, touches: list | None = None, players: int = 2, prove
     if touches:
         acts = [a for a in acts if a.name in touches]
     for inv in ir["invariants"]:
-        if not prove_initial(ir, inv, players).passed:
+        if not prove.prove_initial(ir, inv, players).passed:
             return f"{inv['name']} x start: false in the start state"
         for a in acts:
             if proved is None or proved(inv["name"], a.name):
-                verdict = prove_preserves(ir, inv, a, players)
+                verdict = prove.prove_preserves(ir, inv, a, players)
                 # a query that ran out of its limit found nothing: the mutant's terms, made
                 # in another order, may merely cost a few units more than the original's
                 if not verdict.passed and not (isinstance(verdict, Unknown) and verdict.gave_up):
                     return f"{inv['name']} x {a.name}: {verdict.reason}"
     for a in acts:
-        if happens is not None and can_happen(ir, a, players) is False and happens(a.name):
+        if happens is not None and prove.can_happen(ir, a, players) is False and happens(a.name):
             return f"{a.name} can no longer happen in any state the invariants allow (a dead rule)"
     return ""
 
@@ -306,17 +304,16 @@ def default_check(ir: dict, touches: list | None = None, players: int = 2, prove
 def original_proofs(ir: dict, players: int = 2):
     """`proved(invariant, action)` and `happens(action)` for the original edition, each
     decided once, when first asked (a mutant of one card needs only that card's cells)."""
-    from .prove import can_happen, prove_preserves
     cells: dict = {}
 
     def proved(invariant: str, action: str) -> bool:
         if (invariant, action) not in cells:
-            cells[(invariant, action)] = prove_preserves(ir, invariant, action, players).passed
+            cells[(invariant, action)] = prove.prove_preserves(ir, invariant, action, players).passed
         return cells[(invariant, action)]
 
     def happens(action: str) -> bool:
         if action not in cells:
-            cells[action] = can_happen(ir, action, players) is True
+            cells[action] = prove.can_happen(ir, action, players) is True
         return cells[action]
     return proved, happens
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import itertools
 import json
 
 import z3
@@ -31,8 +32,9 @@ import interpreter
 from .symbolic import terms as T
 from .symbolic.actions import Action, catalogue
 from .symbolic.compile import Ctx, Unsupported
-from .symbolic.engine import SymGame
+from .symbolic.engine import SymGame, holds
 from .symbolic.lemmas import facts
+from .symbolic.replay import confirm
 from .symbolic.state import domain, fresh, initial, merge
 from .verdicts import Bounded, Proved, Unknown, Violated, Witness
 
@@ -128,12 +130,6 @@ def _action(ir: dict, action, players: int) -> Action:
         if a.name == action:
             return a
     raise KeyError(f"no action `{action}`")
-
-
-def holds(ed, inv: dict, state):
-    """The invariant's body on a state (a Z3 Bool, or a bool on a concrete state)."""
-    g = SymGame(ed, state)
-    return g.expr(inv["body"], Ctx())
 
 
 def _fresh(ed, players: int):
@@ -287,7 +283,6 @@ def prove_initial(ir: dict, invariant, players: int):
 
 def instances(act: Action):
     """Every assignment of the action's enumerable parameters (seat, deed, card, square)."""
-    import itertools
     names = list(act.params)
     for values in itertools.product(*[act.params[n] for n in names]):
         yield dict(zip(names, values))
@@ -861,7 +856,6 @@ def _bmc(ed, inv: dict, acts: list, chain: _Transition, players: int, depth: int
 def _trace(ed, acts, model, states, sels, games, inv):
     """Replay the model's steps in concrete mode; a violation stands only if the concrete
     run reaches it (the symbolic choices over-approximate amounts such as bids)."""
-    from .symbolic.replay import confirm
     steps = []
     s = states[0]
     for k, sel in enumerate(sels):

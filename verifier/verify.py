@@ -112,6 +112,9 @@ def _prove(ir: dict, report: Report, trace_dir: Path) -> None:
     """The Z3 cells: start, then each catalogue action; where an action is not shown to
     preserve an invariant, bounded model checking from the start state decides between
     `bounded` (no violation within the depth) and `violated` (with a trace)."""
+    # Imported here, not at the top: prove and z3 add about 0.35 s to the 1.2 s the verifier
+    # takes to import (python -X importtime), which `verify --no-prove` and `boardrules replay`
+    # never need. (The same in the functions below.)
     from . import prove
     from .symbolic.actions import catalogue
 
@@ -127,7 +130,7 @@ def _prove_cells(ir: dict, report: Report, trace_dir: Path, acts: list, effort) 
     waits (until after the library's bounded checks) while the budget left is no more than
     those checks may need: its hard queries (Metropol's sums over every area) must not
     spend what the library's verdicts need."""
-    from . import prove
+    from . import prove         # lazily: see `_prove`
     reserve = report.depth * prove.RLIMIT * sum(1 for inv in report.invariants if inv["origin"] == "prelude")
     waiting = []
     for inv in report.invariants:
@@ -149,7 +152,7 @@ def _prove_cells(ir: dict, report: Report, trace_dir: Path, acts: list, effort) 
 def _bound_open(ir: dict, report: Report, trace_dir: Path, acts: list, rows: set) -> None:
     """Joint induction, then for each row of `rows` with open cells one bounded check from
     the start state, whose verdict its open cells take."""
-    from . import prove
+    from . import prove         # lazily: see `_prove`
     prove.joint(ir, report.cells)
     for inv in report.invariants:
         name = inv["name"]
@@ -174,7 +177,7 @@ def _traced(verdict, ir: dict, report: Report, invariant: str, trace_dir: Path):
     variants laid over the spec are named and the IR's hash kept, so `replay` plays the
     same rules or says they changed."""
     if isinstance(verdict, Violated):
-        from .prove import edition
+        from .prove import edition  # lazily: see `_prove`
         doc = {"format": traces.FORMAT, "version": traces.VERSION, "kind": "actions", "edition": report.edition,
                "spec": report.spec, "variants": list(ir["edition"].get("variants") or ()),
                "ir_hash": edition(ir).hash, "players": report.players,

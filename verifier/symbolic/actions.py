@@ -19,6 +19,7 @@ from typing import Callable
 
 import z3
 
+import interpreter
 from grammar.language import parts
 from interpreter.state import BANK
 
@@ -124,7 +125,6 @@ def draws_of(ir: dict) -> dict:
 
 
 def catalogue(ir: dict, players: int, ed=None) -> list[Action]:
-    import interpreter
     ed = ed or interpreter.load(ir)
     seats = list(range(players))
     deeds = list(ed.deeds)

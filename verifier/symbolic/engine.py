@@ -218,3 +218,9 @@ class SymGame(CompileMixin, EffectsMixin, RulesMixin):
             self.pay(p, BANK, ed.jail_fine, "jail_fine")
             self.fork(self.s.bankrupt[p], None, lambda: (self.leave_jail(p, "forced"), self.move(p, total)))
         self.fork(T.le(ed.jail_max_turns, s.jail_turns[p]), last_try)
+
+
+def holds(ed, inv: dict, state):
+    """The invariant's body on a state (a Z3 Bool, or a bool on a concrete state): what the
+    proofs (verifier/prove.py) and the concrete replay of their traces (replay.py) ask."""
+    return SymGame(ed, state).expr(inv["body"], Ctx())

@@ -6,11 +6,16 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+import interpreter
 from interpreter import actions as A
 from interpreter.compile import Ctx
 from interpreter.engine import Game
 from interpreter.rules import AuctionInfo
 from interpreter.state import BANK
+
+from . import terms as T
+from .engine import holds
+from .state import from_game
 
 
 class Script:
@@ -204,10 +209,6 @@ def legal(game, act, args: dict):
 def confirm(ed, steps, players, inv, acts):
     """Replay a trace of catalogue actions in the interpreter from its start state; True
     when the interpreter reaches the same violation."""
-    import interpreter
-    from verifier.prove import holds
-    from .state import from_game
-    from . import terms as T
     by_name = {a.name: a for a in acts}
     game = interpreter.new_game(ed, ["random"] * players, seed=0, log=False)
     for step in steps:

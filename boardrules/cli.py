@@ -95,7 +95,7 @@ def check_players(loaded, players: int) -> None:
     limits = loaded.ir["settings"]["game"]["players"]
     if not limits["min"] <= players <= limits["max"]:
         raise UsageError(
-            f"`{loaded.ir['edition']['id']}` is for {limits['min']} to {limits['max']} players, not {players}",
+            f"`{loaded.ir['edition']['key']}` is for {limits['min']} to {limits['max']} players, not {players}",
             f"use --players between {limits['min']} and {limits['max']}",
         )
 
@@ -213,7 +213,7 @@ def simulate(spec, games, players, chosen, seed, max_turns, jobs, debug, as_json
     with tqdm(total=games, unit="game", file=sys.stderr, disable=None) as bar:
         for summary in simulation.run(loaded.path, loaded.variants, loaded.edition, seats, games, seed, max_turns, debug, jobs, bar.update):
             tally.add(summary)
-    report = {"edition": loaded.ir["edition"]["id"], "variants": list(variants), "players": players, "strategies": seats, "seed": seed, "debug": debug, **tally.report()}
+    report = {"edition": loaded.ir["edition"]["key"], "variants": list(variants), "players": players, "strategies": seats, "seed": seed, "debug": debug, **tally.report()}
     text = json.dumps(report, ensure_ascii=False, sort_keys=True) if as_json else simulation_report(report)
     if out_path is None:
         click.echo(text)

@@ -48,7 +48,7 @@ def load(spec: str, variants: tuple[str, ...] = ()) -> Loaded:
     ir = grammar.compile_file(path, overlays)
     if ir["edition"].get("abstract"):
         raise UsageError(
-            f"edition `{ir['edition']['id']}` is abstract and cannot be played",
+            f"edition `{ir['edition']['key']}` is abstract and cannot be played",
             "play one of the editions that extend it: " + ", ".join(sorted(concrete_editions())),
         )
     return Loaded(path, ir, interpreter.load(ir), overlays)

@@ -81,7 +81,7 @@ def check_seats(path: Path, log: dict, ir: dict) -> None:
     limits, seats = ir["settings"]["game"]["players"], len(log["header"]["players"])
     if not limits["min"] <= seats <= limits["max"]:
         raise _at(path, ("header", "players"),
-                  f"game log header seats {seats} player{'s' * (seats != 1)}; `{ir['edition']['id']}` is for "
+                  f"game log header seats {seats} player{'s' * (seats != 1)}; `{ir['edition']['key']}` is for "
                   f"{limits['min']} to {limits['max']}", AGAIN)
 
 

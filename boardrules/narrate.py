@@ -9,9 +9,9 @@ def narrate(ir: dict, events: list[dict]) -> list[str]:
     money = ir["settings"]["money"]
     squares = [square["name"] for square in ir["squares"]]
     decks = [deck["name"] for deck in ir["decks"]]
-    areas = [area.get("name") or area["id"] for area in ir.get("areas", [])]
+    areas = [area.get("name") or area["key"] for area in ir.get("areas", [])]
     things = {"area": areas, "square": squares, "deed": squares}
-    elements = {act["id"]: things.get(act["element"]) for act in ir.get("actions", [])}
+    elements = {act["key"]: things.get(act["element"]) for act in ir.get("actions", [])}
 
     def cash(amount: int) -> str:
         return format_money(money, amount)
@@ -71,7 +71,7 @@ def narrate(ir: dict, events: list[dict]) -> list[str]:
 def standings_table(ir: dict, summary: dict) -> str:
     """The final ranking, one player a line."""
     money = ir["settings"]["money"]
-    head = f"{ir['edition']['id']}: {summary['turns']} turns, ended by {summary['ended_by']}"
+    head = f"{ir['edition']['key']}: {summary['turns']} turns, ended by {summary['ended_by']}"
     rows = [head]
     for place, row in enumerate(summary["standings"], start=1):
         status = "bankrupt" if row["bankrupt"] else f"cash {format_money(money, row['cash'])}, score {format_money(money, row['score'])}"

@@ -57,7 +57,7 @@ class Lowering:
 
     def error(self, code: str, message: str, span: Span, hint: str | None = None) -> tuple[dict, Type]:
         self.names.report(Diagnostic.at(code, message, span, hint))
-        return {"k": "int", "v": 0}, ANY
+        return {"expr": "int", "value": 0}, ANY
 
     def expect(self, what: str, node: s.Expr, scope: Scope, wanted: str) -> dict:
         """Lower `node` and check it is a number, an int or a bool (`wanted`)."""
@@ -72,11 +72,11 @@ class Lowering:
 
     def expr(self, node: s.Expr, scope: Scope) -> tuple[dict, Type]:
         if isinstance(node, s.Int):
-            return {"k": "int", "v": node.value}, INT
+            return {"expr": "int", "value": node.value}, INT
         if isinstance(node, s.Percent):
-            return {"k": "ratio", "num": node.value, "den": lang.PERCENT}, RATIO
+            return {"expr": "ratio", "num": node.value, "den": lang.PERCENT}, RATIO
         if isinstance(node, s.Bool):
-            return {"k": "bool", "v": node.value}, BOOL
+            return {"expr": "bool", "value": node.value}, BOOL
         if isinstance(node, s.Name):
             return self.name(node, scope)
         if isinstance(node, s.Attr):
@@ -85,20 +85,20 @@ class Lowering:
             of, t = self.expr(node.of, scope)
             at = self.expect("a list index", node.at, scope, "int")
             if t.name == "list":
-                return {"k": "index", "of": of, "at": at}, t.element
+                return {"expr": "index", "list": of, "position": at}, t.element
             if t.name != "any":
                 self.error("E301", f"only a list can be indexed, found `{t}`", node.of.span,
                            "`printed` (in rent formulas) is a list: `printed[0]`")
-            return {"k": "index", "of": of, "at": at}, ANY
+            return {"expr": "index", "list": of, "position": at}, ANY
         if isinstance(node, s.Neg):
             if isinstance(node.operand, s.Int):
-                return {"k": "int", "v": -node.operand.value}, INT
+                return {"expr": "int", "value": -node.operand.value}, INT
             ir, t = self.expr(node.operand, scope)
             if not lang.is_number(t):
                 return self.error("E301", f"`-` needs a number, found `{t}`", node.operand.span, HINTS["number"])
-            return {"k": "neg", "e": ir}, t
+            return {"expr": "neg", "operand": ir}, t
         if isinstance(node, s.Not):
-            return {"k": "not", "e": self.expect("the operand of `not`", node.operand, scope, "bool")}, BOOL
+            return {"expr": "not", "operand": self.expect("the operand of `not`", node.operand, scope, "bool")}, BOOL
         if isinstance(node, s.Binary):
             return self.binary(node, scope)
         if isinstance(node, s.Conditional):
@@ -109,7 +109,7 @@ class Lowering:
             if joined is None:
                 return self.error("E301", f"the branches of `if` differ: `{t1}` and `{t2}`", node.span,
                                   "both branches must give the same kind of value")
-            return {"k": "if", "c": cond, "t": then, "e": other}, joined
+            return {"expr": "if", "cond": cond, "then": then, "otherwise": other}, joined
         if isinstance(node, s.Call):
             return self.call(node, scope)
         assert isinstance(node, s.Aggregate)
@@ -117,17 +117,17 @@ class Lowering:
 
     def name(self, node: s.Name, scope: Scope) -> tuple[dict, Type]:
         if node.text == "bank" and scope.get("bank") == lang.PARTY:
-            return {"k": "bank"}, lang.PARTY
+            return {"expr": "bank"}, lang.PARTY
         if node.text in scope:
-            return {"k": "var", "name": node.text}, self.names.params.get(node.text, scope[node.text])
+            return {"expr": "var", "name": node.text}, self.names.params.get(node.text, scope[node.text])
         if node.text in self.names.squares:
-            return {"k": "square", "id": node.text}, Type("square")
+            return {"expr": "square", "key": node.text}, Type("square")
         if node.text in self.names.groups:
-            return {"k": "group", "id": node.text}, Type("group")
+            return {"expr": "group", "key": node.text}, Type("group")
         if node.text in self.names.decks:
-            return {"k": "deck", "id": node.text}, Type("deck")
+            return {"expr": "deck", "key": node.text}, Type("deck")
         if node.text in self.names.pots:
-            return {"k": "pot", "id": node.text}, lang.POT
+            return {"expr": "pot", "key": node.text}, lang.POT
         return self.unknown_name(node, scope)
 
     def unknown_name(self, node: s.Name, scope: Scope) -> tuple[dict, Type]:
@@ -145,14 +145,14 @@ class Lowering:
             if node.name.text not in keys:
                 return self.error("E207", f"unknown setting `{of.text}.{node.name.text}`", node.name.span,
                                   did_you_mean(node.name.text, keys))
-            return {"k": "setting", "path": f"{of.text}.{node.name.text}"}, keys[node.name.text]
+            return {"expr": "setting", "path": f"{of.text}.{node.name.text}"}, keys[node.name.text]
         if isinstance(of, s.Name) and of.text not in scope and of.text not in self.names.pots:
             return self.unknown_name(of, scope)
         ir, t = self.expr(of, scope)
         if t.name in ("player", "party", "any") and node.name.text in self.names.states:
-            return {"k": "attr", "of": ir, "name": node.name.text}, self.names.states[node.name.text]
+            return {"expr": "attr", "subject": ir, "name": node.name.text}, self.names.states[node.name.text]
         if t.name in ("area", "any") and node.name.text in self.names.area_states:
-            return {"k": "attr", "of": ir, "name": node.name.text}, self.names.area_states[node.name.text]
+            return {"expr": "attr", "subject": ir, "name": node.name.text}, self.names.area_states[node.name.text]
         attrs = lang.ATTRS.get(t.name)
         if t.name == "any":
             attrs = lang.PLAYER_ATTRS | lang.DEED_ATTRS | lang.AREA_ATTRS
@@ -167,21 +167,21 @@ class Lowering:
             owner = lang.PLAYER if node.name.text in lang.PLAYER_ATTRS else \
                 lang.AREA if node.name.text in lang.AREA_ATTRS else lang.DEED
             self.names.params[of.text] = owner
-        return {"k": "attr", "of": ir, "name": node.name.text}, attrs[node.name.text]
+        return {"expr": "attr", "subject": ir, "name": node.name.text}, attrs[node.name.text]
 
     def binary(self, node: s.Binary, scope: Scope) -> tuple[dict, Type]:
         op = node.op
         if op in ("and", "or"):
             left = self.expect(f"the left of `{op}`", node.left, scope, "bool")
             right = self.expect(f"the right of `{op}`", node.right, scope, "bool")
-            return {"k": "bin", "op": op, "l": left, "r": right}, BOOL
+            return {"expr": "bin", "operator": op, "left": left, "right": right}, BOOL
         if op in ("==", "!="):
             left, lt = self.operand(node.left, node.right, scope)
             right, rt = self.operand(node.right, node.left, scope)
             if _join(lt, rt) is None:
                 return self.error("E301", f"cannot compare `{lt}` with `{rt}`", node.span,
                                   "compare numbers with numbers, an option with an option of the same rule")
-            return {"k": "bin", "op": op, "l": left, "r": right}, BOOL
+            return {"expr": "bin", "operator": op, "left": left, "right": right}, BOOL
         left, lt = self.expr(node.left, scope)
         right, rt = self.expr(node.right, scope)
         if op == "in":
@@ -191,14 +191,14 @@ class Lowering:
             if rt.element is not None and not _fits(lt, rt.element):
                 return self.error("E301", f"a `{lt}` is never in a set of {rt.element}", node.left.span,
                                   "compare like with like: a square with a set of squares")
-            return {"k": "bin", "op": op, "l": left, "r": right}, BOOL
+            return {"expr": "bin", "operator": op, "left": left, "right": right}, BOOL
         for side, t in ((node.left, lt), (node.right, rt)):
             if not lang.is_number(t):
                 return self.error("E301", f"`{op}` needs numbers, found `{t}`", side.span, HINTS["number"])
         if op in ("<", "<=", ">", ">="):
-            return {"k": "bin", "op": op, "l": left, "r": right}, BOOL
+            return {"expr": "bin", "operator": op, "left": left, "right": right}, BOOL
         exact = INT if lt == INT and rt == INT and op != "/" else (ANY if ANY in (lt, rt) else RATIO)
-        return {"k": "bin", "op": op, "l": left, "r": right}, exact
+        return {"expr": "bin", "operator": op, "left": left, "right": right}, exact
 
     def operand(self, node: s.Expr, other: s.Expr, scope: Scope) -> tuple[dict, Type]:
         """One side of `==`/`!=`: a bare name beside a rule with options is one of its options."""
@@ -209,7 +209,7 @@ class Lowering:
                     return self.error("E210", f"unknown option `{node.text}`", node.span,
                                       did_you_mean(node.text, other_type.options) or
                                       "the options are " + ", ".join(f"`{o}`" for o in other_type.options))
-                return {"k": "enum", "v": node.text}, other_type
+                return {"expr": "enum", "value": node.text}, other_type
         return self.expr(node, scope)
 
     def peek(self, node: s.Expr, scope: Scope) -> tuple[dict, Type]:
@@ -246,7 +246,7 @@ class Lowering:
             if param.name != "any" and isinstance(arg, s.Name) and self.names.params.get(arg.text) == ANY:
                 self.names.params[arg.text] = param
             args.append(ir)
-        return {"k": "call", "fn": fn, "args": args}, result
+        return {"expr": "call", "function": fn, "args": args}, result
 
     def aggregate(self, node: s.Aggregate, scope: Scope) -> tuple[dict, Type]:
         fn = node.fn.text
@@ -267,7 +267,7 @@ class Lowering:
         if body_kind == "bool" and body_type.name not in ("bool", "any"):
             self.error("E301", f"the body of `{fn}` must be yes/no, found `{body_type}`", node.body.span,
                        HINTS["bool"])
-        return ({"k": "agg", "fn": fn, "var": node.var.text, "over": over, "body": body},
+        return ({"expr": "agg", "function": fn, "var": node.var.text, "over": over, "body": body},
                 result or (body_type if lang.is_number(body_type) else ANY))
 
     # ---- statements -------------------------------------------------------------------
@@ -277,27 +277,27 @@ class Lowering:
 
     def stmt(self, node: s.Stmt, scope: Scope, in_card: bool) -> dict:
         if isinstance(node, s.Pay):
-            return {"do": "transfer", "amount": self.expect("the amount of `pay`", node.amount, scope, "number"),
-                    "from": {"k": "var", "name": "me"}, "to": self.party(node.to, scope)}
+            return {"stmt": "transfer", "amount": self.expect("the amount of `pay`", node.amount, scope, "number"),
+                    "payer": {"expr": "var", "name": "me"}, "payee": self.party(node.to, scope)}
         if isinstance(node, s.Collect):
             amount = self.expect("the amount of `collect`", node.amount, scope, "number")
-            return {"do": "transfer", "amount": amount, "from": self.party(node.source, scope),
-                    "to": {"k": "var", "name": "me"}}
+            return {"stmt": "transfer", "amount": amount, "payer": self.party(node.source, scope),
+                    "payee": {"expr": "var", "name": "me"}}
         if isinstance(node, s.ForEach):
             over, t = self.expr(node.over, scope)
             if t.name not in ("set", "any"):
                 self.error("E301", f"`for` ranges over a set, found `{t}`", node.over.span,
                            "a set is `players`, `others` or `p.deeds`")
             body = self.block(node.body, scope | {node.var.text: t.element or ANY}, in_card)
-            return {"do": "for", "var": node.var.text, "over": over, "body": body}
+            return {"stmt": "for", "var": node.var.text, "over": over, "body": body}
         if isinstance(node, s.MoveTo):
             index = self.names.squares.get(node.square.text)
             if index is None:
                 self.error("E203", f"unknown square `{node.square.text}`", node.square.span,
                            known(node.square.text, self.names.squares, "squares"))
-            return {"do": "move_to", "square": index or 0}
+            return {"stmt": "move_to", "square": index or 0}
         if isinstance(node, s.MoveBy):
-            return {"do": "move_by", "steps": self.expect("the steps of `move by`", node.steps, scope, "int")}
+            return {"stmt": "move_by", "steps": self.expect("the steps of `move by`", node.steps, scope, "int")}
         if isinstance(node, s.Advance):
             if node.group.text not in self.names.groups:
                 self.error("E204", f"unknown group `{node.group.text}`", node.group.span,
@@ -306,28 +306,28 @@ class Lowering:
             if node.rent is not None:
                 inner = scope | {name: t for name, t in lang.WITH_RENT_NAMES.items() if name not in scope}
                 rent = self.expect("the rent of `advance`", node.rent, inner, "number")
-            return {"do": "advance_to_nearest", "group": node.group.text, "rent": rent}
+            return {"stmt": "advance_to_nearest", "group": node.group.text, "rent": rent}
         if isinstance(node, s.GoToJail):
             if not self.names.jail:
                 self.error("E406", "`go to jail` in a game without a jail", node.span,
                            "give the edition a `jail { ... }` section, or remove the statement")
-            return {"do": "go_to_jail"}
+            return {"stmt": "go_to_jail"}
         if isinstance(node, s.Draw):
             if node.deck.text not in self.names.decks:
                 self.error("E205", f"unknown deck `{node.deck.text}`", node.deck.span,
                            did_you_mean(node.deck.text, self.names.decks))
-            return {"do": "draw", "deck": node.deck.text}
+            return {"stmt": "draw", "deck": node.deck.text}
         if isinstance(node, s.Keep):
             if not in_card:
                 self.error("E404", "`keep` outside a card", node.span,
                            "only a card can be kept; on a square, remove `keep`")
-            return {"do": "keep"}
+            return {"stmt": "keep"}
         if isinstance(node, s.ChooseIn):
             return self.choose_in(node, scope, in_card)
         if isinstance(node, s.Add):
             return self.add(node, scope)
         if isinstance(node, s.EndGame):
-            return {"do": "end_game"}
+            return {"stmt": "end_game"}
         if isinstance(node, s.Deal):
             if "me" in scope:
                 self.error("E405", "`deal` outside `setup`", node.span,
@@ -337,7 +337,7 @@ class Lowering:
             if kind is not None and kind not in lang.DEED_KINDS:
                 self.error("E210", f"`{kind}` is not a kind of deed", node.kind.span,
                            did_you_mean(kind, lang.DEED_KINDS) or "the kinds are " + _listing(lang.DEED_KINDS))
-            return {"do": "deal", "each": each, "paying": node.paying, "of": kind}
+            return {"stmt": "deal", "each": each, "paying": node.paying, "deed_kind": kind}
         if isinstance(node, s.SetState):
             return self.set_state(node, scope)
         if isinstance(node, s.DoProcedure):
@@ -347,19 +347,19 @@ class Lowering:
             if _join(t, lang.SQUARE) is None and t.name != "deed":
                 self.error("E301", f"a token goes to a square, not to a `{t}`", node.square.span,
                            "name a square, or a variable that holds one")
-            return {"do": "jump_to" if isinstance(node, s.JumpTo) else "place_at", "target": square}
+            return {"stmt": "jump_to" if isinstance(node, s.JumpTo) else "place_at", "target": square}
         if isinstance(node, s.Throw):
             inner = scope | {name.text: INT for name in node.names}
-            return {"do": "throw", "names": [name.text for name in node.names],
+            return {"stmt": "throw", "names": [name.text for name in node.names],
                     "body": self.block(node.body, inner, in_card)}
         if isinstance(node, s.Choose):
-            return {"do": "choose", "options": [
+            return {"stmt": "choose", "options": [
                 {"label": option.label.value, "body": self.block(option.body, scope, in_card)}
                 for option in node.options]}
         assert isinstance(node, s.When)
-        return {"do": "if", "cond": self.expect("an `if` condition", node.cond, scope, "bool"),
+        return {"stmt": "if", "cond": self.expect("an `if` condition", node.cond, scope, "bool"),
                 "then": self.block(node.then, scope, in_card),
-                "else": self.block(node.otherwise, scope, in_card)}
+                "otherwise": self.block(node.otherwise, scope, in_card)}
 
     def choose_in(self, node: s.ChooseIn, scope: Scope, in_card: bool) -> dict:
         over, t = self.expr(node.over, scope)
@@ -369,7 +369,7 @@ class Lowering:
         element = t.element or ANY
         inner = scope | {node.var.text: element}
         where = None if node.where is None else self.expect("a `where` condition", node.where, inner, "bool")
-        return {"do": "choose_in", "var": node.var.text, "over": over, "where": where, "skip": node.skip,
+        return {"stmt": "choose_in", "var": node.var.text, "over": over, "where": where, "skip": node.skip,
                 "element": element.name, "body": self.block(node.body, inner, in_card)}
 
     def add(self, node: s.Add, scope: Scope) -> dict:
@@ -383,7 +383,7 @@ class Lowering:
         elif not _fits(t, state.element):
             self.error("E301", f"`{node.state.text}` holds {state.element}s, not `{t}`", node.item.span,
                        "add an element of the state's declared type")
-        return {"do": "add", "item": item, "to": player, "state": node.state.text}
+        return {"stmt": "add", "item": item, "player": player, "state": node.state.text}
 
     def set_state(self, node: s.SetState, scope: Scope) -> dict:
         of, t = self.expr(node.of, scope)
@@ -396,7 +396,7 @@ class Lowering:
                        did_you_mean(name, [n for n, ty in table.items() if ty.name == "int"]) or
                        f"declare it: `state {'area' if t.name == 'area' else 'player'}.{name} : int`")
         value = self.expect(f"the value of `{name}`", node.value, scope, "int")
-        return {"do": "set", "of": of, "state": name, "value": value}
+        return {"stmt": "set", "subject": of, "state": name, "value": value}
 
     def do_procedure(self, node: s.DoProcedure, scope: Scope) -> dict:
         name = node.name.text
@@ -406,26 +406,26 @@ class Lowering:
             hint = ("a procedure may run only procedures written above it" if name in self.names.procedures
                     else did_you_mean(name, self.names.procedures) or "declare it: `procedure NAME(...) { ... }`")
             self.error("E208", f"unknown procedure `{name}`", node.name.span, hint)
-            return {"do": "call", "procedure": name, "args": []}
+            return {"stmt": "call", "procedure": name, "args": []}
         if len(node.args) != allowed[name]:
             self.error("E305", f"`{name}` takes {allowed[name]} argument{'s' * (allowed[name] != 1)}, "
                        f"given {len(node.args)}", node.span, "give one argument per parameter")
-        return {"do": "call", "procedure": name, "args": [self.expr(arg, scope)[0] for arg in node.args]}
+        return {"stmt": "call", "procedure": name, "args": [self.expr(arg, scope)[0] for arg in node.args]}
 
     def party(self, node: s.Name, scope: Scope) -> dict:
         if node.text == "bank":
-            return {"k": "bank"}
+            return {"expr": "bank"}
         if node.text in self.names.pots and node.text not in scope:
-            return {"k": "pot", "id": node.text}
+            return {"expr": "pot", "key": node.text}
         if scope.get(node.text, ANY).name in ("player", "any") and node.text in scope:
-            return {"k": "var", "name": node.text}
+            return {"expr": "var", "name": node.text}
         hint = "a party is `bank`, `me`, `owner` (in rent) or a loop variable over players"
         if node.text in scope:
             self.error("E301", f"`{node.text}` is a `{scope[node.text]}`, not a player", node.span, hint)
         else:
             self.error("E209", f"unknown party `{node.text}`", node.span,
                        did_you_mean(node.text, [n for n, t in scope.items() if t == lang.PLAYER] + ["bank"]) or hint)
-        return {"k": "bank"}
+        return {"expr": "bank"}
 
 
 def _listing(words) -> str:

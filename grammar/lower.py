@@ -18,7 +18,7 @@ from grammar.extend import Edition, read
 from grammar.parse import parse
 from grammar.language import ANY, Key, Type
 
-IR_VERSION = 1
+IR_VERSION = 2
 PRELUDE = Path(__file__).with_name("prelude.rules")   # the built-in invariants every edition gets
 
 # The type a setting has when an expression reads it, by the kind of its key.
@@ -119,7 +119,7 @@ class _Lower:
         groups = self.groups()
         squares = self.squares(groups, settings)
         self.check_rent_kinds(rent, squares)
-        decks = [{"id": did, "name": deck.name.value if deck.name else None,
+        decks = [{"key": did, "name": deck.name.value if deck.name else None,
                   "cards": [{"text": card.text.value, "effect": self.effects.block(card.body, lang.EFFECT_NAMES, True)}
                             for card in deck.cards]}
                  for did, deck in self.edition.decks.items()]
@@ -127,7 +127,7 @@ class _Lower:
         header = self.edition.header
         return {
             "ir_version": IR_VERSION,
-            "edition": {"id": header.id.text, "lineage": list(self.edition.lineage),
+            "edition": {"key": header.id.text, "lineage": list(self.edition.lineage),
                         "title": about.get("title"), "language": about.get("language"),
                         "source": about.get("source"), "abstract": not self.concrete}
                        | ({"source_language": about["source_language"]} if "source_language" in about else {})
@@ -251,7 +251,7 @@ class _Lower:
                 declared.append((origin, item))
         return [{"name": item.name.text, "text": item.text.value,
                  "body": self.effects.expect(f"invariant `{item.name.text}`", item.body, lang.EVERYWHERE, "bool"),
-                 "origin": origin, "at": [item.span.line, item.span.column]}
+                 "origin": origin, "written_at": [item.span.line, item.span.column]}
                 for origin, item in declared]
 
     # ---- state, pots and hooks -------------------------------------------------------
@@ -286,7 +286,7 @@ class _Lower:
         """Each example's players, set-up steps and turns (names checked against the board
         and the seats), and its expectations as yes/no expressions over the game state with
         the players' names bound."""
-        kinds = {sq["id"]: sq["kind"] for sq in squares}
+        kinds = {sq["key"]: sq["kind"] for sq in squares}
         out = []
         for origin, example in self.edition.examples.values():
             players = self.example_players(example, settings.get("game", {}).get("players"))
@@ -299,7 +299,7 @@ class _Lower:
                         self.error("E209", f"unknown player `{who.text}`", who.span,
                                    did_you_mean(who.text, seats) or
                                    f"the example's players are {_listing(sorted(seats))}")
-                entry = {"do": step.what, "at": [step.span.line, step.span.column]}
+                entry = {"step": step.what, "written_at": [step.span.line, step.span.column]}
                 if step.players:
                     entry["player"] = step.players[-1].text
                 if step.what == "set":
@@ -328,10 +328,10 @@ class _Lower:
                 steps.append(entry)
             scope = lang.EVERYWHERE | {p.text: lang.PLAYER for p in players}
             expects = [{"body": self.effects.expect("an expectation", step.expr, scope, "bool"),
-                        "text": _source_text(step.expr.span), "at": [step.span.line, step.span.column]}
+                        "text": _source_text(step.expr.span), "written_at": [step.span.line, step.span.column]}
                        for step in example.expects]
             out.append({"name": example.name.text, "text": example.text.value, "origin": origin,
-                        "at": [example.span.line, example.span.column], "players": [p.text for p in players],
+                        "written_at": [example.span.line, example.span.column], "players": [p.text for p in players],
                         "steps": steps, "expect": expects})
         return out
 
@@ -470,7 +470,7 @@ class _Lower:
     def areas(self) -> list[dict]:
         out = []
         for aid, area in self.edition.areas.items():
-            entry = {"id": aid, "name": area.name.value if area.name else None} | \
+            entry = {"key": aid, "name": area.name.value if area.name else None} | \
                 self.keyed("area", lang.AREA_KEYS, aid, area.settings)
             given = {setting.key.text for setting in area.settings}
             for key in lang.AREA_KEYS:
@@ -501,7 +501,7 @@ class _Lower:
                 self.error("E301", f"action `{name}` ranges over a set, found `{t}`", action.over.span,
                            "a set is `areas`, `squares`, `p.deeds`, ...")
             scope = lang.EFFECT_NAMES | {action.var.text: t.element or ANY}
-            entry: dict = {"id": name, "label": action.label.value if action.label else None,
+            entry: dict = {"key": name, "label": action.label.value if action.label else None,
                            "var": action.var.text, "over": over, "element": (t.element or ANY).name, "required": None}
             for setting in action.settings:
                 key = setting.key.text
@@ -523,7 +523,7 @@ class _Lower:
     def pots(self) -> list[dict]:
         out = []
         for pid, pot in self.edition.pots.items():
-            out.append({"id": pid, "name": pot.name.value if pot.name else None, "takes": []}
+            out.append({"key": pid, "name": pot.name.value if pot.name else None, "takes": []}
                        | self.keyed("pot", lang.POT_KEYS, pid, pot.settings))
         return out
 
@@ -569,9 +569,9 @@ class _Lower:
                 self.error("E215", f"`to` is for `add` hooks, not `{event}`", hook.to.span, "remove `to ...`")
             scope = lang.EFFECT_NAMES | {var: bound}
             cond = None if hook.cond is None else self.effects.expect("a hook's condition", hook.cond, scope, "bool")
-            out.append({"event": event, "var": var, "by": [w.text for w in hook.by], "state": state,
-                        "if": cond, "body": self.effects.block(hook.body, scope, False),
-                        "at": [hook.span.line, hook.span.column]})
+            out.append({"event": event, "var": var, "via": [w.text for w in hook.by], "state": state,
+                        "cond": cond, "body": self.effects.block(hook.body, scope, False),
+                        "written_at": [hook.span.line, hook.span.column]})
         return out
 
     # ---- settings --------------------------------------------------------------------
@@ -758,7 +758,7 @@ class _Lower:
                     self.strays.add(square.kind)
         out = []
         for gid, group in self.edition.groups.items():
-            entry: dict = {"id": gid, "name": group.name.value if group.name else None, "kind": None,
+            entry: dict = {"key": gid, "name": group.name.value if group.name else None, "kind": None,
                            "color": None}
             for setting in group.settings:
                 key = setting.key.text
@@ -785,7 +785,7 @@ class _Lower:
         return out
 
     def squares(self, groups: list[dict], settings: dict) -> list[dict]:
-        by_id = {group["id"]: group for group in groups}
+        by_id = {group["key"]: group for group in groups}
         max_houses = settings.get("building", {}).get("max_houses")
         priced = not settings.get("auction", {}).get("only", False)     # auction-only deeds have no price
         mortgages = "mortgage" in {section for section, _ in self.edition.settings}
@@ -808,7 +808,7 @@ class _Lower:
                 self.lacks("squares", "name", square.id, f"square `{sid}` has no name",
                            f"write its printed name after the id: `{square.kind} {sid} \"...\"`")
             out.append({
-                "index": index, "id": sid, "name": square.name.value if square.name else None,
+                "index": index, "key": sid, "name": square.name.value if square.name else None,
                 "kind": square.kind, "deed": deed, **{key: value for key, value in marks.items() if value is not None},
                 "on_land": self.effects.block(square.on_land.body, lang.EFFECT_NAMES, False) if square.on_land else [],
                 "on_pass": self.effects.block(square.on_pass.body, lang.EFFECT_NAMES, False) if square.on_pass else [],
@@ -837,7 +837,7 @@ class _Lower:
             self.error("E402", f"{square.kind} `{square.id.text}` has no `group`", square.id.span,
                        f"add `group = ...` naming a group of kind {square.kind}")
         elif group is not None and group["kind"] not in (None, square.kind):
-            self.error("E307", f"{square.kind} `{square.id.text}` is in group `{group['id']}` of kind "
+            self.error("E307", f"{square.kind} `{square.id.text}` is in group `{group['key']}` of kind "
                        f"{group['kind']}", given["group"].value.span,
                        f"put it in a group of kind {square.kind}, or make it a {group['kind']}")
         if self.concrete:
@@ -857,7 +857,7 @@ class _Lower:
             elif square.kind in self.strays:     # a group one short: the stray deed's error says why
                 wanted, why = None, ""
             else:
-                wanted, why = len(group["squares"]), f"one for each number of {square.kind}s of group `{group['id']}` an owner can hold"
+                wanted, why = len(group["squares"]), f"one for each number of {square.kind}s of group `{group['key']}` an owner can hold"
             if wanted is not None and len(deed["rent"]) != wanted:
                 self.error("E303", f"{square.kind} `{square.id.text}` has {len(deed['rent'])} rents, "
                            f"it needs {wanted}", given["rent"].value.span, f"one rent per case: {why}")

@@ -49,7 +49,7 @@ class Moves:
         self.index = {sid: i for i, sid in enumerate(self.ids)}
         self.n = len(self.ids)
         self.kinds = [square.kind for square in edition.squares.values()]
-        self.groups = {group["id"]: group["squares"] for group in ir["groups"]}
+        self.groups = {group["key"]: group["squares"] for group in ir["groups"]}
         self.on_pass = {i: square.on_pass.body for i, square in enumerate(edition.squares.values())
                         if square.on_pass and square.on_pass.body}          # in board order, as the engine runs them
         self.once_per_lap = ir["settings"].get("money", {}).get("salary_limit") == "once_per_lap"

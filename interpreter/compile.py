@@ -97,10 +97,10 @@ def _destination(body: list, var: str) -> tuple[str, bool] | None:
     the block starts with `jump to var` / `place at var`, ("by", True) with `move by var`."""
     if not body:
         return None
-    first, chosen = body[0], {"k": "var", "name": var}
-    if first.get("do") in ("jump_to", "place_at") and first.get("target") == chosen:
-        return "at", first["do"] == "jump_to"
-    if first.get("do") == "move_by" and first.get("steps") == chosen:
+    first, chosen = body[0], {"expr": "var", "name": var}
+    if first.get("stmt") in ("jump_to", "place_at") and first.get("target") == chosen:
+        return "at", first["stmt"] == "jump_to"
+    if first.get("stmt") == "move_by" and first.get("steps") == chosen:
         return "by", True
     return None
 
@@ -128,7 +128,7 @@ class Compiler:
     # ---- expressions ---------------------------------------------------------------
 
     def expr(self, node: dict, env: dict):
-        kind = node.get("k")
+        kind = node.get("expr")
         handler = getattr(self, "x_" + str(kind), None)
         if handler is None:
             raise CompileError(f"unsupported expression kind `{kind}`")
@@ -170,7 +170,8 @@ class Compiler:
     def filter_fn(self, over: dict, var: str, cond: dict | None, env: dict):
         """`[x in OVER where COND]` as one function `f(g, c) -> list` (one evaluation, so the
         condition's parts that do not read `x` are worked out once, not once per element)."""
-        node = {"k": "agg", "fn": "filter", "var": var, "over": over, "body": cond or {"k": "bool", "v": True}}
+        node = {"expr": "agg", "function": "filter", "var": var, "over": over,
+                "body": cond or {"expr": "bool", "value": True}}
         return self.fn(node, env)
 
     def source(self, compiled) -> str:
@@ -183,16 +184,16 @@ class Compiler:
         return name
 
     def x_int(self, node, env):
-        return True, node["v"]
+        return True, node["value"]
 
     def x_bool(self, node, env):
-        return True, bool(node["v"])
+        return True, bool(node["value"])
 
     def x_ratio(self, node, env):
         return True, Fraction(node["num"], node["den"])
 
     def x_enum(self, node, env):
-        return True, node["v"]
+        return True, node["value"]
 
     def x_bank(self, node, env):
         return True, BANK
@@ -201,13 +202,13 @@ class Compiler:
         return True, self.ed.setting(node["path"])
 
     def x_square(self, node, env):
-        return True, self.ed.square_index[node["id"]]
+        return True, self.ed.square_index[node["key"]]
 
     def x_group(self, node, env):
-        return True, self.ed.group_index[node["id"]]
+        return True, self.ed.group_index[node["key"]]
 
     def x_deck(self, node, env):
-        return True, self.ed.deck_index[node["id"]]
+        return True, self.ed.deck_index[node["key"]]
 
     NAMES = {
         "me": "c.me",
@@ -260,7 +261,7 @@ class Compiler:
     SET_KINDS = {"pots": "pot", "players": "player", "others": "player", "deeds": "deed", "groups": "group", "decks": "deck"}
 
     def kind(self, node: dict, env: dict) -> str | None:
-        k = node.get("k")
+        k = node.get("expr")
         if k in ("group", "deck"):
             return k
         if k == "bank":
@@ -272,9 +273,9 @@ class Compiler:
         return None
 
     def element_kind(self, node: dict) -> str | None:
-        if node.get("k") == "var":
+        if node.get("expr") == "var":
             return self.SET_KINDS.get(node["name"])
-        if node.get("k") == "attr" and node["name"] == "deeds":
+        if node.get("expr") == "attr" and node["name"] == "deeds":
             return "deed"
         return None
 
@@ -290,13 +291,13 @@ class Compiler:
                   "number": "number", "across": "across"}
 
     def x_pot(self, node, env):
-        return True, self.ed.pot_party[node["id"]]
+        return True, self.ed.pot_party[node["key"]]
 
     def x_attr(self, node, env):
-        of = self.source(self.expr(node["of"], env))
+        of = self.source(self.expr(node["subject"], env))
         name = node["name"]
         ed = self.ed
-        if node["of"].get("k") == "pot" or self.kind(node["of"], env) == "pot":
+        if node["subject"].get("expr") == "pot" or self.kind(node["subject"], env) == "pot":
             return False, f"g.st.pots[{POT0} - {of}]"
         if name in ed.state_index:                         # a player's declared state
             return False, f"g.pl[{of}].marks[{ed.state_index[name]}]"
@@ -306,7 +307,7 @@ class Compiler:
             return False, f"{self.source((True, getattr(ed, self.CITY_ATTRS[name])))}[{of}]"
         if name == "kind":                                 # only a square has a kind
             return False, f"{self.source((True, ed.kind_names))}[{of}]"
-        kind = self.kind(node["of"], env)
+        kind = self.kind(node["subject"], env)
         if kind == "group":
             pattern, tables = self.GROUP_ATTRS.get(name), {"deeds": ed.group_squares}
         elif kind == "deck":
@@ -324,19 +325,19 @@ class Compiler:
         raise CompileError(f"unknown attribute `{name}`")
 
     def x_index(self, node, env):
-        of, at = self.expr(node["of"], env), self.expr(node["at"], env)
+        of, at = self.expr(node["list"], env), self.expr(node["position"], env)
         if of[0] and at[0] and type(at[1]) is int and 0 <= at[1] < len(of[1]):   # else an error when the rule runs
             return True, of[1][at[1]]
         return False, f"_at({self.source(of)}, {self.source(at)})"
 
     def x_neg(self, node, env):
-        e = self.expr(node["e"], env)
+        e = self.expr(node["operand"], env)
         if e[0]:
             return True, -e[1]
         return False, f"(-{e[1]})"
 
     def x_not(self, node, env):
-        e = self.expr(node["e"], env)
+        e = self.expr(node["operand"], env)
         if e[0]:
             return True, not e[1]
         return False, f"(not {e[1]})"
@@ -356,8 +357,8 @@ class Compiler:
     }
 
     def x_bin(self, node, env):
-        op = node["op"]
-        l, r = self.expr(node["l"], env), self.expr(node["r"], env)
+        op = node["operator"]
+        l, r = self.expr(node["left"], env), self.expr(node["right"], env)
         if op in ("and", "or"):
             if l[0]:
                 if op == "and":
@@ -379,7 +380,8 @@ class Compiler:
         return False, f"({self.source(l)} {op} {self.source(r)})"
 
     def x_if(self, node, env):
-        cond, then, other = self.expr(node["c"], env), self.expr(node["t"], env), self.expr(node["e"], env)
+        cond = self.expr(node["cond"], env)
+        then, other = self.expr(node["then"], env), self.expr(node["otherwise"], env)
         if cond[0]:
             return then if cond[1] else other
         return False, f"({self.source(then)} if {cond[1]} else {self.source(other)})"
@@ -389,7 +391,7 @@ class Compiler:
     LOOP_NAME = re.compile(r"\bv(\d+)\b")
 
     def x_agg(self, node, env):
-        fn, var = node["fn"], node["var"]
+        fn, var = node["function"], node["var"]
         if fn not in self.AGGREGATES and fn != "filter":
             raise CompileError(f"unknown aggregate `{fn}`")
         over = self.source(self.expr(node["over"], env))
@@ -422,7 +424,7 @@ class Compiler:
         return name
 
     def x_call(self, node, env):
-        name = node["fn"]
+        name = node["function"]
         args = [self.expr(a, env) for a in node.get("args", [])]
         if name in ("houses", "hotels"):
             if len(args) != 1:
@@ -471,7 +473,7 @@ class Compiler:
         return run
 
     def stmt(self, node: dict, env: dict):
-        kind = node.get("do")
+        kind = node.get("stmt")
         handler = getattr(self, "s_" + str(kind), None)
         if handler is None:
             raise CompileError(f"unsupported statement `{kind}`")
@@ -484,7 +486,7 @@ class Compiler:
             money = self.source((True, _round(self.ed, amount[1])))
         else:
             money = f"_round({self.source((True, self.ed))}, {amount[1]})"
-        payer, payee = self.source(self.expr(node["from"], env)), self.source(self.expr(node["to"], env))
+        payer, payee = self.source(self.expr(node["payer"], env)), self.source(self.expr(node["payee"], env))
         return eval(f"lambda g, c: g.pay({payer}, {payee}, {money}, c.reason)", self.names)
 
     def s_for(self, node, env):
@@ -558,7 +560,7 @@ class Compiler:
         return lambda g, c: g.choose_in(c, var, items, body, element, skip, goes)
 
     def s_add(self, node, env):
-        item, player = self.fn(node["item"], env), self.fn(node["to"], env)
+        item, player = self.fn(node["item"], env), self.fn(node["player"], env)
         state = self.ed.state_index[node["state"]]
         return lambda g, c: g.mark(player(g, c), state, item(g, c))
 
@@ -568,11 +570,11 @@ class Compiler:
     def s_deal(self, node, env):
         each = self.fn(node["each"], env) if node.get("each") is not None else None
         paying = bool(node.get("paying"))
-        kind = node.get("of")
+        kind = node.get("deed_kind")
         return lambda g, c: g.deal(None if each is None else each(g, c), paying, kind)
 
     def s_set(self, node, env):
-        of, value = self.fn(node["of"], env), self.fn(node["value"], env)
+        of, value = self.fn(node["subject"], env), self.fn(node["value"], env)
         ed = self.ed
         name = node["state"]
         if name in ed.area_state_index:
@@ -624,7 +626,7 @@ class Compiler:
     def s_if(self, node, env):
         cond = self.expr(node["cond"], env)
         then = self.block(node.get("then", []), env)
-        other = self.block(node.get("else", []), env)
+        other = self.block(node.get("otherwise", []), env)
         if cond[0]:
             chosen = then if cond[1] else other
             return chosen or (lambda g, c: None)
@@ -645,10 +647,10 @@ class Compiler:
         (a hint for strategies choosing between `choose` options; never used to move money)."""
         parts = []
         for s in stmts or []:
-            if s.get("do") != "transfer":
+            if s.get("stmt") != "transfer":
                 continue
             amount = self.fn(s["amount"], env)
-            payer, payee = self.fn(s["from"], env), self.fn(s["to"], env)
+            payer, payee = self.fn(s["payer"], env), self.fn(s["payee"], env)
             parts.append((amount, payer, payee))
         ed = self.ed
 

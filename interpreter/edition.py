@@ -46,7 +46,7 @@ class Edition:
         if not isinstance(ir, dict) or "squares" not in ir or "settings" not in ir:
             raise CompileError("not an IR document: it needs `settings` and `squares`")
         self.ir = ir
-        self.id = ir.get("edition", {}).get("id", "?")
+        self.id = ir.get("edition", {}).get("key", "?")
         # the rules' places in the spec (`sources`) are left out: they change no game
         played = {key: value for key, value in ir.items() if key != "sources"}
         self.hash = hashlib.sha256(json.dumps(played, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
@@ -55,15 +55,15 @@ class Edition:
 
         squares = sorted(ir["squares"], key=lambda sq: sq["index"])
         self.n = n = len(squares)
-        self.square_ids = [sq["id"] for sq in squares]
-        self.square_names = [sq.get("name") or sq["id"] for sq in squares]
-        self.square_index = {sq["id"]: i for i, sq in enumerate(squares)}
+        self.square_ids = [sq["key"] for sq in squares]
+        self.square_names = [sq.get("name") or sq["key"] for sq in squares]
+        self.square_index = {sq["key"]: i for i, sq in enumerate(squares)}
         self.groups = ir.get("groups", [])
-        self.group_index = {gr["id"]: i for i, gr in enumerate(self.groups)}
+        self.group_index = {gr["key"]: i for i, gr in enumerate(self.groups)}
         self.group_squares = [list(gr.get("squares", [])) for gr in self.groups]
         self.group_kind = [KINDS.get(gr.get("kind", "lot"), KIND_LOT) for gr in self.groups]
         self.decks = ir.get("decks", [])
-        self.deck_index = {d["id"]: i for i, d in enumerate(self.decks)}
+        self.deck_index = {d["key"]: i for i, d in enumerate(self.decks)}
 
         self.kind = [KINDS[sq["kind"]] for sq in squares]
         self.kind_names = [sq["kind"] for sq in squares]
@@ -78,11 +78,11 @@ class Edition:
         self.area_state_index = {name: k for k, name in enumerate(self.area_states)}
         # pots: party numbers below the bank's, and the bank receipts each takes instead
         self.pots = ir.get("pots", [])
-        self.pot_party = {pot["id"]: POT0 - k for k, pot in enumerate(self.pots)}
+        self.pot_party = {pot["key"]: POT0 - k for k, pot in enumerate(self.pots)}
         self.pot_parties = list(self.pot_party.values())
-        reasons = {"fines": ["jail_fine"], "squares": ["square:" + sq["id"] for sq in squares],
-                   "cards": ["card:" + d["id"] for d in ir.get("decks", [])]}
-        self.redirect = {reason: self.pot_party[pot["id"]]
+        reasons = {"fines": ["jail_fine"], "squares": ["square:" + sq["key"] for sq in squares],
+                   "cards": ["card:" + d["key"] for d in ir.get("decks", [])]}
+        self.redirect = {reason: self.pot_party[pot["key"]]
                          for pot in self.pots for take in pot.get("takes", []) for reason in reasons[take]}
         self.is_deed = [sq.get("deed") is not None for sq in squares]
         self.number = [sq.get("number") or 0 for sq in squares]
@@ -204,7 +204,7 @@ class Edition:
         self.land_reason = ["square:" + sid for sid in self.square_ids]
         self.cards = [[comp.block(card.get("effect") or [], {}) for card in d.get("cards", [])] for d in self.decks]
         self.card_texts = [[card.get("text", "") for card in d.get("cards", [])] for d in self.decks]
-        self.card_reason = [["card:" + d["id"]] * len(d.get("cards", [])) for d in self.decks]
+        self.card_reason = [["card:" + d["key"]] * len(d.get("cards", [])) for d in self.decks]
         # every invariant (the prelude's and the edition's) as (name, text, f(game, ctx) -> bool),
         # and as source over `source_names` (the verifier fuses them into one function)
         self.invariant_sources = [comp.text(inv["body"], {}) for inv in ir.get("invariants", [])]
@@ -218,8 +218,8 @@ class Edition:
         hooks = []                          # every hook compiled, in the IR's order
         for hook in ir.get("hooks", []):
             env = {hook["var"]: None}
-            compiled = (hook["var"], comp.fn(hook["if"], env) if hook.get("if") else None,
-                        comp.block(hook.get("body") or [], env), frozenset(hook.get("by") or ()))
+            compiled = (hook["var"], comp.fn(hook["cond"], env) if hook.get("cond") else None,
+                        comp.block(hook.get("body") or [], env), frozenset(hook.get("via") or ()))
             hooks.append(compiled)
             if hook["event"] == "land":
                 self.land_hooks.append(compiled)
@@ -240,7 +240,7 @@ class Edition:
         self.score_fn = self.player_formula(comp, end.get("score"), "end.score")
         self.sits_out = self.player_formula(comp, end.get("sits_out"), "end.sits_out")
         # actions a player may take at the end of a turn: (id, label, var, allowed items, required, effect)
-        self.actions = [(a["id"], a.get("label") or a["id"], a["var"],
+        self.actions = [(a["key"], a.get("label") or a["key"], a["var"],
                          comp.filter_fn(a["over"], a["var"], a["allowed"], {}),
                          comp.fn(a["required"], {}) if a.get("required") else None,
                          comp.block(a.get("effect") or [], {a["var"]: None}))
@@ -276,11 +276,11 @@ class Edition:
             if f is not None:
                 named[f] = (what, sources.get(key))
         for i, sq in enumerate(squares):
-            name(self.on_land[i], f"the `on_land` of {self.square_names[i]}", f"squares/{sq['id']}/on_land")
-            name(self.on_pass[i], f"the `on_pass` of {self.square_names[i]}", f"squares/{sq['id']}/on_pass")
+            name(self.on_land[i], f"the `on_land` of {self.square_names[i]}", f"squares/{sq['key']}/on_land")
+            name(self.on_pass[i], f"the `on_pass` of {self.square_names[i]}", f"squares/{sq['key']}/on_pass")
         for d, deck in enumerate(self.decks):
             for k, f in enumerate(self.cards[d]):
-                name(f, f"card `{self.card_texts[d][k]}` of deck `{deck['id']}`", f"decks/{deck['id']}/{k}")
+                name(f, f"card `{self.card_texts[d][k]}` of deck `{deck['key']}`", f"decks/{deck['key']}/{k}")
         for i in self.deeds:
             name(self.rent_fn[i], f"the `{self.kind_names[i]}` rent formula", f"rent/{self.kind_names[i]}")
         for k, (hook, (_var, cond, body, _ways)) in enumerate(zip(ir.get("hooks", []), hooks)):
@@ -343,7 +343,7 @@ def _reads_only(node, attrs: set) -> bool:
         return all(_reads_only(x, attrs) for x in node)
     if not isinstance(node, dict):
         return True
-    kind = node.get("k")
+    kind = node.get("expr")
     if kind == "attr" and node.get("name") not in attrs:
         return False
     if kind == "var" and node.get("name") in ("rounds", "over", "me", "dice", "roll", "others", "owner", "rent", "level",
@@ -352,4 +352,4 @@ def _reads_only(node, attrs: set) -> bool:
         return False
     if kind == "call":
         return False
-    return all(_reads_only(v, attrs) for k, v in node.items() if k != "at")
+    return all(_reads_only(v, attrs) for k, v in node.items() if k != "written_at")

@@ -161,7 +161,7 @@ class EffectsMixin:
         ed = self.ed
         self.moves += 1
         if self.moves > LIMIT - TRAIL:
-            self.looping(f"card `{ed.card_texts[deck][card]}` of deck `{ed.decks[deck]['id']}`")
+            self.looping(f"card `{ed.card_texts[deck][card]}` of deck `{ed.decks[deck]['key']}`")
         if self.log_on:
             self.ev({"type": "draw", "seat": c.me, "deck": deck, "card": card, "text": ed.card_texts[deck][card]})
         saved = (c.kept, c.card, c.reason)
@@ -258,7 +258,7 @@ class EffectsMixin:
         if element in ("square", "deed"):
             return ed.square_names[x]
         if element == "area":
-            return ed.areas[x].get("name") or ed.areas[x]["id"]
+            return ed.areas[x].get("name") or ed.areas[x]["key"]
         return f"seat {x}" if element in ("player", "party") else str(x)
 
     def throw_each(self, c, names, body) -> None:

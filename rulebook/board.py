@@ -57,7 +57,7 @@ def lines(name: str, width: float) -> tuple[list[str], float]:
 
 def square_svg(book: Booklet, sq: dict) -> str:
     x, y, turn, width = place(sq["index"], len(book.ir["squares"]))
-    name = sq.get("name") or sq["id"]
+    name = sq.get("name") or sq["key"]
     height = CORNER
     top = -height / 2
     parts = [f'<rect x="{-width / 2:.1f}" y="{top:.1f}" width="{width:.1f}" height="{height:.1f}" class="cell"/>']
@@ -74,13 +74,13 @@ def square_svg(book: Booklet, sq: dict) -> str:
     elif "number" in sq:   # the number printed on the square, which a square's rules may read
         parts.append(f'<text x="0" y="{height / 2 - PRICE_BOTTOM:.1f}" font-size="{PRICE_FONT}" class="number">{sq["number"]}</text>')
     body = "".join(parts)
-    return (f'<g class="square" id="board-{html(sq["id"])}" data-index="{sq["index"]}" data-name="{html(name)}" '
+    return (f'<g class="square" id="board-{html(sq["key"])}" data-index="{sq["index"]}" data-name="{html(name)}" '
             f'transform="translate({x:.1f} {y:.1f}) rotate({turn})"><title>{sq["index"]}: {html(name)}</title>{body}</g>')
 
 
 def board_svg(book: Booklet) -> str:
     """The whole board; one line, so Markdown passes it through as raw HTML."""
-    title = html(book.ir["edition"].get("title") or book.ir["edition"]["id"])
+    title = html(book.ir["edition"].get("title") or book.ir["edition"]["key"])
     squares = "".join(square_svg(book, sq) for sq in book.ir["squares"])
     return (f'<svg id="board" class="board" viewBox="0 0 {SIZE} {SIZE}" xmlns="{SVG_NS}" role="img" '
             f'aria-label="{html(book.words.text("board/caption", edition=title))}">'

@@ -67,14 +67,14 @@ class Booklet:
         return self.ir["squares"][index]
 
     def square_named(self, sid: str) -> dict:
-        return next(sq for sq in self.ir["squares"] if sq["id"] == sid)
+        return next(sq for sq in self.ir["squares"] if sq["key"] == sid)
 
     def name(self, thing: dict) -> str:
         """A square's, group's or deck's printed name (its id when the spec gives none)."""
-        return escape(thing.get("name") or thing["id"])
+        return escape(thing.get("name") or thing["key"])
 
     def group(self, gid: str) -> dict:
-        return next(g for g in self.ir["groups"] if g["id"] == gid)
+        return next(g for g in self.ir["groups"] if g["key"] == gid)
 
     def deeds(self, kind: str | None = None) -> list[dict]:
         return [sq for sq in self.ir["squares"] if sq["deed"] and kind in (None, sq["kind"])]
@@ -103,7 +103,7 @@ class Booklet:
 
     def value(self, path: str, value) -> str:
         """A setting's value as a reader reads it: money, percent, a square's name, a count."""
-        squares = {sq["id"] for sq in self.ir["squares"]}
+        squares = {sq["key"] for sq in self.ir["squares"]}
         if path in MONEY_SETTINGS:
             return self.words.join([self.money(v) for v in value]) if isinstance(value, list) else self.money(value)
         if isinstance(value, bool):
@@ -151,7 +151,7 @@ class Booklet:
                                     amount=self.money(r) if kind == "station" else self.words.text("times", n=r))
                     for n, r in enumerate(deeds[0]["deed"]["rent"])])
         out |= {"house": self.kind_noun("house", "one"), "houses": self.kind_noun("house", "many")}
-        out["edition"] = escape(self.ir["edition"].get("title") or self.ir["edition"]["id"])
+        out["edition"] = escape(self.ir["edition"].get("title") or self.ir["edition"]["key"])
         return out
 
     def noun(self, ident: str, form: str) -> str:
@@ -174,7 +174,7 @@ class Booklet:
 
     def squares_doing(self, do: str) -> list[dict]:
         """The squares whose landing does `do` (draw a card, go to jail) as its first step."""
-        return [sq for sq in self.ir["squares"] if sq["on_land"] and sq["on_land"][0]["do"] == do]
+        return [sq for sq in self.ir["squares"] if sq["on_land"] and sq["on_land"][0]["stmt"] == do]
 
     def distinct_names(self, squares: list[dict]) -> list[str]:
         return list(dict.fromkeys(self.name(sq) for sq in squares))

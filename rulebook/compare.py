@@ -18,7 +18,7 @@ def verdict(book: Booklet, old, new) -> str:
 def table(book: Booklet, head: str, rows: list[tuple[str, str, str, str]]) -> str:
     words = book.words
     parent = book.parent["edition"]
-    top = [words.text(head), parent.get("title") or parent["id"], book.values["edition"], ""]
+    top = [words.text(head), parent.get("title") or parent["key"], book.values["edition"], ""]
     lines = ["| " + " | ".join(top) + " |", "|---|---|---|---|"]
     lines += ["| " + " | ".join(row) + " |" for row in rows]
     return "\n".join(lines) + "\n"
@@ -67,10 +67,10 @@ def square_rows(book: Booklet) -> list[tuple[str, str, str, str]]:
 
 
 def deck_rows(book: Booklet) -> list[tuple[str, str, str, str]]:
-    parent = {d["id"]: d for d in book.parent["decks"]}
+    parent = {d["key"]: d for d in book.parent["decks"]}
     rows = []
     for deck in book.ir["decks"]:
-        old = parent.get(deck["id"], {"cards": []})
+        old = parent.get(deck["key"], {"cards": []})
         counts = [book.words.text("compare/cards", n=len(d["cards"])) for d in (old, deck)]
         rows.append((book.name(deck), *counts, verdict(book, old["cards"] or None, deck["cards"])))
     return rows
@@ -81,7 +81,7 @@ def compare_page(book: Booklet) -> str:
     if book.parent is None:
         return "\n".join(out + [book.say("compare/no_parent") + "\n"])
     parent = book.parent["edition"]
-    out.append(book.say("compare/intro", parent=parent.get("title") or parent["id"]) + f" (`{parent['id']}`)\n")
+    out.append(book.say("compare/intro", parent=parent.get("title") or parent["key"]) + f" (`{parent['key']}`)\n")
     for head, rows in (("compare/decisions", decision_rows(book)), ("compare/settings", settings_rows(book)),
                        ("compare/board", square_rows(book)), ("compare/decks", deck_rows(book))):
         out += [f"## {book.words.text(head)}\n", table(book, "compare/rule", rows)]

@@ -14,13 +14,13 @@ from rulebook.booklet import MONEY_SETTINGS, Booklet, escape
 
 Nouns = dict[str, str]   # a variable's name -> how the booklet names what it holds ("the square")
 
-ME = {"k": "var", "name": "me"}
+ME = {"expr": "var", "name": "me"}
 
 
 def bind(expr, names: dict[str, dict]):
     """`expr` with the variables `names` replaced by expressions (a formula's arguments)."""
     if isinstance(expr, dict):
-        if expr.get("k") == "var" and expr["name"] in names:
+        if expr.get("expr") == "var" and expr["name"] in names:
             return names[expr["name"]]
         return {key: bind(value, names) for key, value in expr.items()}
     if isinstance(expr, list):
@@ -35,9 +35,9 @@ def term(book: Booklet, fn: str) -> str | None:
 
 def constant(book: Booklet, expr: dict) -> int | None:
     """The value of a call to a formula whose body is a number (`formula limit() = N`)."""
-    if expr.get("k") == "call" and expr["fn"] in book.ir["formulas"]:
-        body = book.ir["formulas"][expr["fn"]]["body"]
-        return body["v"] if body["k"] == "int" else None
+    if expr.get("expr") == "call" and expr["function"] in book.ir["formulas"]:
+        body = book.ir["formulas"][expr["function"]]["body"]
+        return body["value"] if body["expr"] == "int" else None
     return None
 
 
@@ -48,16 +48,17 @@ def expand(book: Booklet, expr):
         return [expand(book, value) for value in expr]
     if not isinstance(expr, dict):
         return expr
-    if expr.get("k") == "call" and expr["fn"] in book.ir["formulas"] and not term(book, expr["fn"]) and constant(book, expr) is None:
-        formula = book.ir["formulas"][expr["fn"]]
+    if expr.get("expr") == "call" and expr["function"] in book.ir["formulas"] and not term(book, expr["function"]) \
+            and constant(book, expr) is None:
+        formula = book.ir["formulas"][expr["function"]]
         return expand(book, bind(formula["body"], dict(zip(formula["params"], expr["args"]))))
     return {key: expand(book, value) for key, value in expr.items()}
 
 
 def parts(expr: dict, op: str) -> list[dict]:
     """`a and b and c` as [a, b, c]."""
-    if expr.get("k") == "bin" and expr["op"] == op:
-        return parts(expr["l"], op) + parts(expr["r"], op)
+    if expr.get("expr") == "bin" and expr["operator"] == op:
+        return parts(expr["left"], op) + parts(expr["right"], op)
     return [expr]
 
 
@@ -69,8 +70,9 @@ def state_set(book: Booklet, owner: dict, state: str) -> str:
 def kind_filter(expr: dict, var: str) -> str | None:
     """The kind a condition asks of `var` (`var.kind == lot`), if that is all it asks."""
     match expr:
-        case {"k": "bin", "op": "==", "l": {"k": "attr", "name": "kind", "of": {"k": "var", "name": name}},
-              "r": {"k": "enum", "v": kind}} if name == var:
+        case {"expr": "bin", "operator": "==",
+              "left": {"expr": "attr", "name": "kind", "subject": {"expr": "var", "name": name}},
+              "right": {"expr": "enum", "value": kind}} if name == var:
             return kind
     return None
 
@@ -83,27 +85,38 @@ def condition(book: Booklet, expr: dict, nouns: Nouns) -> str:
 def say(book: Booklet, expr: dict, nouns: Nouns) -> str:
     words = book.words
     match expr:
-        case {"k": "bin", "op": "and" | "or" as op}:
+        case {"expr": "bin", "operator": "and" | "or" as op}:
             return words.join([say(book, part, nouns) for part in parts(expr, op)], "and" if op == "and" else "or")
-        case {"k": "bin", "op": "==" | "!=" as op, "l": {"k": "attr", "name": "kind", "of": {"k": "var", "name": var}},
-              "r": {"k": "enum", "v": kind}} if var in nouns:
+        case {"expr": "bin", "operator": "==" | "!=" as op,
+              "left": {"expr": "attr", "name": "kind", "subject": {"expr": "var", "name": var}},
+              "right": {"expr": "enum", "value": kind}} if var in nouns:
             key = "cond/kind_is" if op == "==" else "cond/kind_not"
             return words.text(key, what=nouns[var], kind=book.kind_noun(kind, "a"))
-        case {"k": "not", "e": {"k": "bin", "op": "in", "l": {"k": "var", "name": var}, "r": {"k": "attr", "of": owner, "name": state}}} if var in nouns:
+        case {"expr": "not", "operand": {"expr": "bin", "operator": "in", "left": {"expr": "var", "name": var},
+                                         "right": {"expr": "attr", "subject": owner, "name": state}}} if var in nouns:
             return words.text("cond/not_in", what=nouns[var], set=state_set(book, owner, state))
-        case {"k": "bin", "op": "in", "l": {"k": "var", "name": var}, "r": {"k": "attr", "of": owner, "name": state}} if var in nouns:
+        case {"expr": "bin", "operator": "in", "left": {"expr": "var", "name": var},
+              "right": {"expr": "attr", "subject": owner, "name": state}} if var in nouns:
             return words.text("cond/in", what=nouns[var], set=state_set(book, owner, state))
-        case {"k": "bin", "op": "==", "l": {"k": "agg", "fn": "count", "var": mine, "over": {"k": "attr", "of": owner, "name": state}, "body": body},
-              "r": {"k": "agg", "fn": "count", "var": every, "over": {"k": "var", "name": "squares"}, "body": every_body}} \
+        case {"expr": "bin", "operator": "==",
+              "left": {"expr": "agg", "function": "count", "var": mine,
+                       "over": {"expr": "attr", "subject": owner, "name": state}, "body": body},
+              "right": {"expr": "agg", "function": "count", "var": every,
+                        "over": {"expr": "var", "name": "squares"}, "body": every_body}} \
                 if (kind := kind_filter(body, mine)) and kind == kind_filter(every_body, every):
             return words.text("cond/holds_all", set=state_set(book, owner, state), kinds=book.kind_noun(kind, "many"))
-        case {"k": "bin", "op": ">=", "l": {"k": "agg", "fn": "count", "over": {"k": "var", "name": "players"},
-                                            "body": {"k": "attr", "name": "bankrupt"}}, "r": {"k": "int", "v": n}}:
+        case {"expr": "bin", "operator": ">=",
+              "left": {"expr": "agg", "function": "count", "over": {"expr": "var", "name": "players"},
+                       "body": {"expr": "attr", "name": "bankrupt"}},
+              "right": {"expr": "int", "value": n}}:
             return words.text("cond/bankrupt_at_least", n=n)
-        case {"k": "bin", "op": "<=", "l": {"k": "agg", "fn": "count", "over": {"k": "var", "name": "players"},
-                                            "body": {"k": "not", "e": {"k": "attr", "name": "bankrupt"}}}, "r": {"k": "int", "v": n}}:
+        case {"expr": "bin", "operator": "<=",
+              "left": {"expr": "agg", "function": "count", "over": {"expr": "var", "name": "players"},
+                       "body": {"expr": "not", "operand": {"expr": "attr", "name": "bankrupt"}}},
+              "right": {"expr": "int", "value": n}}:
             return words.text("cond/left_at_most", n=n)
-        case {"k": "bin", "op": ">=", "l": {"k": "var", "name": "rounds"}, "r": {"k": "int", "v": n}}:
+        case {"expr": "bin", "operator": ">=", "left": {"expr": "var", "name": "rounds"},
+              "right": {"expr": "int", "value": n}}:
             return words.text("cond/rounds", n=n)
     return phrase(book, expr, nouns)
 
@@ -120,17 +133,17 @@ SETS = {"areas": "area", "squares": "square", "players": "player", "others": "pl
 def holds_money(book: Booklet, expr) -> bool:
     """Whether `expr` is an amount of money for certain: a printed rent, cash, a money setting."""
     match expr:
-        case {"k": "index", "of": {"k": "var", "name": "printed"}} | {"k": "attr", "name": "cash"}:
+        case {"expr": "index", "list": {"expr": "var", "name": "printed"}} | {"expr": "attr", "name": "cash"}:
             return True
-        case {"k": "setting", "path": path}:
+        case {"expr": "setting", "path": path}:
             return path in MONEY_SETTINGS
-        case {"k": "call", "fn": fn} if fn in book.ir["formulas"]:
+        case {"expr": "call", "function": fn} if fn in book.ir["formulas"]:
             return holds_money(book, book.ir["formulas"][fn]["body"])
-        case {"k": "bin", "op": op, "l": left, "r": right} if op in ARITHMETIC:
+        case {"expr": "bin", "operator": op, "left": left, "right": right} if op in ARITHMETIC:
             return holds_money(book, left) or holds_money(book, right)
-        case {"k": "if", "t": then, "e": other}:
+        case {"expr": "if", "then": then, "otherwise": other}:
             return holds_money(book, then) or holds_money(book, other)
-        case {"k": "agg", "fn": "sum" | "max" | "min", "body": body}:
+        case {"expr": "agg", "function": "sum" | "max" | "min", "body": body}:
             return holds_money(book, body)
     return False
 
@@ -138,7 +151,7 @@ def holds_money(book: Booklet, expr) -> bool:
 def has_number(expr) -> bool:
     """Whether a number is written in `expr`: in `dice * N`, the amount is the N."""
     if isinstance(expr, dict):
-        return expr.get("k") == "int" or any(has_number(value) for value in expr.values())
+        return expr.get("expr") == "int" or any(has_number(value) for value in expr.values())
     return isinstance(expr, list) and any(has_number(value) for value in expr)
 
 
@@ -147,17 +160,17 @@ def money_parts(book: Booklet, expr: dict, money: bool) -> dict[str, bool]:
     one factor of a product (the one holding money, else the one with a number: `dice * N`);
     both sides of a comparison with an amount; the branches of an `if`; a sum's body."""
     match expr:
-        case {"k": "bin", "op": "*" | "/", "l": left, "r": right} if money:
+        case {"expr": "bin", "operator": "*" | "/", "left": left, "right": right} if money:
             first = holds_money(book, left) or (not holds_money(book, right) and has_number(left))
-            return {"l": first, "r": not first}
-        case {"k": "bin", "op": "+" | "-"}:
-            return {"l": money, "r": money}
-        case {"k": "bin", "op": op, "l": left, "r": right} if op in COMPARISONS:
+            return {"left": first, "right": not first}
+        case {"expr": "bin", "operator": "+" | "-"}:
+            return {"left": money, "right": money}
+        case {"expr": "bin", "operator": op, "left": left, "right": right} if op in COMPARISONS:
             both = holds_money(book, left) or holds_money(book, right)
-            return {"l": both, "r": both}
-        case {"k": "if"}:
-            return {"c": False, "t": money, "e": money}
-        case {"k": "agg", "fn": "sum" | "max" | "min"}:
+            return {"left": both, "right": both}
+        case {"expr": "if"}:
+            return {"cond": False, "then": money, "otherwise": money}
+        case {"expr": "agg", "function": "sum" | "max" | "min"}:
             return {"body": money}
     return {}
 
@@ -169,10 +182,10 @@ def money_calls(book: Booklet, expr, money: bool) -> set[str]:
     if not isinstance(expr, dict):
         return set()
     found = set()
-    if money and expr.get("k") == "call" and expr["fn"] in book.ir["formulas"]:
-        found = {expr["fn"]} | money_calls(book, book.ir["formulas"][expr["fn"]]["body"], True)
+    if money and expr.get("expr") == "call" and expr["function"] in book.ir["formulas"]:
+        found = {expr["function"]} | money_calls(book, book.ir["formulas"][expr["function"]]["body"], True)
     parts = money_parts(book, expr, money)
-    amount = {"amount"} if expr.get("do") == "transfer" else set()
+    amount = {"amount"} if expr.get("stmt") == "transfer" else set()
     for key, value in expr.items():
         found |= money_calls(book, value, parts.get(key, key in amount))
     return found
@@ -181,7 +194,7 @@ def money_calls(book: Booklet, expr, money: bool) -> set[str]:
 def element_of(over: dict) -> str:
     """The kind of the elements of a set: `areas` -> area, `s.areas` -> area."""
     match over:
-        case {"k": "var", "name": name} | {"k": "attr", "name": name} if name in SETS:
+        case {"expr": "var", "name": name} | {"expr": "attr", "name": name} if name in SETS:
             return SETS[name]
     return "square"
 
@@ -194,7 +207,8 @@ def bound(book: Booklet, kind: str, nouns: Nouns) -> str:
 
 def param_kind(book: Booklet, body, param: str) -> str:
     """What a formula's or procedure's parameter holds, read from the attributes used on it."""
-    used = {node["name"] for node in walk(body) if node.get("k") == "attr" and node["of"] == {"k": "var", "name": param}}
+    used = {node["name"] for node in walk(body)
+            if node.get("expr") == "attr" and node["subject"] == {"expr": "var", "name": param}}
     own = {owner: {st["name"] for st in book.ir["state"] if st["owner"] == owner} for owner in STATE_OWNERS}
     for kind in ("area", "square", "player", "deed"):
         if used <= set(ATTRS[kind]) | own.get(kind, set()):
@@ -220,56 +234,58 @@ def phrase(book: Booklet, expr: dict, nouns: Nouns, money: bool = False) -> str:
     def part(key: str, scope: Nouns = nouns) -> str:
         inner = expr[key]
         text = phrase(book, inner, scope, parts.get(key, False))
-        nested = inner.get("k") in ("if", "agg") or (inner.get("k") == "bin" and inner["op"] in ("+", "-")
-                                                      and expr.get("k") == "bin" and expr["op"] in ("*", "/", "-"))
+        nested = inner.get("expr") in ("if", "agg") or (
+            inner.get("expr") == "bin" and inner["operator"] in ("+", "-")
+            and expr.get("expr") == "bin" and expr["operator"] in ("*", "/", "-"))
         return words.text("expr/group", e=text) if nested else text
 
     match expr:
-        case {"k": "int", "v": v}:
+        case {"expr": "int", "value": v}:
             return book.money(v) if money else str(v)
-        case {"k": "ratio"}:
+        case {"expr": "ratio"}:
             return book.percent(expr)
-        case {"k": "bool", "v": v}:
+        case {"expr": "bool", "value": v}:
             return words.text("yes" if v else "no")
-        case {"k": "enum", "v": v}:
+        case {"expr": "enum", "value": v}:
             return book.kind_noun(v, "a") if v in DEED_KINDS else escape(v)
-        case {"k": "bank"}:
+        case {"expr": "bank"}:
             return words.text("expr/bank")
-        case {"k": "setting", "path": path}:
+        case {"expr": "setting", "path": path}:
             return book.value(path, book.setting(path))
-        case {"k": "square" | "group" | "deck" | "pot"}:
-            return book.name(next(thing for key in ("squares", "groups", "decks", "pots") for thing in book.ir[key] if thing["id"] == expr["id"]))
-        case {"k": "var", "name": name}:
+        case {"expr": "square" | "group" | "deck" | "pot"}:
+            return book.name(next(thing for key in ("squares", "groups", "decks", "pots") for thing in book.ir[key]
+                                  if thing["key"] == expr["key"]))
+        case {"expr": "var", "name": name}:
             return nouns.get(name) or (words.text(f"expr/names/{name}") if words.has(f"expr/names/{name}") else escape(name))
-        case {"k": "attr", "of": of, "name": name} if words.has(f"expr/is/{name}"):   # a yes-or-no attribute
-            return words.text(f"expr/is/{name}", of=part("of"))
-        case {"k": "attr", "of": of, "name": name}:
+        case {"expr": "attr", "subject": of, "name": name} if words.has(f"expr/is/{name}"):   # a yes-or-no attribute
+            return words.text(f"expr/is/{name}", of=part("subject"))
+        case {"expr": "attr", "subject": of, "name": name}:
             if of == ME:
                 return book.noun(name, "your")
-            return words.text("expr/attr", name=book.noun(name, "the"), of=part("of"))
-        case {"k": "index", "of": {"k": "var", "name": "printed"}, "at": at}:
+            return words.text("expr/attr", name=book.noun(name, "the"), of=part("subject"))
+        case {"expr": "index", "list": {"expr": "var", "name": "printed"}, "position": at}:
             match at:
-                case {"k": "int", "v": v}:
+                case {"expr": "int", "value": v}:
                     return words.text("expr/printed", n=v + 1)
-                case {"k": "bin", "op": "-", "l": count, "r": {"k": "int", "v": 1}}:
+                case {"expr": "bin", "operator": "-", "left": count, "right": {"expr": "int", "value": 1}}:
                     return words.text("expr/printed_for", n=phrase(book, count, nouns))
-        case {"k": "neg" | "not"}:
-            return words.text(f"expr/{expr['k']}", e=phrase(book, expr["e"], nouns, money))
-        case {"k": "bin", "op": "and" | "or"}:
+        case {"expr": "neg" | "not"}:
+            return words.text(f"expr/{expr['expr']}", e=phrase(book, expr["operand"], nouns, money))
+        case {"expr": "bin", "operator": "and" | "or"}:
             return say(book, expr, nouns)
-        case {"k": "bin", "op": op} if op in COMPARISONS:
-            return words.text(f"expr/{COMPARISONS[op]}", l=part("l"), r=part("r"))
-        case {"k": "bin", "op": op} if op in ARITHMETIC:
-            return words.text(f"expr/{ARITHMETIC[op]}", l=part("l"), r=part("r"))
-        case {"k": "if"}:
-            return words.text("expr/if", c=say(book, expr["c"], nouns), t=part("t"), e=part("e"))
-        case {"k": "agg", "fn": fn, "var": var, "over": over}:
+        case {"expr": "bin", "operator": op} if op in COMPARISONS:
+            return words.text(f"expr/{COMPARISONS[op]}", l=part("left"), r=part("right"))
+        case {"expr": "bin", "operator": op} if op in ARITHMETIC:
+            return words.text(f"expr/{ARITHMETIC[op]}", l=part("left"), r=part("right"))
+        case {"expr": "if"}:
+            return words.text("expr/if", c=say(book, expr["cond"], nouns), t=part("then"), e=part("otherwise"))
+        case {"expr": "agg", "function": fn, "var": var, "over": over}:
             scope = nouns | {var: bound(book, element_of(over), nouns)}
             body = say(book, expr["body"], scope) if fn in ("count", "any", "all") else part("body", scope)
             return words.text(f"expr/agg/{fn}", body=body, over=collection(book, over, nouns))
-        case {"k": "call", "fn": "numbers", "args": [low, high]}:
+        case {"expr": "call", "function": "numbers", "args": [low, high]}:
             return words.text("expr/numbers", low=phrase(book, low, nouns), high=phrase(book, high, nouns))
-        case {"k": "call", "fn": fn, "args": args} if fn in book.ir["formulas"]:
+        case {"expr": "call", "function": fn, "args": args} if fn in book.ir["formulas"]:
             value = constant(book, expr)
             if value is not None:
                 return book.money(value) if money else str(value)
@@ -287,7 +303,7 @@ def called(book: Booklet, fn: str, args: list[str]) -> str:
 
 def collection(book: Booklet, over: dict, nouns: Nouns) -> str:
     """A set in words: `areas` -> the areas; `s.areas` -> the areas of the street."""
-    if over.get("k") == "var" and over["name"] in SETS and over["name"] not in nouns:
+    if over.get("expr") == "var" and over["name"] in SETS and over["name"] not in nouns:
         return words_for_set(book, over["name"])
     return phrase(book, over, nouns)
 

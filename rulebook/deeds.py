@@ -34,9 +34,9 @@ def card(book: Booklet, sq: dict) -> str:
     deed = sq["deed"]
     color = book.group(deed["group"]).get("color") if sq["kind"] == "lot" else None
     band = f' style="background:{html(color)}"' if color else ""
-    name = html(sq.get("name") or sq["id"])
+    name = html(sq.get("name") or sq["key"])
     table = "".join(f"<tr><td>{html(what)}</td><td>{html(amount)}</td></tr>" for what, amount in rows(book, sq))
-    return (f'<div class="deed deed-{sq["kind"]}" id="deed-{html(sq["id"])}">'
+    return (f'<div class="deed deed-{sq["kind"]}" id="deed-{html(sq["key"])}">'
             f'<div class="deed-band"{band}><small>{html(book.words.text("deed/title"))}</small><strong>{name}</strong></div>'
             f'{price(book, deed)}'
             f"<table>{table}</table></div>")

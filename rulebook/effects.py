@@ -22,14 +22,15 @@ def choose_in(book: Booklet, stmt: dict, nouns: Nouns) -> str:
     """`choose w in SET where ... or skip { ... }`: the kind asked for names the choice."""
     words, var = book.words, stmt["var"]
     match stmt["where"]:
-        case {"k": "bin", "op": "==", "l": {"k": "var", "name": name}, "r": one} if name == var:   # a single element
+        case {"expr": "bin", "operator": "==", "left": {"expr": "var", "name": name},
+              "right": one} if name == var:   # a single element
             body = describe(book, stmt["body"], nouns | {var: phrase(book, one, nouns)})
             return words.text("effects/may" if stmt["skip"] else "effects/must", body=body)
     conditions = parts(stmt["where"], "and") if stmt["where"] else []
     kind = kind_filter(conditions[0], var) if conditions else None
     if kind:
         conditions = conditions[1:]
-    thing = book.kind_noun(kind or stmt["element"], "a") if stmt["over"]["k"] == "var" else \
+    thing = book.kind_noun(kind or stmt["element"], "a") if stmt["over"]["expr"] == "var" else \
         words.text("effects/one_of", among=phrase(book, stmt["over"], nouns))
     scope = nouns | {var: book.kind_noun(kind or stmt["element"], "the")}
     where = [condition(book, c, scope) for c in conditions]
@@ -46,10 +47,10 @@ def procedure_call(book: Booklet, stmt: dict, nouns: Nouns) -> str:
 
 def set_state(book: Booklet, stmt: dict, nouns: Nouns) -> str:
     """`set X.NAME = EXPR`; `X.NAME + N` is said as raising it by N."""
-    target = {"k": "attr", "of": stmt["of"], "name": stmt["state"]}
+    target = {"expr": "attr", "subject": stmt["subject"], "name": stmt["state"]}
     what = phrase(book, target, nouns)
     match stmt["value"]:
-        case {"k": "bin", "op": "+", "l": same, "r": step} if same == target:
+        case {"expr": "bin", "operator": "+", "left": same, "right": step} if same == target:
             return book.words.text("effects/raise", what=what, by=phrase(book, step, nouns))
     return book.words.text("effects/set", what=what, value=phrase(book, expand(book, stmt["value"]), nouns))
 
@@ -65,7 +66,7 @@ def for_each(book: Booklet, stmt: dict, nouns: Nouns) -> str:
     kind = element_of(stmt["over"])
     scope = nouns | {stmt["var"]: book.noun(kind, "the")}
     match stmt["body"]:
-        case [{"do": "if", "cond": cond, "then": then, "else": []}]:
+        case [{"stmt": "if", "cond": cond, "then": then, "otherwise": []}]:
             return book.words.text("effects/for_where", thing=book.noun(kind, "the"), cond=condition(book, cond, scope),
                                    body=describe(book, then, scope))
     return book.words.text("effects/for_each", thing=book.noun(kind, "one"), things=book.noun(kind, "many"), body=describe(book, stmt["body"], scope))
@@ -74,51 +75,54 @@ def for_each(book: Booklet, stmt: dict, nouns: Nouns) -> str:
 def statement(book: Booklet, stmt: dict, nouns: Nouns) -> str:
     words = book.words
     match stmt:
-        case {"do": "transfer", "from": {"k": "pot", "id": pot}, "to": {"k": "var", "name": "me"}}:
-            return words.text("effects/take_pot", pot=book.name(next(k for k in book.ir["pots"] if k["id"] == pot)))
-        case {"do": "add", "item": {"k": "var", "name": var}}:
-            return words.text("effects/add", what=nouns.get(var, escape(var)), set=state_set(book, stmt["to"], stmt["state"]))
-        case {"do": "choose_in"}:
+        case {"stmt": "transfer", "payer": {"expr": "pot", "key": pot}, "payee": {"expr": "var", "name": "me"}}:
+            return words.text("effects/take_pot", pot=book.name(next(k for k in book.ir["pots"] if k["key"] == pot)))
+        case {"stmt": "add", "item": {"expr": "var", "name": var}}:
+            return words.text("effects/add", what=nouns.get(var, escape(var)),
+                              set=state_set(book, stmt["player"], stmt["state"]))
+        case {"stmt": "choose_in"}:
             return choose_in(book, stmt, nouns)
-        case {"do": "end_game"}:
+        case {"stmt": "end_game"}:
             return words.text("effects/end_game")
-        case {"do": "deal"}:
+        case {"stmt": "deal"}:
             paying = words.text("effects/deal_paying" if stmt["paying"] else "effects/deal_free")
             if stmt["each"] is None:
                 return words.text("effects/deal_all", paying=paying)
             return words.text("effects/deal_each", paying=paying, n=phrase(book, stmt["each"], nouns),
-                              deeds=book.kind_noun(stmt.get("of") or "deed", "all"))
-        case {"do": "transfer", "from": {"k": "bank"}, "to": {"k": "var", "name": "me"}}:
+                              deeds=book.kind_noun(stmt.get("deed_kind") or "deed", "all"))
+        case {"stmt": "transfer", "payer": {"expr": "bank"}, "payee": {"expr": "var", "name": "me"}}:
             return words.text("effects/collect", amount=amount(book, stmt["amount"], nouns))
-        case {"do": "transfer", "from": {"k": "var", "name": "me"}, "to": {"k": "bank"}}:
+        case {"stmt": "transfer", "payer": {"expr": "var", "name": "me"}, "payee": {"expr": "bank"}}:
             return words.text("effects/pay", amount=amount(book, stmt["amount"], nouns))
-        case {"do": "for", "over": {"k": "var", "name": "others"}, "body": [transfer]} if transfer["do"] == "transfer":
-            key = "effects/pay_each" if transfer["from"] == ME else "effects/collect_each"
+        case {"stmt": "for", "over": {"expr": "var", "name": "others"},
+              "body": [transfer]} if transfer["stmt"] == "transfer":
+            key = "effects/pay_each" if transfer["payer"] == ME else "effects/collect_each"
             return words.text(key, amount=amount(book, transfer["amount"], nouns))
-        case {"do": "for"}:
+        case {"stmt": "for"}:
             return for_each(book, stmt, nouns)
-        case {"do": "if"}:
-            otherwise = words.text("effects/else", body=describe(book, stmt["else"], nouns)) if stmt["else"] else ""
+        case {"stmt": "if"}:
+            otherwise = words.text("effects/else", body=describe(book, stmt["otherwise"], nouns)) \
+                if stmt["otherwise"] else ""
             return words.text("effects/if", cond=condition(book, stmt["cond"], nouns),
                               body=describe(book, stmt["then"], nouns), otherwise=otherwise)
-        case {"do": "set"}:
+        case {"stmt": "set"}:
             return set_state(book, stmt, nouns)
-        case {"do": "call"}:
+        case {"stmt": "call"}:
             return procedure_call(book, stmt, nouns)
-        case {"do": "move_by"}:
+        case {"stmt": "move_by"}:
             return words.text("effects/move_by", steps=phrase(book, stmt["steps"], nouns))
-        case {"do": "jump_to" | "place_at" as do}:
+        case {"stmt": "jump_to" | "place_at" as do}:
             return words.text(f"effects/{do}", square=phrase(book, stmt["target"], nouns))
-        case {"do": "throw"}:
+        case {"stmt": "throw"}:
             return throw(book, stmt, nouns)
-        case {"do": "draw"}:
-            deck = next(d for d in book.ir["decks"] if d["id"] == stmt["deck"])
+        case {"stmt": "draw"}:
+            deck = next(d for d in book.ir["decks"] if d["key"] == stmt["deck"])
             return words.text("effects/draw", deck=book.name(deck))
-        case {"do": "go_to_jail"}:
+        case {"stmt": "go_to_jail"}:
             return words.text("effects/go_to_jail", jail=book.values["jail_square"])
-        case {"do": "move_to"}:
+        case {"stmt": "move_to"}:
             return words.text("effects/move_to", square=book.name(book.square(stmt["square"])))
-        case {"do": "choose"}:
+        case {"stmt": "choose"}:
             return words.text("effects/choose", options=words.join([
                 words.text("effects/option", label=escape(o["label"]), body=describe(book, o["body"], nouns)) for o in stmt["options"]], "or"))
     return words.text("effects/unsupported")

@@ -24,8 +24,8 @@ def hook_text(book: Booklet, hook: dict) -> str:
     words, event = book.words, hook["event"]
     kind = {"acquire": "deed", "add": state_types(book).get(hook["state"], "square")}.get(event, "square")
     nouns = {hook["var"]: words.text("expr/names/dice") if event == "roll" else book.kind_noun(kind, "the")}
-    guard = words.text("hooks/if", cond=condition(book, hook["if"], nouns)) if hook["if"] else ""
-    ways = words.join([words.text(f"ways/{way}") for way in hook["by"]], "or") or words.text("ways/any")
+    guard = words.text("hooks/if", cond=condition(book, hook["cond"], nouns)) if hook["cond"] else ""
+    ways = words.join([words.text(f"ways/{way}") for way in hook["via"]], "or") or words.text("ways/any")
     return words.text(f"hooks/{event}", a=book.kind_noun(kind, "a"), what=nouns[hook["var"]], ways=ways, guard=guard,
                       set=state_set(book, ME, hook["state"] or ""), effects=describe(book, hook["body"], nouns))
 
@@ -56,7 +56,7 @@ def items(book: Booklet) -> list[tuple[str, str, str | None, dict]]:
     ir = book.ir
     out = [(f"state-{st['name']}", state_text(book, st), None, st) for st in ir["state"]]
     out += [(f"rule-setup-{n}", setup_text(book, stmt), None, stmt) for n, stmt in enumerate(ir["setup"], 1)]
-    out += [(f"pot-{pot['id']}", pot_text(book, pot), None, pot) for pot in ir["pots"]]
+    out += [(f"pot-{pot['key']}", pot_text(book, pot), None, pot) for pot in ir["pots"]]
     out += [(f"rule-hook-{n}", hook_text(book, hook), hook["event"], hook) for n, hook in enumerate(ir["hooks"], 1)]
     out += [(f"invariant-{inv['name']}", book.words.text("invariants/item", text=escape(inv["text"])), None, inv)
             for inv in ir["invariants"] if inv["origin"] != PRELUDE]
@@ -68,12 +68,12 @@ def special(book: Booklet) -> str:
     return "\n".join(paragraph(text, ident, choice) for ident, text, choice, _ in items(book))
 
 
-PLAYER = {"k": "var", "name": "p"}
+PLAYER = {"expr": "var", "name": "p"}
 
 
 def of_player(book: Booklet, fn: str) -> tuple[dict, dict[str, str]]:
     """A call of the player formula `fn` (`end.score`, `end.sits_out`) on "the player"."""
-    return {"k": "call", "fn": fn, "args": [PLAYER]}, {"p": book.noun("player", "the")}
+    return {"expr": "call", "function": fn, "args": [PLAYER]}, {"p": book.noun("player", "the")}
 
 
 def score_text(book: Booklet, fn: str) -> str:
@@ -102,7 +102,7 @@ def action_text(book: Booklet, action: dict) -> str:
     """An end-of-turn action: what it does, when it is allowed, and when it must be taken."""
     words, var = book.words, action["var"]
     nouns = {var: book.kind_noun(action["element"], "the")}
-    thing = book.kind_noun(action["element"], "a") if action["over"]["k"] == "var" else \
+    thing = book.kind_noun(action["element"], "a") if action["over"]["expr"] == "var" else \
         words.text("effects/one_of", among=phrase(book, action["over"], {}))
     out = [words.text("actions/item", label=escape(action["label"]), thing=thing, effects=describe(book, action["effect"], nouns)),
            words.text("actions/allowed", cond=condition(book, action["allowed"], nouns))]
@@ -117,7 +117,7 @@ def actions(book: Booklet) -> str:
     if not listed:
         return ""
     out = [paragraph(book.say("actions/intro"), "actions-intro")]
-    out += [paragraph(action_text(book, action), f"action-{action['id']}") for action in listed]
+    out += [paragraph(action_text(book, action), f"action-{action['key']}") for action in listed]
     return "\n".join(out)
 
 
@@ -133,8 +133,8 @@ def procedures(book: Booklet) -> str:
 
 def is_condition(expr: dict) -> bool:
     """A yes-or-no body is defined with "when", a value with "is"."""
-    return expr["k"] in ("not", "bool") or (expr["k"] == "agg" and expr["fn"] in ("any", "all")) or \
-        (expr["k"] == "bin" and expr["op"] in ("and", "or", "==", "!=", "<", "<=", ">", ">=", "in"))
+    return expr["expr"] in ("not", "bool") or (expr["expr"] == "agg" and expr["function"] in ("any", "all")) or \
+        (expr["expr"] == "bin" and expr["operator"] in ("and", "or", "==", "!=", "<", "<=", ">", ">=", "in"))
 
 
 def terms(book: Booklet) -> str:

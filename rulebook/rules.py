@@ -113,12 +113,12 @@ def squares(book: Booklet) -> str:
     seen: dict[str, list[dict]] = {}
     for sq in book.ir["squares"]:
         if not sq["deed"]:
-            seen.setdefault(sq.get("name") or sq["id"], []).append(sq)
+            seen.setdefault(sq.get("name") or sq["key"], []).append(sq)
     out = [paragraph(book.say("rules/squares.deeds"), "rule-squares-deeds")]
     for same in seen.values():
         sq = same[0]
         parts = []
-        if sq["id"] == jail:
+        if sq["key"] == jail:
             parts.append(book.say("square/jail"))
         if sq["on_land"]:
             parts.append(book.say("square/on_land", effects=describe(book, sq["on_land"])))
@@ -127,7 +127,7 @@ def squares(book: Booklet) -> str:
         if not parts:
             parts.append(book.say("square/nothing"))
         count = " " + book.say("square/count", n=len(same)) if len(same) > 1 else ""
-        out.append(paragraph(f"**{book.name(sq)}**{count}. " + " ".join(parts), f"square-{sq['id']}"))
+        out.append(paragraph(f"**{book.name(sq)}**{count}. " + " ".join(parts), f"square-{sq['key']}"))
     return "\n".join(out)
 
 

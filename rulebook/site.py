@@ -46,7 +46,7 @@ class Edition:
     @property
     def id(self) -> str:
         """The booklet's folder: the edition id, and the variants laid over it (`classic-se-with-short`)."""
-        return "-with-".join([self.ir["edition"]["id"], *self.ir["edition"].get("variants", [])])
+        return "-with-".join([self.ir["edition"]["key"], *self.ir["edition"].get("variants", [])])
 
 
 def parent_ir(path: Path, ir: dict) -> dict | None:
@@ -72,16 +72,16 @@ def editions(specs: list[str], languages: dict[str, list[str]], variants: list[s
         path = resolve(spec)
         ir = grammar.compile_file(path, overlays)
         if ir["edition"].get("abstract"):
-            raise SiteError(f"edition `{ir['edition']['id']}` is abstract: it has no rulebook", "give an edition that extends it")
+            raise SiteError(f"edition `{ir['edition']['key']}` is abstract: it has no rulebook", "give an edition that extends it")
         about = ir["edition"]
         first = about.get("source_language") or about.get("language") or ENGLISH
-        langs = languages.get(about["id"]) or list(dict.fromkeys([first, ENGLISH]))
+        langs = languages.get(about["key"]) or list(dict.fromkeys([first, ENGLISH]))
         for lang in langs:
             if lang not in known_languages():
-                raise SiteError(f"no phrase table for language `{lang}` (edition `{ir['edition']['id']}`)",
+                raise SiteError(f"no phrase table for language `{lang}` (edition `{ir['edition']['key']}`)",
                                  f"write rulebook/phrases/{lang}.yaml, or use one of: {', '.join(known_languages())}")
         out.append(Edition(path, ir, parent_ir(path, ir), tuple(dict.fromkeys(langs)), applicable(path, ir)))
-    unknown = sorted(set(languages) - {e.ir["edition"]["id"] for e in out} - set(bundled()))
+    unknown = sorted(set(languages) - {e.ir["edition"]["key"] for e in out} - set(bundled()))
     if unknown:
         raise SiteError(f"the rulebook `languages` option names unknown editions: {', '.join(unknown)}",
                          "name bundled edition ids in mkdocs.yml")

@@ -154,12 +154,12 @@ def test_bundled_edition_compiles(edition):
     """Language rule: a concrete edition compiles, with every contested rule decided, a
     40-square board (classic family) and the decks its board draws from."""
     ir = compiled(edition)
-    assert ir["edition"]["id"] == edition
+    assert ir["edition"]["key"] == edition
     for decision in ir.get("decisions", []):
         assert decision.get("choice") in decision.get("options", []), decision
     if "classic" in ir["edition"].get("lineage", []):
         assert len(ir["squares"]) == 40
-        decks = {d["id"]: d for d in ir["decks"]}
+        decks = {d["key"]: d for d in ir["decks"]}
         for deck_id in ("chance", "chest"):
             assert deck_id in decks, f"{edition}: the base board draws from deck {deck_id!r}"
             assert len(decks[deck_id]["cards"]) == 16, f"{edition}: deck {deck_id} must hold 16 cards"
@@ -190,7 +190,8 @@ LANGUAGE_CONSTANTS |= {("interpreter/strategies/heuristic.py", line) for line in
     "BARGAIN = Fraction(9, 10)      # bid up to this share of the price for a deed of no special use",
     "RESERVE = Fraction(1, 10)      # keep at least this share of the starting money back (when houses cost less)",
     "UNPRICED = Fraction(1, 10)     # a deed without a printed price (sold only by auction) is worth this share of the starting money")}
-SKIP_KEYS = {"at", "index", "squares", "ir_version", "square"}   # positions and board indices, not amounts
+# positions (in the spec, on the board, in a list) and board indices, not amounts
+SKIP_KEYS = {"written_at", "position", "index", "squares", "ir_version", "square"}
 
 
 def _walk_ints(node, origin: str, out: dict[int, set[str]]):
@@ -200,7 +201,7 @@ def _walk_ints(node, origin: str, out: dict[int, set[str]]):
     if isinstance(node, int):
         out.setdefault(node, set()).add(origin)
     elif isinstance(node, dict):
-        if node.get("k") == "ratio":          # 10% is written 10 in the spec; its denominator is not
+        if node.get("expr") == "ratio":          # 10% is written 10 in the spec; its denominator is not
             _walk_ints(node.get("num"), origin, out)
             return
         for key, value in node.items():
@@ -232,20 +233,20 @@ def _edition_facts() -> tuple[dict[str, set[str]], dict[int, set[str]]]:
     for edition, ir in _bundled_irs():
         for sq in ir.get("squares", []):
             if sq.get("name"):
-                texts.setdefault(sq["name"], set()).add(f"{edition}: square {sq['id']}")
-            _walk_ints(sq.get("deed"), f"{edition}: deed {sq['id']}", ints)
-            _walk_ints(sq.get("on_land"), f"{edition}: {sq['id']} on_land", ints)
-            _walk_ints(sq.get("on_pass"), f"{edition}: {sq['id']} on_pass", ints)
+                texts.setdefault(sq["name"], set()).add(f"{edition}: square {sq['key']}")
+            _walk_ints(sq.get("deed"), f"{edition}: deed {sq['key']}", ints)
+            _walk_ints(sq.get("on_land"), f"{edition}: {sq['key']} on_land", ints)
+            _walk_ints(sq.get("on_pass"), f"{edition}: {sq['key']} on_pass", ints)
         for group in ir.get("groups", []):
             if group.get("name"):
-                texts.setdefault(group["name"], set()).add(f"{edition}: group {group['id']}")
-            _walk_ints(group, f"{edition}: group {group['id']}", ints)
+                texts.setdefault(group["name"], set()).add(f"{edition}: group {group['key']}")
+            _walk_ints(group, f"{edition}: group {group['key']}", ints)
         for deck in ir.get("decks", []):
             if deck.get("name"):
-                texts.setdefault(deck["name"], set()).add(f"{edition}: deck {deck['id']}")
+                texts.setdefault(deck["name"], set()).add(f"{edition}: deck {deck['key']}")
             for card in deck.get("cards", []):
-                texts.setdefault(card["text"], set()).add(f"{edition}: card in {deck['id']}")
-                _walk_ints(card.get("effect"), f"{edition}: card in {deck['id']}", ints)
+                texts.setdefault(card["text"], set()).add(f"{edition}: card in {deck['key']}")
+                _walk_ints(card.get("effect"), f"{edition}: card in {deck['key']}", ints)
         for section, values in ir.get("settings", {}).items():
             _walk_ints(values, f"{edition}: {section} settings", ints)
         _walk_ints(ir.get("formulas"), f"{edition}: formulas", ints)
@@ -255,7 +256,7 @@ def _edition_facts() -> tuple[dict[str, set[str]], dict[int, set[str]]]:
         _walk_ints([i for i in ir.get("invariants", []) if i.get("origin") != "prelude"], f"{edition}: invariants", ints)
         for pot in ir.get("pots", []):
             if pot.get("name"):
-                texts.setdefault(pot["name"], set()).add(f"{edition}: pot {pot['id']}")
+                texts.setdefault(pot["name"], set()).add(f"{edition}: pot {pot['key']}")
     ints = {n: where for n, where in ints.items() if n >= MIN_INT}
     return texts, ints
 

@@ -113,14 +113,14 @@ def run_all(ir: dict) -> list[Outcome]:
     try:
         edition = interpreter.load(ir)
     except (CompileError, KeyError, IndexError, TypeError, ValueError) as error:
-        return [Outcome(x["name"], x["text"], x["origin"], x["at"][0], False, f"the edition does not load: {error}")
-                for x in examples]
+        return [Outcome(x["name"], x["text"], x["origin"], x["written_at"][0], False,
+                        f"the edition does not load: {error}") for x in examples]
     return [run(edition, x) for x in examples]
 
 
 def run(edition, example: dict) -> Outcome:
     """One example played on a loaded edition: passed, or where and why it fails."""
-    name, text, origin, line = example["name"], example["text"], example["origin"], example["at"][0]
+    name, text, origin, line = example["name"], example["text"], example["origin"], example["written_at"][0]
     try:
         _play(edition, example)
     except _Failed as failed:
@@ -138,14 +138,14 @@ def _play(edition, example: dict) -> None:
     st.owner = [BANK if owner >= 0 else owner for owner in st.owner]
     st.order, st.turn_index = list(range(len(players))), 0
     steps = example["steps"]
-    first_turn = next((k for k, step in enumerate(steps) if step["do"] == "turn"), len(steps))
+    first_turn = next((k for k, step in enumerate(steps) if step["step"] == "turn"), len(steps))
     for step in steps[:first_turn]:
         _set_up(edition, game, step, seats)
     game = Game(edition, players, ["example"] * len(players), 0, None, True, event_checker(), None, state=st)
     try:
         check_all(game)
     except InvariantViolation as broken:
-        raise _Failed(steps[first_turn - 1]["at"][0] if first_turn else example["at"][0],
+        raise _Failed(steps[first_turn - 1]["written_at"][0] if first_turn else example["written_at"][0],
                       f"the set-up breaks invariant `{broken.invariant}` ({broken.message})") from None
     for step in steps[first_turn:]:         # the grammar puts every turn after the set-up
         _turn(edition, game, step, seats, players)
@@ -160,7 +160,7 @@ def _set_up(edition, game, step: dict, seats: dict[str, int]) -> None:
     it came about); the invariants are checked once the set-up is complete."""
     st, ed = game.st, edition
     squares = [ed.square_index[sid] for sid in step.get("squares", ())]
-    what, line = step["do"], step["at"][0]
+    what, line = step["step"], step["written_at"][0]
     player = game.pl[seats[step["player"]]] if "player" in step else None
     if what == "give":
         for sq in squares:
@@ -186,7 +186,7 @@ def _set_up(edition, game, step: dict, seats: dict[str, int]) -> None:
         player.progress += (square - player.position) % ed.n
         player.position = square
     elif what == "set":
-        areas = [a["id"] for a in ed.areas]
+        areas = [a["key"] for a in ed.areas]
         st.areas[ed.area_state_index[step["state"]]][areas.index(step["area"])] = step["number"]
     elif what == "mark":
         marks = player.marks[ed.state_index[step["state"]]]
@@ -203,7 +203,7 @@ def _set_up(edition, game, step: dict, seats: dict[str, int]) -> None:
 
 def _turn(edition, game, step: dict, seats: dict[str, int], players: list[_Seat]) -> None:
     """One turn of one player, as the engine's game loop plays it, with the throws given."""
-    line, who = step["at"][0], step["player"]
+    line, who = step["written_at"][0], step["player"]
     seat = seats[who]
     for p in players:
         p.prefer, p.labels, p.sale, p.limit, p.line = (), (), None, 0, line
@@ -233,14 +233,14 @@ def _turn(edition, game, step: dict, seats: dict[str, int], players: list[_Seat]
 
 def _check(compiler: Compiler, env: dict, game, expect: dict) -> None:
     """One expectation; when false, the values of both sides of a comparison say by how much."""
-    line, body = expect["at"][0], expect["body"]
+    line, body = expect["written_at"][0], expect["body"]
     try:
         holds = compiler.fn(body, env)(game, Ctx())
         if holds:
             return
         sides = ""
-        if body.get("k") == "bin" and body["op"] in ("==", "!=", "<", "<=", ">", ">="):
-            left, right = (compiler.fn(body[k], env)(game, Ctx()) for k in ("l", "r"))
+        if body.get("expr") == "bin" and body["operator"] in ("==", "!=", "<", "<=", ">", ">="):
+            left, right = (compiler.fn(body[k], env)(game, Ctx()) for k in ("left", "right"))
             sides = f": the left side is {_shown(left)}, the right side {_shown(right)}"
         raise _Failed(line, f"expected `{expect['text']}`, which is false{sides}")
     except (CompileError, KeyError, IndexError, TypeError, ValueError, ZeroDivisionError) as error:

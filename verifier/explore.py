@@ -118,7 +118,7 @@ class Counters:
         kind = event.get("type")
         self.counts[f"rule:{kind}"] += 1
         if kind == "draw":
-            self.counts[f"card:{ed.decks[event['deck']]['id']}#{event['card']}"] += 1
+            self.counts[f"card:{ed.decks[event['deck']]['key']}#{event['card']}"] += 1
         elif kind == "leave_jail":
             self.counts[f"jail_exit:{event['how']}"] += 1
         elif kind == "bankrupt":
@@ -139,7 +139,7 @@ class Counters:
             if name == "card:*":
                 for d, deck in enumerate(ed.decks):
                     for card in range(len(ed.cards[d])):
-                        key = f"card:{deck['id']}#{card}"
+                        key = f"card:{deck['key']}#{card}"
                         if self.counts[key] < least:
                             out[key] = (self.counts[key], least)
             elif self.counts[name] < least:
@@ -211,7 +211,7 @@ def _game(ed, data, counters: Counters, skip: frozenset, rounds: int, sink: list
     eager = frozenset(data.draw(st.sets(st.sampled_from(kinds)), label="actions taken whenever legal"))
     if data.draw(st.integers(0, 3), label="a building race") == 0:
         off, eager = (off | RACE_OFF) - RACE_EAGER, (eager | RACE_EAGER) - RACE_OFF
-    decks = [data.draw(st.permutations(range(len(cards))), label=f"deck {deck['id']}")
+    decks = [data.draw(st.permutations(range(len(cards))), label=f"deck {deck['key']}")
              for deck, cards in zip(ed.decks, ed.cards)]
     inputs = traces.Inputs(players=players, seed=0, rounds=rounds, decks=[list(d) for d in decks], dice=[], choices=[])
     sink.append(inputs)

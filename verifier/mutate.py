@@ -88,12 +88,13 @@ def mutants(ir: dict) -> list[Mutant]:
     for i, sq in enumerate(ir["squares"]):
         for part, action in (("on_land", "square:"), ("on_pass", "pass:")):
             if sq.get(part):
-                blocks.append((("squares", i, part), f"{part} of `{sq['id']}`", [action + sq["id"]]))
+                blocks.append((("squares", i, part), f"{part} of `{sq['key']}`", [action + sq["key"]]))
     for k, d in enumerate(ir.get("decks", [])):
         for i, card in enumerate(d.get("cards", [])):
             if card.get("effect"):
-                blocks.append((("decks", k, "cards", i, "effect"), f"card {i} of `{d['id']}`",
-                               [f"card:{d['id']}:{i}"] + [f"square:{sq['id']}" for sq in ir["squares"] if _draws(sq, d["id"])]))
+                blocks.append((("decks", k, "cards", i, "effect"), f"card {i} of `{d['key']}`",
+                               [f"card:{d['key']}:{i}"]
+                               + [f"square:{sq['key']}" for sq in ir["squares"] if _draws(sq, d["key"])]))
     # the blocks the rules of a city or a passport live in (Metropol, wonders-se): a hook
     # runs after any action that lands, acquires or pays rent and a procedure wherever it
     # is called, so their mutants touch every action (checked like a setting's)
@@ -105,49 +106,49 @@ def mutants(ir: dict) -> list[Mutant]:
             blocks.append((("procedures", name, "body"), f"procedure `{name}`", []))
     for i, act in enumerate(ir.get("actions") or []):
         if act.get("effect"):
-            blocks.append((("actions", i, "effect"), f"action `{act['id']}`", [f"action:{act['id']}"]))
+            blocks.append((("actions", i, "effect"), f"action `{act['key']}`", [f"action:{act['key']}"]))
     out += _guards(ir)
     blocks = [inner for block in blocks for inner in _nested(ir, *block)]
     for path, where, touches in blocks:
         stmts = _get(ir, path)
         for j, stmt in enumerate(stmts):
-            if len(stmts) > 1 or stmt.get("do") != "transfer":     # a lone transfer: dropped below
+            if len(stmts) > 1 or stmt.get("stmt") != "transfer":     # a lone transfer: dropped below
                 m = copy.deepcopy(ir)
                 del _get(m, path)[j]
-                out.append(Mutant(f"{where}: skip step {j + 1} (`{stmt.get('do')}`)", m, touches))
-            if stmt.get("do") == "transfer":
+                out.append(Mutant(f"{where}: skip step {j + 1} (`{stmt.get('stmt')}`)", m, touches))
+            if stmt.get("stmt") == "transfer":
                 m = copy.deepcopy(ir)
                 del _get(m, path)[j]
                 if len(stmts) == 1:
                     out.append(Mutant(f"{where}: drop the transfer", m, touches))
                 m = copy.deepcopy(ir)
                 s = _get(m, path)[j]
-                s["from"], s["to"] = s["to"], s["from"]
+                s["payer"], s["payee"] = s["payee"], s["payer"]
                 out.append(Mutant(f"{where}: transfer redirected (payer and payee swapped)", m, touches))
                 amount = stmt["amount"]
-                if amount.get("k") == "int":    # (to 0 would be the transfer dropped, again)
+                if amount.get("expr") == "int":    # (to 0 would be the transfer dropped, again)
                     m = copy.deepcopy(ir)
-                    _get(m, path)[j]["amount"] = {"k": "int", "v": amount["v"] + 1}
-                    out.append(Mutant(f"{where}: amount {amount['v']} -> {amount['v'] + 1}", m, touches))
-            if stmt.get("do") == "if":
+                    _get(m, path)[j]["amount"] = {"expr": "int", "value": amount["value"] + 1}
+                    out.append(Mutant(f"{where}: amount {amount['value']} -> {amount['value'] + 1}", m, touches))
+            if stmt.get("stmt") == "if":
                 m = copy.deepcopy(ir)
                 s = _get(m, path)[j]
-                s["cond"] = {"k": "not", "e": s["cond"]}
+                s["cond"] = {"expr": "not", "operand": s["cond"]}
                 out.append(Mutant(f"{where}: guard flipped", m, touches))
                 m = copy.deepcopy(ir)
                 s = _get(m, path)[j]
-                s["cond"] = {"k": "bool", "v": True}
+                s["cond"] = {"expr": "bool", "value": True}
                 out.append(Mutant(f"{where}: guard dropped", m, touches))
     # formulas (Metropol's city plan and end phase, wonders-se's passport): a number one
     # lower and one higher, every comparison flipped; a formula is read wherever it is
     # named, so its mutant touches every action
     for name, formula in (ir.get("formulas") or {}).items():
         body = formula["body"]
-        if body.get("k") == "int":
-            for new in (body["v"] - 1, body["v"] + 1):
+        if body.get("expr") == "int":
+            for new in (body["value"] - 1, body["value"] + 1):
                 m = copy.deepcopy(ir)
-                m["formulas"][name]["body"] = {"k": "int", "v": new}
-                out.append(Mutant(f"formula `{name}` = {new} (was {body['v']})", m))
+                m["formulas"][name]["body"] = {"expr": "int", "value": new}
+                out.append(Mutant(f"formula `{name}` = {new} (was {body['value']})", m))
         out += _flipped(ir, ("formulas", name, "body"), f"formula `{name}`", [])
     # when the game is over (the end section's `over`), read after every action
     if isinstance(settings.get("end", {}).get("over"), dict):
@@ -166,15 +167,16 @@ def _of(has: set, settings: list) -> list:
 def _guards(ir: dict) -> list[Mutant]:
     """A hook's condition and an action's `allowed` and `required`, each flipped and dropped
     (made true), like an `if` statement's guard."""
-    guards = [(("hooks", i, "if"), f"hook {i + 1} (`when {hook['event']}`)", [])
-              for i, hook in enumerate(ir.get("hooks") or []) if hook.get("if") is not None]
-    guards += [(("actions", i, key), f"action `{act['id']}`" + ("" if key == "allowed" else f" `{key}`"),
-                [f"action:{act['id']}"])
+    guards = [(("hooks", i, "cond"), f"hook {i + 1} (`when {hook['event']}`)", [])
+              for i, hook in enumerate(ir.get("hooks") or []) if hook.get("cond") is not None]
+    guards += [(("actions", i, key), f"action `{act['key']}`" + ("" if key == "allowed" else f" `{key}`"),
+                [f"action:{act['key']}"])
                for i, act in enumerate(ir.get("actions") or []) for key in ("allowed", "required")
                if act.get(key) is not None]
     out = []
     for path, where, touches in guards:
-        for change, new in (("flipped", lambda cond: {"k": "not", "e": cond}), ("dropped", lambda cond: {"k": "bool", "v": True})):
+        for change, new in (("flipped", lambda cond: {"expr": "not", "operand": cond}),
+                            ("dropped", lambda cond: {"expr": "bool", "value": True})):
             m = copy.deepcopy(ir)
             owner = _get(m, path[:-1])
             owner[path[-1]] = new(owner[path[-1]])
@@ -188,11 +190,11 @@ def _nested(ir: dict, path: tuple, where: str, touches: list):
     inside a loop or an option is mutated like a step at the top."""
     yield path, where, touches
     for j, stmt in enumerate(_get(ir, path)):
-        inner = [(key,) for key in ("then", "else", "body") if stmt.get(key)]
+        inner = [(key,) for key in ("then", "otherwise", "body") if stmt.get(key)]
         inner += [("options", i, "body") for i, option in enumerate(stmt.get("options") or ()) if option.get("body")]
         for rest in inner:
             name = rest[0] if len(rest) == 1 else f"option {rest[1] + 1}"
-            yield from _nested(ir, path + (j,) + rest, f"{where}, step {j + 1} (`{stmt['do']}`) {name}", touches)
+            yield from _nested(ir, path + (j,) + rest, f"{where}, step {j + 1} (`{stmt['stmt']}`) {name}", touches)
 
 
 _FLIP = {"<": ">=", ">=": "<", ">": "<=", "<=": ">", "==": "!=", "!=": "=="}
@@ -203,15 +205,15 @@ def _flipped(ir: dict, path: tuple, where: str, touches: list) -> list[Mutant]:
     out = []
     for k, sub in enumerate(_comparisons(_get(ir, path))):
         m = copy.deepcopy(ir)
-        _comparisons(_get(m, path))[k]["op"] = _FLIP[sub["op"]]
-        out.append(Mutant(f"{where}: comparison {k + 1} `{sub['op']}` -> `{_FLIP[sub['op']]}`", m, touches))
+        _comparisons(_get(m, path))[k]["operator"] = _FLIP[sub["operator"]]
+        out.append(Mutant(f"{where}: comparison {k + 1} `{sub['operator']}` -> `{_FLIP[sub['operator']]}`", m, touches))
     return out
 
 
 def _comparisons(node, acc=None):
     acc = [] if acc is None else acc
     if isinstance(node, dict):
-        if node.get("k") == "bin" and node.get("op") in _FLIP:
+        if node.get("expr") == "bin" and node.get("operator") in _FLIP:
             acc.append(node)
         for v in node.values():
             _comparisons(v, acc)
@@ -222,7 +224,7 @@ def _comparisons(node, acc=None):
 
 
 def _draws(sq, deck):
-    return any(s.get("do") == "draw" and s.get("deck") == deck for s in sq.get("on_land") or [])
+    return any(s.get("stmt") == "draw" and s.get("deck") == deck for s in sq.get("on_land") or [])
 
 
 def _get(ir, path):

@@ -937,14 +937,14 @@ def witness(ir: dict, target, players: int, depth: int = 3, actions: list | None
 def premise_of(body: dict) -> dict:
     """The condition under which an invariant says something: for `all(x in S: not A or B)`
     it is `any(x in S: A)`; for `all(x in S: A or B)` it is `any(x in S: not A)`."""
-    if body.get("k") == "agg" and body.get("fn") == "all":
+    if body.get("expr") == "agg" and body.get("function") == "all":
         inner = premise_of(body["body"])
-        return {"k": "agg", "fn": "any", "var": body["var"], "over": body["over"], "body": inner}
-    if body.get("k") == "bin" and body.get("op") == "or":
-        left = body["l"]
-        if left.get("k") == "not":
-            return left["e"]
-        return {"k": "not", "e": left}
-    if body.get("k") == "bin" and body.get("op") == "and":
-        return premise_of(body["l"])
-    return {"k": "bool", "v": True}
+        return {"expr": "agg", "function": "any", "var": body["var"], "over": body["over"], "body": inner}
+    if body.get("expr") == "bin" and body.get("operator") == "or":
+        left = body["left"]
+        if left.get("expr") == "not":
+            return left["operand"]
+        return {"expr": "not", "operand": left}
+    if body.get("expr") == "bin" and body.get("operator") == "and":
+        return premise_of(body["left"])
+    return {"expr": "bool", "value": True}

@@ -30,7 +30,7 @@ from typing import Iterator
 import interpreter
 from interpreter.compile import Ctx
 
-ME = {"k": "var", "name": "me"}
+ME = {"expr": "var", "name": "me"}
 # The statements that move the player's token (a card or square naming the salary may be one).
 MOVES = ("move_to", "move_by", "advance_to_nearest", "go_to_jail", "jump_to", "place_at")
 
@@ -40,22 +40,23 @@ def disagreements(ir: dict) -> list[str]:
     settings = ir["settings"]
     written = _amount_pattern(settings["money"])
     words = _word_patterns(ir.get("wording") or {})
-    printed = [(f"square `{sq['id']}`", sq["text"], (sq.get("on_land") or []) + (sq.get("on_pass") or []))
+    printed = [(f"square `{sq['key']}`", sq["text"], (sq.get("on_land") or []) + (sq.get("on_pass") or []))
                for sq in ir["squares"] if sq.get("text")]
-    printed += [(f"card {i} of `{deck['id']}`", card.get("text", ""), card.get("effect") or [])
+    printed += [(f"card {i} of `{deck['key']}`", card.get("text", ""), card.get("effect") or [])
                 for deck in ir.get("decks", []) for i, card in enumerate(deck.get("cards", []))]
     out = []
     for where, text, effect in printed:
         amounts = [(m.start(), int(re.sub(r"\D", "", m.group(1)))) for m in written.finditer(text)]
-        transfers = [(s, _ints(s["amount"], [], settings)) for s in _statements(effect) if s.get("do") == "transfer"]
+        transfers = [(s, _ints(s["amount"], [], settings)) for s in _statements(effect) if s.get("stmt") == "transfer"]
         named = {n for _, n in amounts}
         moved = {n for _, ns in transfers for n in ns}
-        salary = {settings["money"].get("salary")} if any(s.get("do") in MOVES for s in _statements(effect)) else set()
+        moves = any(s.get("stmt") in MOVES for s in _statements(effect))
+        salary = {settings["money"].get("salary")} if moves else set()
         out += [f"{where}: the effect moves {n}, the text does not name it" for n in sorted(moved - named)]
         out += [f"{where}: the text names {n}, the effect does not move it" for n in sorted(named - moved - salary)]
         heard = sorted((m.end(), direction, m.group(0)) for direction, pattern in words for m in pattern.finditer(text))
         for s, ns in transfers:
-            way = "pay" if s["from"] == ME else "collect" if s["to"] == ME else None
+            way = "pay" if s["payer"] == ME else "collect" if s["payee"] == ME else None
             for n in dict.fromkeys(ns):
                 said = {_governing(heard, at) for at, m in amounts if m == n} - {None}
                 if way is not None and said and way not in {direction for direction, _ in said}:
@@ -96,7 +97,7 @@ def _box(ir: dict) -> list[str]:
         for line, deck in zip(box["cards"], decks):
             if _printed_count([line]) != len(deck.get("cards", [])):
                 out.append(f"box{source}: {_quoted([line])} is {_printed_count([line])}, "
-                           f"the rules' deck `{deck['id']}` {len(deck.get('cards', []))}")
+                           f"the rules' deck `{deck['key']}` {len(deck.get('cards', []))}")
     return out
 
 
@@ -114,7 +115,7 @@ def _deeds(ir: dict) -> list[str]:
     for sq in lots:
         rows, i = sq["deed"]["rent"], sq["index"]
         if len(rows) != most + 2:
-            out.append(f"deed `{sq['id']}`: prints {len(rows)} rents, a lot has {most + 2} levels "
+            out.append(f"deed `{sq['key']}`: prints {len(rows)} rents, a lot has {most + 2} levels "
                        f"(unbuilt, 1 to {most} houses, a hotel)")
             continue
         for level, row in enumerate(rows):
@@ -124,7 +125,8 @@ def _deeds(ir: dict) -> list[str]:
             c.owned = ed.group_size[ed.group_of[i]] if c.complete else 1
             charged = ed.rent_fn[i](game, c)
             if charged != row:
-                out.append(f"deed `{sq['id']}`: the rent rule charges {charged} at level {level}, the deed prints {row}")
+                out.append(f"deed `{sq['key']}`: the rent rule charges {charged} at level {level}, "
+                           f"the deed prints {row}")
     return out
 
 
@@ -155,7 +157,7 @@ def _statements(stmts: list) -> Iterator[dict]:
     """Every statement of a block, those of nested blocks too."""
     for s in stmts:
         yield s
-        for key in ("body", "then", "else"):
+        for key in ("body", "then", "otherwise"):
             yield from _statements(s.get(key) or [])
         for option in s.get("options") or []:
             yield from _statements(option.get("body") or [])
@@ -164,9 +166,9 @@ def _statements(stmts: list) -> Iterator[dict]:
 def _ints(node, acc: list, settings: dict) -> list:
     """The whole amounts written in an expression, a setting it reads (`money.salary`) too."""
     if isinstance(node, dict):
-        if node.get("k") == "int":
-            acc.append(node["v"])
-        if node.get("k") == "setting":
+        if node.get("expr") == "int":
+            acc.append(node["value"])
+        if node.get("expr") == "setting":
             section, _, key = node["path"].partition(".")
             value = settings.get(section, {}).get(key)
             if isinstance(value, int) and not isinstance(value, bool):

@@ -78,7 +78,7 @@ def proofs(ir: dict, spec: str, players: int = 2, depth: int = 2, trace_dir: Pat
     began = time.perf_counter()
     invs = [{"name": x["name"], "text": x["text"], "origin": x["origin"]} for x in ir["invariants"]]
     laid = "".join(f"+{v}" for v in ir["edition"].get("variants") or ())      # `classic-se+short`
-    report = Report(ir["edition"]["id"] + laid, spec, players, depth, invs, [START] if prove else [],
+    report = Report(ir["edition"]["key"] + laid, spec, players, depth, invs, [START] if prove else [],
                     texts=disagreements(ir), examples=None if laid else run_all(ir))
     if prove:
         _prove(ir, report, trace_dir)

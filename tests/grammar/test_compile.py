@@ -24,7 +24,7 @@ def test_bundled_edition_compiles_and_validates(edition: str):
     """docs/ir.md: every bundled edition compiles to an IR that validates against ir.schema.json."""
     ir = grammar.compile_file(bundled()[edition])
     Draft202012Validator(SCHEMA).validate(ir)
-    assert ir["edition"]["id"] == edition
+    assert ir["edition"]["key"] == edition
     assert ir["edition"]["abstract"] == (edition == "classic")
 
 
@@ -38,8 +38,8 @@ def test_ir_round_trips_through_json(edition: str):
 def test_classic_us_ir_has_the_documented_shape():
     """docs/ir.md: the US edition's IR, item by item as the reference shows it."""
     ir = grammar.compile_file(bundled()["classic-us"])
-    assert ir["ir_version"] == 1
-    assert ir["edition"] == {"id": "classic-us", "lineage": ["classic", "classic-us"], "title": "Monopoly",
+    assert ir["ir_version"] == 2
+    assert ir["edition"] == {"key": "classic-us", "lineage": ["classic", "classic-us"], "title": "Monopoly",
                              "language": "en", "source": "002_9d8c6ed21a1697aa.txt", "source_language": "da", "abstract": False}
     game = ir["settings"]["game"]
     assert game["players"] == {"min": 2, "max": 8} and game["start"] == "go"
@@ -53,21 +53,22 @@ def test_classic_us_ir_has_the_documented_shape():
     assert ir["notes"]["game.tokens"] == "assumed: 002 is silent; one token per player at most"
     assert ir["formulas"]["wealth"]["params"] == ["p"]
     assert set(ir["rent"]) == {"lot", "station", "utility"}
-    assert ir["rent"]["station"] == {"k": "index", "of": {"k": "var", "name": "printed"},
-                                     "at": {"k": "bin", "op": "-", "l": {"k": "var", "name": "owned"},
-                                            "r": {"k": "int", "v": 1}}}
-    assert ir["groups"][0] == {"id": "brown", "name": "Brown", "kind": "lot", "color": "#8b4513",
+    assert ir["rent"]["station"] == {"expr": "index", "list": {"expr": "var", "name": "printed"},
+                                     "position": {"expr": "bin", "operator": "-",
+                                                  "left": {"expr": "var", "name": "owned"},
+                                                  "right": {"expr": "int", "value": 1}}}
+    assert ir["groups"][0] == {"key": "brown", "name": "Brown", "kind": "lot", "color": "#8b4513",
                                "house_cost": 50, "hotel_cost": 50, "squares": [1, 3]}
     assert ir["squares"][1] == {
-        "index": 1, "id": "brown_1", "name": "Mediterranean Avenue", "kind": "lot",
+        "index": 1, "key": "brown_1", "name": "Mediterranean Avenue", "kind": "lot",
         "deed": {"group": "brown", "price": 60, "mortgage": 30, "rent": [2, 10, 30, 90, 160, 250],
                  "house_cost": 50, "hotel_cost": 50},
         "on_land": [], "on_pass": []}
-    assert ir["squares"][0]["on_pass"] == [{"do": "transfer", "amount": {"k": "setting", "path": "money.salary"},
-                                            "from": {"k": "bank"}, "to": {"k": "var", "name": "me"}}]
+    assert ir["squares"][0]["on_pass"] == [{"stmt": "transfer", "amount": {"expr": "setting", "path": "money.salary"},
+                                            "payer": {"expr": "bank"}, "payee": {"expr": "var", "name": "me"}}]
     chance = ir["decks"][0]
-    assert chance["id"] == "chance" and chance["cards"][1]["effect"] == [{"do": "move_to", "square": 24}]
-    assert chance["cards"][8]["effect"] == [{"do": "move_by", "steps": {"k": "int", "v": -3}}]
+    assert chance["key"] == "chance" and chance["cards"][1]["effect"] == [{"stmt": "move_to", "square": 24}]
+    assert chance["cards"][8]["effect"] == [{"stmt": "move_by", "steps": {"expr": "int", "value": -3}}]
 
 
 def test_abstract_base_compiles_without_required_settings():
@@ -104,9 +105,9 @@ def test_child_may_change_a_decision_and_a_deck():
     assert parent - {x["name"] for x in ir["examples"]} == {"chest_squares", "card_get_out_of_jail"}
     assert ir["settings"]["jail"]["fine_timing"] == "next_turn"
     assert ir["decisions"][1]["note"] == "assumed: as SE 001"
-    assert [d for d in ir["decks"] if d["id"] == "chest"][0]["cards"] == [
-        {"text": "Collect 10", "effect": [{"do": "transfer", "amount": {"k": "int", "v": 10},
-                                           "from": {"k": "bank"}, "to": {"k": "var", "name": "me"}}]}]
+    assert [d for d in ir["decks"] if d["key"] == "chest"][0]["cards"] == [
+        {"text": "Collect 10", "effect": [{"stmt": "transfer", "amount": {"expr": "int", "value": 10},
+                                           "payer": {"expr": "bank"}, "payee": {"expr": "var", "name": "me"}}]}]
 
 
 def test_parent_is_found_beside_the_child_first(tmp_path: Path):

@@ -391,12 +391,12 @@ def test_long_flat_chain_compiles(op: str, term: str):
     over = f" {op} ".join([term] * count)
     ir = grammar.compile_text(CHILD + f"end {{ over = {over} {'> 0' if op == '+' else ''} }}\n", "long.rules")
     over_ir = ir["settings"]["end"]["over"]
-    leaves, depth, stack = 0, 0, [(over_ir["l"] if op == "+" else over_ir, 1)]
+    leaves, depth, stack = 0, 0, [(over_ir["left"] if op == "+" else over_ir, 1)]
     while stack:
         node, level = stack.pop()
         depth = max(depth, level)
-        if node.get("op") == op:
-            stack += [(node["l"], level + 1), (node["r"], level + 1)]
+        if node.get("operator") == op:
+            stack += [(node["left"], level + 1), (node["right"], level + 1)]
         else:
             leaves += 1
     assert leaves == count and depth < 40

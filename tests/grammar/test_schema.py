@@ -37,7 +37,7 @@ def _corrupt(ir: dict, rng: random.Random) -> dict:
     if how == 0 and isinstance(holder, dict):
         del holder[last]
     elif how == 1:
-        holder[last] = rng.choice([None, 5, "bin", True, [], {}, {"k": "int"}, {"do": "set"}, {"k": "nope"}])
+        holder[last] = rng.choice([None, 5, "bin", True, [], {}, {"expr": "int"}, {"stmt": "set"}, {"expr": "nope"}])
     elif how == 2 and isinstance(holder[last], dict):
         holder[last]["unknown_key"] = 1
     elif isinstance(holder[last], str):

@@ -154,5 +154,5 @@ def deck_with_top(g, deck_id, predicate):
 
 
 def squares_drawing(ed, deck_id):
-    return [i for i, s in enumerate(ed.ir["squares"]) if any(st.get("do") == "draw" and st.get("deck") == deck_id
+    return [i for i, s in enumerate(ed.ir["squares"]) if any(st.get("stmt") == "draw" and st.get("deck") == deck_id
                                                                 for st in s.get("on_land") or [])]

@@ -31,7 +31,7 @@ def fresh(ed, players=3, dice=(), strategies=None):
 
 
 def area(ed, area_id: str) -> int:
-    return next(k for k, a in enumerate(ed.areas) if a["id"] == area_id)
+    return next(k for k, a in enumerate(ed.areas) if a["key"] == area_id)
 
 
 def number(g, name: str, area_id: str) -> int:
@@ -48,7 +48,7 @@ def stack(g, area_id: str, height: int, roof: int = 0) -> None:
 def formula(g, name: str, *args) -> int:
     """A spec formula evaluated on the game as it stands (`formula name(args)`)."""
     from interpreter.compile import Compiler
-    node = {"k": "call", "fn": name, "args": [{"k": "int", "v": a} for a in args]}
+    node = {"expr": "call", "function": name, "args": [{"expr": "int", "value": a} for a in args]}
     return g.ed.money(Compiler(g.ed).fn(node, {})(g, Ctx()))
 
 
@@ -91,12 +91,12 @@ def test_met_contents(met):
     quarters of 9; each area feeds two permits and each street looks at three areas."""
     game_settings = met.settings["game"]
     assert (game_settings["players"], met.dice, met.n) == ({"min": 3, "max": 6}, 3, 40)
-    assert met.ir["formulas"]["blocks"]["body"] == {"k": "int", "v": 80}
+    assert met.ir["formulas"]["blocks"]["body"] == {"expr": "int", "value": 80}
     streets = [s for s in met.deeds if met.kind_names[s] == "lot"]
     bridges = [s for s in met.deeds if met.kind_names[s] == "station"]
     assert (len(streets), len(bridges)) == (24, 4)
     assert sorted(met.group_size) == [3] * 8 + [4]
-    assert sum(1 for sq_ in met.ir["squares"] if any(st.get("do") == "draw" for st in sq_["on_land"])) == 8
+    assert sum(1 for sq_ in met.ir["squares"] if any(st.get("stmt") == "draw" for st in sq_["on_land"])) == 8
     assert len(met.cards[0]) == 17
     assert len(met.areas) == 36 and sorted(met.area_quarter.count(q) for q in set(met.area_quarter)) == [9] * 4
     assert all(len(faces) == 2 for faces in met.area_faces)
@@ -240,7 +240,7 @@ def test_met_rent_is_base_plus_permit_value(met, heights, roofs, value):
     street = sq(met, "jackson")
     own(g, 1, street)
     for k, h, r in zip(met.square_areas[street], heights, roofs):
-        stack(g, met.areas[k]["id"], h, r)
+        stack(g, met.areas[k]["key"], h, r)
     base = met.printed[street][0]
     assert formula(g, "permit_value", street) == value
     assert rent(g, "jackson", 1) == base + value
@@ -250,7 +250,7 @@ def test_met_fund_doubles_the_rent(met):
     """§5 fund: all three permits of a district with one player doubles the rent, base included."""
     g = fresh(met)
     street = sq(met, "jackson")
-    stack(g, met.areas[met.square_areas[street][0]]["id"], 4)
+    stack(g, met.areas[met.square_areas[street][0]]["key"], 4)
     own(g, 1, "jackson")
     single = rent(g, "jackson", 1)
     own(g, 1, "sinatra", "presley")
@@ -279,7 +279,7 @@ def test_met_own_street_gives_a_free_block(met):
     place(g, 0, "stock_exchange")
     own(g, 0, 7)
     g.play_turn(0)
-    faces = [met.areas[k]["id"] for k in met.square_areas[7]]
+    faces = [met.areas[k]["key"] for k in met.square_areas[7]]
     assert offered["labels"] == faces + ["skip"]
     assert number(g, "height", faces[0]) == 1 and g.pl[0].cash == 5_000_000
 
@@ -390,7 +390,7 @@ def test_met_bankruptcy_by_auction_then_all_cash_to_the_creditor(met):
     street = 7
     own(g, 1, street)
     for k in met.square_areas[street]:
-        stack(g, met.areas[k]["id"], 4)
+        stack(g, met.areas[k]["key"], 4)
     give(g, 0, 20_000 - g.pl[0].cash)
     place(g, 0, "stock_exchange")
     before = g.pl[1].cash

@@ -158,7 +158,7 @@ def test_jailed_owner_collects_rent(ed):
 
 def _card(effect_kind, **match):
     def pred(effect):
-        return bool(effect) and effect[0].get("do") == effect_kind and all(effect[0].get(k) == v for k, v in match.items())
+        return bool(effect) and effect[0].get("stmt") == effect_kind and all(effect[0].get(k) == v for k, v in match.items())
     return pred
 
 
@@ -172,7 +172,7 @@ def test_card_nearest_utility_rolls_for_rent(ed):
     deck_with_top(g, "chance", _card("advance_to_nearest", group="utilities"))
     card = [c for c in ed.ir["decks"][ed.deck_index["chance"]]["cards"]
             if c["effect"][0].get("group") == "utilities"][0]
-    factor = card["effect"][0]["rent"]["r"]["v"]
+    factor = card["effect"][0]["rent"]["right"]["value"]
     g.dice_source.rolls.append((6, 5))
     turn(g, 0)
     assert g.pl[0].position == sq(ed, "utility_1")
@@ -236,7 +236,7 @@ def test_tax_square(ed):
     before = g.pl[0].cash
     turn(g, 0)
     paid = before - g.pl[0].cash
-    if effects and effects[0]["do"] == "choose":
+    if effects and effects[0]["stmt"] == "choose":
         assert len(pick_last.offered[-1]) == len(effects[0]["options"])
         import math
         assert paid == math.ceil(worth * 10 / 100) if ed.rounding_up else paid == worth * 10 // 100

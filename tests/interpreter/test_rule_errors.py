@@ -34,8 +34,8 @@ checked, swaps = grammar.compile_file, json.loads(sys.argv[1])
 
 def swapped(node):
     if isinstance(node, dict):
-        if node.get("k") == "int" and str(node.get("v")) in swaps:
-            return swaps[str(node["v"])]
+        if node.get("expr") == "int" and str(node.get("value")) in swaps:
+            return swaps[str(node["value"])]
         return {key: swapped(value) for key, value in node.items()}
     if isinstance(node, list):
         return [swapped(value) for value in node]
@@ -46,9 +46,9 @@ sys.argv = ["boardrules", *sys.argv[2:]]
 main()
 """
 
-ZERO = {"k": "int", "v": 0}
-NOBODY_BANKRUPT = {"k": "agg", "fn": "count", "var": "p", "over": {"k": "var", "name": "players"},
-                   "body": {"k": "attr", "of": {"k": "var", "name": "p"}, "name": "bankrupt"}}
+ZERO = {"expr": "int", "value": 0}
+NOBODY_BANKRUPT = {"expr": "agg", "function": "count", "var": "p", "over": {"expr": "var", "name": "players"},
+                   "body": {"expr": "attr", "subject": {"expr": "var", "name": "p"}, "name": "bankrupt"}}
 
 
 def boardrules(pure: bool, *args: str, swaps: dict | None = None, cwd: Path = ROOT) -> subprocess.CompletedProcess:
@@ -172,7 +172,7 @@ def test_the_engine_raises_a_rule_error_with_the_place_and_the_event(tmp_path):
     for deck in ir["decks"]:
         for card in deck["cards"]:
             if card["text"] == "Pay a share":
-                card["effect"][0]["amount"]["r"] = ZERO
+                card["effect"][0]["amount"]["right"] = ZERO
     with pytest.raises(interpreter.RuleError) as caught:
         interpreter.play(interpreter.load(ir), ["heuristic"] * 4, seed=1)
     error = caught.value
@@ -188,7 +188,7 @@ def test_a_payment_out_of_range_is_a_located_error(pure, tmp_path):
     first payment past the engine's range with E503 at the rule, instead of running on with
     ever longer numbers (or overflowing a strategy's arithmetic)."""
     path = spec(tmp_path, 'board {\n  square go { on_pass { collect me.cash * 7777 from bank } }\n}\n')
-    cash = {"k": "attr", "of": {"k": "var", "name": "me"}, "name": "cash"}
+    cash = {"expr": "attr", "subject": {"expr": "var", "name": "me"}, "name": "cash"}
     done = boardrules(pure, "play", str(path), "--seed", "1", swaps={"7777": cash}, cwd=tmp_path)
     assert_located(done, "E503", path, 4, "out of range", "turn ", "seat ")
 
@@ -196,8 +196,9 @@ def test_a_payment_out_of_range_is_a_located_error(pure, tmp_path):
 # a rent that reads past the printed rents (`printed[level + 6]`: a lot's list has 6), and one
 # that reads before the first (`printed[0 - 1]`: Python would quietly read the last, the hotel)
 INDICES = {
-    "past_the_end": ({"k": "bin", "op": "+", "l": {"k": "var", "name": "level"}, "r": {"k": "int", "v": 6}}, "6"),
-    "before_the_start": ({"k": "neg", "e": {"k": "int", "v": 1}}, "-1"),
+    "past_the_end": ({"expr": "bin", "operator": "+", "left": {"expr": "var", "name": "level"},
+                      "right": {"expr": "int", "value": 6}}, "6"),
+    "before_the_start": ({"expr": "neg", "operand": {"expr": "int", "value": 1}}, "-1"),
 }
 
 

@@ -81,7 +81,7 @@ def test_advance_to_go_after_passing_pays_twice(ed):
     start = (chance - 9) % ed.n
     assert start > chance
     place(g, 0, start)
-    deck_with_top(g, "chance", lambda eff: eff and eff[0].get("do") == "move_to" and eff[0]["square"] in ("go", 0))
+    deck_with_top(g, "chance", lambda eff: eff and eff[0].get("stmt") == "move_to" and eff[0]["square"] in ("go", 0))
     before = g.pl[0].cash
     turn(g, 0)
     assert g.pl[0].position == 0

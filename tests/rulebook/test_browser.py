@@ -58,11 +58,11 @@ def test_board_pages_render_every_square_in_order(served, editions, tmp_path):
         dom = chromium(tmp_path, "--dump-dom", url).stdout
         squares = re.findall(r'<g class="square" id="board-([^"]+)" data-index="(\d+)" data-name="([^"]*)"', dom)
         assert 'id="board"' in dom and len(squares) == len(ir["squares"]) == 40, eid
-        assert [(s["id"], str(s["index"])) for s in ir["squares"]] == [(sid, index) for sid, index, _ in squares]
+        assert [(s["key"], str(s["index"])) for s in ir["squares"]] == [(sid, index) for sid, index, _ in squares]
         parser = Elements()
         parser.feed(dom)
         for sq in ir["squares"]:
-            assert parser.found[f"board-{sq['id']}"]["attrs"]["data-name"] == sq["name"]
+            assert parser.found[f"board-{sq['key']}"]["attrs"]["data-name"] == sq["name"]
         shot = ARTIFACTS / f"board-{eid}-{lang}.png"
         chromium(tmp_path, f"--screenshot={shot}", "--window-size=1200,1300", "--hide-scrollbars", url)
         assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 20_000, shot

@@ -94,29 +94,29 @@ def test_amounts_are_written_the_editions_way(site, met, lang):
     assert written(met, settings["auction"]["preempt"]) in found["rule-auction-preempt"]["text"]
     assert all(written(met, r) in found["rule-auction-raises"]["text"] for r in settings["auction"]["raises"])
     action = met["actions"][0]
-    price = next(stmt["amount"] for stmt in action["effect"] if stmt["do"] == "transfer")
-    assert written(met, met["formulas"][price["fn"]]["body"]["v"]) in found[f"action-{action['id']}"]["text"]
+    price = next(stmt["amount"] for stmt in action["effect"] if stmt["stmt"] == "transfer")
+    assert written(met, met["formulas"][price["function"]]["body"]["value"]) in found[f"action-{action['key']}"]["text"]
     text = plain(page(site, lang))
     for sq in met["squares"]:
         if sq["deed"]:
-            assert sq["name"] in text and all(written(met, r) in text for r in sq["deed"]["rent"]), sq["id"]
+            assert sq["name"] in text and all(written(met, r) in text for r in sq["deed"]["rent"]), sq["key"]
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_city_is_a_table_of_areas_by_quarter(site, met, lang):
     text = plain(page(site, lang))
     assert fixed(lang, "city/intro") in elements(page(site, lang))["rule-city"]["text"]
-    names = {sq["id"]: sq["name"] for sq in met["squares"]}
+    names = {sq["key"]: sq["name"] for sq in met["squares"]}
     for area in met["areas"]:
         faces = phrases(lang).join([names[sid] for sid in area["faces"]])
-        assert f"{area['quarter']} {area['id']} {faces}" in text, area["id"]
+        assert f"{area['quarter']} {area['key']} {faces}" in text, area["key"]
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_actions_procedures_and_hooks_are_said_in_words(site, met, lang):
     found = elements(page(site, lang))
     words = phrases(lang)
-    action = found[f"action-{met['actions'][0]['id']}"]["text"]
+    action = found[f"action-{met['actions'][0]['key']}"]["text"]
     assert met["actions"][0]["label"] in action
     assert fixed(lang, "actions/allowed") in action and fixed(lang, "actions/required") in action
     for pid in met["procedures"]:
@@ -161,7 +161,7 @@ def test_deeds_board_and_compare_pages(site, met, lang):
     deeds = elements(page(site, lang, "deeds"))
     for sq in met["squares"]:
         if sq["deed"]:
-            card = deeds[f"deed-{sq['id']}"]
+            card = deeds[f"deed-{sq['key']}"]
             assert sq["name"] in card["text"] and all(written(met, r) in card["text"] for r in sq["deed"]["rent"])
     assert 'class="deed-price"' not in page(site, lang, "deeds").read_text(encoding="utf-8")
     assert 'class="price"' not in page(site, lang, "board").read_text(encoding="utf-8")
@@ -174,7 +174,8 @@ def test_deeds_board_and_compare_pages(site, met, lang):
 def test_numbers_of_the_rules_are_defined_by_their_values(site, met, lang):
     """A formula that is a number (the blocks in the box, a block's price) is listed with its value."""
     found = elements(page(site, lang))
-    numbers = {fn: formula["body"]["v"] for fn, formula in met["formulas"].items() if formula["body"]["k"] == "int"}
+    numbers = {fn: formula["body"]["value"] for fn, formula in met["formulas"].items()
+               if formula["body"]["expr"] == "int"}
     assert numbers
     for fn, value in numbers.items():
         text = found[f"term-{fn}"]["text"]

@@ -89,9 +89,9 @@ def money(ir: dict, amount: int) -> str:
 
 
 def test_each_edition_is_written_in_its_source_language_and_english(site, editions):
-    written = {ir["edition"]["id"]: [] for ir in editions.values()}
+    written = {ir["edition"]["key"]: [] for ir in editions.values()}
     for ir, lang in booklets(editions):
-        written[ir["edition"]["id"]].append(lang)
+        written[ir["edition"]["key"]].append(lang)
     assert written == {"classic-se": ["sv", "en"], "classic-nl": ["nl", "en"], "classic-us": ["da", "en"],
                        "wonders-se": ["sv", "en"], "metropol-da": ["da", "en"]}
     for eid, langs in written.items():
@@ -102,23 +102,23 @@ def test_each_edition_is_written_in_its_source_language_and_english(site, editio
 
 def test_every_rule_of_the_matrix_has_its_paragraph(site, editions):
     for ir, lang in booklets(editions, CLASSIC):
-        found = elements(site / ir["edition"]["id"] / lang / "index.html")
+        found = elements(site / ir["edition"]["key"] / lang / "index.html")
         for rule, ids in {**SECTION_1, **SECTION_2}.items():
             for ident in ids:
-                assert ident in found and found[ident]["text"].strip(), f"{ir['edition']['id']}/{lang}: {rule}: no #{ident}"
+                assert ident in found and found[ident]["text"].strip(), f"{ir['edition']['key']}/{lang}: {rule}: no #{ident}"
 
 
 def test_contested_rules_are_stated_as_decided(site, editions):
     for ir, lang in booklets(editions):
-        found = elements(site / ir["edition"]["id"] / lang / "index.html")
+        found = elements(site / ir["edition"]["key"] / lang / "index.html")
         for decision in ir["decisions"]:
             ident = "rule-" + re.sub(r"[._]", "-", decision["key"])
-            assert found[ident]["attrs"].get("data-choice") == decision["choice"], (ir["edition"]["id"], lang, ident)
+            assert found[ident]["attrs"].get("data-choice") == decision["choice"], (ir["edition"]["key"], lang, ident)
 
 
 def test_amounts_are_the_spec_amounts_written_the_editions_way(site, editions):
     for ir, lang in booklets(editions, CLASSIC):
-        page = site / ir["edition"]["id"] / lang / "index.html"
+        page = site / ir["edition"]["key"] / lang / "index.html"
         found, text = elements(page), plain(page)
         settings = ir["settings"]
         assert money(ir, settings["money"]["start"]) in found["rule-money-start"]["text"]
@@ -130,21 +130,21 @@ def test_amounts_are_the_spec_amounts_written_the_editions_way(site, editions):
         for sq in ir["squares"]:
             if sq["deed"]:
                 row = " ".join(money(ir, r) for r in sq["deed"]["rent"]) if sq["kind"] != "utility" else ""
-                assert f"{sq['name']} " in text and row in text, (ir["edition"]["id"], lang, sq["id"])
+                assert f"{sq['name']} " in text and row in text, (ir["edition"]["key"], lang, sq["key"])
             for stmt in sq["on_land"]:
-                if stmt["do"] == "transfer" and stmt["amount"]["k"] == "int":
-                    assert money(ir, stmt["amount"]["v"]) in found[f"square-{sq['id']}"]["text"]
+                if stmt["stmt"] == "transfer" and stmt["amount"]["expr"] == "int":
+                    assert money(ir, stmt["amount"]["value"]) in found[f"square-{sq['key']}"]["text"]
 
 
 def test_assumptions_list_every_assumed_rule(site, editions):
     for ir, lang in booklets(editions):
-        found = elements(site / ir["edition"]["id"] / lang / "index.html")
+        found = elements(site / ir["edition"]["key"] / lang / "index.html")
         assumed = [path for path, note in ir["notes"].items() if "assumed" in note]
         assumed += [d["key"] for d in ir["decisions"] if "assumed" in (d["note"] or "")]
-        assert assumed, ir["edition"]["id"]
+        assert assumed, ir["edition"]["key"]
         for path in assumed:
             ident = "assumed-" + re.sub(r"[._]", "-", path)
-            assert ident in found, (ir["edition"]["id"], lang, path)
+            assert ident in found, (ir["edition"]["key"], lang, path)
 
 
 def test_the_worked_examples_are_quoted(site, editions):
@@ -152,10 +152,10 @@ def test_the_worked_examples_are_quoted(site, editions):
     under its own heading, each with the spec's quote of the rule it shows."""
     quoted = 0
     for ir, lang in booklets(editions):
-        found = elements(site / ir["edition"]["id"] / lang / "index.html")
+        found = elements(site / ir["edition"]["key"] / lang / "index.html")
         for example in ir.get("examples") or []:
             paragraph = found["example-" + example["name"].replace("_", "-")]["text"]
-            assert example["text"][:60] in re.sub(r"\s+", " ", paragraph), (ir["edition"]["id"], lang, example["name"])
+            assert example["text"][:60] in re.sub(r"\s+", " ", paragraph), (ir["edition"]["key"], lang, example["name"])
             quoted += 1
     assert quoted
 
@@ -163,7 +163,7 @@ def test_the_worked_examples_are_quoted(site, editions):
 def test_every_card_and_deed_is_printed(site, editions):
     """Every card's text, every deed's figures and every square's printed words are in the booklet."""
     for ir, lang in booklets(editions):
-        eid = ir["edition"]["id"]
+        eid = ir["edition"]["key"]
         cards = plain(site / eid / lang / "cards" / "index.html")
         for deck in ir["decks"]:
             for card in deck["cards"]:
@@ -171,7 +171,7 @@ def test_every_card_and_deed_is_printed(site, editions):
         deeds = elements(site / eid / lang / "deeds" / "index.html")
         for sq in ir["squares"]:
             if sq["deed"]:
-                card = deeds[f"deed-{sq['id']}"]["text"]
+                card = deeds[f"deed-{sq['key']}"]["text"]
                 assert sq["name"] in card
                 assert "mortgage" not in sq["deed"] or money(ir, sq["deed"]["mortgage"]) in card
                 if sq["kind"] == "lot":
@@ -183,7 +183,7 @@ def test_every_card_and_deed_is_printed(site, editions):
 def test_same_and_new_against_the_parent(site, editions):
     for ir, lang in booklets(editions, CLASSIC):
         words = phrases(lang)
-        text = plain(site / ir["edition"]["id"] / lang / "compare" / "index.html")
+        text = plain(site / ir["edition"]["key"] / lang / "compare" / "index.html")
         parent = grammar.compile_file(bundled()[ir["edition"]["lineage"][-2]])
         decided = {d["key"] for d in parent["decisions"] if d["choice"] is not None}
         assert text.count(words.text("compare/decided")) >= len([d for d in ir["decisions"] if d["key"] not in decided])
@@ -192,8 +192,8 @@ def test_same_and_new_against_the_parent(site, editions):
 
 def test_the_wonders_booklet_states_every_rule_of_section_4(site, editions):
     ir = editions["wonders-se"]
-    ending = next(hook for hook in ir["hooks"] if {"do": "end_game"} in hook["body"])
-    bonus = next(stmt["amount"]["v"] for stmt in ending["body"] if stmt["do"] == "transfer")
+    ending = next(hook for hook in ir["hooks"] if {"stmt": "end_game"} in hook["body"])
+    bonus = next(stmt["amount"]["value"] for stmt in ending["body"] if stmt["stmt"] == "transfer")
     for lang in ("sv", "en"):
         words = phrases(lang)
         found = elements(site / "wonders-se" / lang / "index.html")
@@ -211,7 +211,7 @@ def test_the_wonders_booklet_states_every_rule_of_section_4(site, editions):
 
 def test_every_classic_booklet_lists_its_variants_with_what_they_change(site, editions):
     for ir, lang in booklets(editions, CLASSIC):
-        eid, words = ir["edition"]["id"], phrases(lang)
+        eid, words = ir["edition"]["key"], phrases(lang)
         found, text = elements(site / eid / lang / "index.html"), plain(site / eid / lang / "index.html")
         for rule, ids in SECTION_3.items():
             for ident in ids:
@@ -221,7 +221,7 @@ def test_every_classic_booklet_lists_its_variants_with_what_they_change(site, ed
                            new=short["settings"]["building"]["houses_per_hotel"], old=ir["settings"]["building"]["houses_per_hotel"])
         assert hotel in text, (eid, lang)
         timed = grammar.compile_file(bundled()[eid], [bundled_variants()["timed"]])
-        rounds = timed["settings"]["end"]["over"]["l"]["r"]["v"]
+        rounds = timed["settings"]["end"]["over"]["left"]["right"]["value"]
         assert words.text("cond/rounds", n=rounds) in text, (eid, lang)
         jackpot = grammar.compile_file(bundled()[eid], [bundled_variants()["jackpot"]])
         assert all(pot["name"] in text for pot in jackpot["pots"]), (eid, lang)

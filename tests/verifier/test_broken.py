@@ -79,7 +79,7 @@ def test_bounded_violation_is_confirmed_and_its_trace_replays(path, tmp_path):
     ir = grammar.compile_file(path)
     act = next(a for a in catalogue(ir, 2) if a.name == column)
     inv = next({"name": x["name"], "text": x["text"], "origin": x["origin"]} for x in ir["invariants"] if x["name"] == name)
-    report = Report(ir["edition"]["id"], str(path), 2, 2, [inv], [START, column])
+    report = Report(ir["edition"]["key"], str(path), 2, 2, [inv], [START, column])
     report.cells[(name, START)] = prove.prove_initial(ir, name, 2)
     report.cells[(name, column)] = prove.prove_preserves(ir, name, act, 2)
     _bound_open(ir, report, tmp_path, [act], {name})

@@ -129,10 +129,11 @@ def test_the_rules_in_hooks_procedures_and_actions_are_mutated():
     city = grammar.compile_file(str(spec.bundled()["metropol-da"]))
     ms = {m.description: m for m in mutants(city)}
     dropped = ms["action `build_block`: guard dropped"]
-    assert dropped.ir["actions"][0]["allowed"] == {"k": "bool", "v": True}
+    assert dropped.ir["actions"][0]["allowed"] == {"expr": "bool", "value": True}
     assert dropped.touches == ["action:build_block"]
     flipped = ms["hook 1 (`when land`): guard flipped"]
-    assert flipped.ir["hooks"][0]["if"] == {"k": "not", "e": city["hooks"][0]["if"]} and flipped.touches == []
+    assert flipped.ir["hooks"][0]["cond"] == {"expr": "not", "operand": city["hooks"][0]["cond"]}
+    assert flipped.touches == []
     skipped = ms["procedure `place_block`, step 3 (`if`) then: skip step 1 (`set`)"]
     assert len(skipped.ir["procedures"]["place_block"]["body"][2]["then"]) == \
         len(city["procedures"]["place_block"]["body"][2]["then"]) - 1
@@ -151,7 +152,7 @@ def test_an_actions_required_condition_is_mutated_and_caught(tmp_path: Path):
     city = grammar.compile_file(str(spec.bundled()["metropol-da"]))
     ms = {m.description: m for m in mutants(city)}
     dropped = ms["action `build_block` `required`: guard dropped"]
-    assert dropped.ir["actions"][0]["required"] == {"k": "bool", "v": True}
+    assert dropped.ir["actions"][0]["required"] == {"expr": "bool", "value": True}
     assert dropped.ir["actions"][0]["allowed"] == city["actions"][0]["allowed"]
     result = run("verify", "metropol-da", "--mutate", "--no-prove", "--mutants", "`required`", "--json",
                  "--traces", str(tmp_path))

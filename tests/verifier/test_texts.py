@@ -16,15 +16,15 @@ def _edition(text: str, effect: list, squares: list | None = None, box: dict | N
     money = {"format": "€ {amount}", "thousands": ".", "salary": 200}
     return {"settings": {"money": money, "game": {"dice": 2, "tokens": 10}, "bank": {"houses": 32, "hotels": 12}},
             "wording": WORDING, "squares": squares or [], "box": box or {},
-            "decks": [{"id": "chest", "cards": [{"text": text, "effect": effect}]}]}
+            "decks": [{"key": "chest", "cards": [{"text": text, "effect": effect}]}]}
 
 
 def _move(amount, payer: dict, payee: dict) -> dict:
-    amount = amount if isinstance(amount, dict) else {"k": "int", "v": amount}
-    return {"do": "transfer", "amount": amount, "from": payer, "to": payee}
+    amount = amount if isinstance(amount, dict) else {"expr": "int", "value": amount}
+    return {"stmt": "transfer", "amount": amount, "payer": payer, "payee": payee}
 
 
-ME, BANK, P = {"k": "var", "name": "me"}, {"k": "bank"}, {"k": "var", "name": "p"}
+ME, BANK, P = {"expr": "var", "name": "me"}, {"expr": "bank"}, {"expr": "var", "name": "p"}
 
 
 def _pay(amount) -> list:
@@ -47,15 +47,16 @@ def test_amounts_are_read_in_the_editions_money_format():
     assert disagreements(_edition("Betaal € 1.500 boete", _pay(1501))) == [
         "card 0 of `chest`: the effect moves 1501, the text does not name it",
         "card 0 of `chest`: the text names 1500, the effect does not move it"]
-    assert disagreements(_edition("Betaal € 10 of neem een kaart", [{"do": "choose", "options": [
+    assert disagreements(_edition("Betaal € 10 of neem een kaart", [{"stmt": "choose", "options": [
         {"label": "Betaal", "body": _pay(10)}, {"label": "Neem", "body": []}]}])) == []
 
 
 def test_the_salary_is_named_only_by_a_text_whose_effect_moves_the_token():
     """A card that moves you past the start names the salary it pays (001 "Om du passerar GÅ på
     din väg erhåller du 4.000"); a card that does not move you and names it must pay it."""
-    assert disagreements(_edition("Ga naar Start, u ontvangt € 200", [{"do": "move_to", "square": 0}])) == []
-    assert disagreements(_edition("Ga direct naar de gevangenis, u ontvangt geen € 200", [{"do": "go_to_jail"}])) == []
+    assert disagreements(_edition("Ga naar Start, u ontvangt € 200", [{"stmt": "move_to", "square": 0}])) == []
+    assert disagreements(_edition("Ga direct naar de gevangenis, u ontvangt geen € 200",
+                                  [{"stmt": "go_to_jail"}])) == []
     assert disagreements(_edition("Vergissing van de bank, u ontvangt € 200", [])) == [
         "card 0 of `chest`: the text names 200, the effect does not move it"]
 
@@ -69,7 +70,7 @@ def test_the_words_before_an_amount_say_who_pays_it():
     assert disagreements(_edition("De bank betaalt u € 50", _pay(50))) == [
         "card 0 of `chest`: the text says `betaalt u` 50, the effect takes it from the player"]
     assert disagreements(_edition("De bank betaalt u € 50", _collect(50))) == []     # `betaalt u`, not `betaal`
-    birthday = [{"do": "for", "var": "p", "over": {"k": "var", "name": "others"}, "body": [_move(10, P, ME)]}]
+    birthday = [{"stmt": "for", "var": "p", "over": {"expr": "var", "name": "others"}, "body": [_move(10, P, ME)]}]
     assert disagreements(_edition("U ontvangt van iedere speler € 10", birthday)) == []
     mixed = _pay(25) + _collect(10)
     assert disagreements(_edition("Betaal € 25 boete en u ontvangt € 10", mixed)) == []
@@ -86,9 +87,9 @@ def test_the_words_before_an_amount_say_who_pays_it():
 def test_a_square_is_read_like_a_card_its_landing_and_passing_transfers_together():
     """001 "När du hamnar på dessa rutor betalar du helt enkelt den summa som anges på rutan":
     a square's printed amount is the amount it moves; a setting it reads (the salary) counts."""
-    go = {"id": "go", "text": "U ontvangt € 200 salaris", "on_land": [],
-          "on_pass": _collect({"k": "setting", "path": "money.salary"})}
-    tax = {"id": "tax", "text": "Betaal € 100", "on_land": _pay(100), "on_pass": []}
+    go = {"key": "go", "text": "U ontvangt € 200 salaris", "on_land": [],
+          "on_pass": _collect({"expr": "setting", "path": "money.salary"})}
+    tax = {"key": "tax", "text": "Betaal € 100", "on_land": _pay(100), "on_pass": []}
     assert disagreements(_edition("", [], [go, tax])) == []
     assert disagreements(_edition("", [], [dict(go, on_pass=[]), dict(tax, on_land=_pay(101))])) == [
         "square `go`: the text names 200, the effect does not move it",
@@ -103,7 +104,7 @@ def test_the_box_holds_what_the_rules_count():
     and deck sizes (each line's first number; several lines under one count add up)."""
     box = {"source": "003", "houses": ["32 huizen"], "hotels": ["12 hotels"], "tokens": ["10 pionnen"],
            "dice": ["2 dobbelstenen"], "deeds": ["1 eigendomsbewijs"], "cards": ["1 Fonds-kaart"]}
-    deed = {"id": "lot", "deed": {"group": "g"}, "on_land": [], "on_pass": []}
+    deed = {"key": "lot", "deed": {"group": "g"}, "on_land": [], "on_pass": []}
     assert disagreements(_edition("", [], [deed], box)) == []
     assert disagreements(_edition("", [], [deed], dict(box, deeds=["1 straat", "1 station"]))) == [
         'box (003): "1 straat" + "1 station" is 2, the rules\' deeds on the board 1']
@@ -117,9 +118,9 @@ def test_a_broken_bundled_edition_is_caught():
     """classic-se with a house fewer, a tax paid to the lander, and the GO salary dropped."""
     ir = copy.deepcopy(load("classic-se", ()).ir)
     ir["settings"]["bank"]["houses"] -= 1
-    squares = {sq["id"]: sq for sq in ir["squares"]}
+    squares = {sq["key"]: sq for sq in ir["squares"]}
     tax = squares["income_tax"]["on_land"][0]
-    tax["from"], tax["to"] = tax["to"], tax["from"]
+    tax["payer"], tax["payee"] = tax["payee"], tax["payer"]
     squares["go"]["on_pass"] = []
     found = disagreements(ir)
     assert len(found) == 3, found
@@ -139,8 +140,8 @@ def test_a_title_deed_prints_one_rent_per_level_which_the_rent_rule_charges():
     assert found[0] == "deed `brown_1`: prints 6 rents, a lot has 7 levels (unbuilt, 1 to 5 houses, a hotel)"
     assert len(found) == sum(1 for sq in ir["squares"] if sq["kind"] == "lot")
     ir = copy.deepcopy(load("classic-se", ()).ir)
-    built = ir["rent"]["lot"]["c"]             # `if level > 0 then printed[level] else ...`
-    built["op"] = "<="
-    rows = {sq["id"]: sq["deed"]["rent"] for sq in ir["squares"] if sq["kind"] == "lot"}
+    built = ir["rent"]["lot"]["cond"]             # `if level > 0 then printed[level] else ...`
+    built["operator"] = "<="
+    rows = {sq["key"]: sq["deed"]["rent"] for sq in ir["squares"] if sq["kind"] == "lot"}
     assert f"deed `brown_1`: the rent rule charges {rows['brown_1'][0] * 2} at level 1, the deed prints {rows['brown_1'][1]}" \
         in disagreements(ir)

@@ -96,18 +96,18 @@ def draws_of(ir: dict) -> dict:
 
     def walk(stmts, where):
         for s in stmts or []:
-            if s.get("do") == "draw":
+            if s.get("stmt") == "draw":
                 if where is None:
                     out[s["deck"]] = None
                 elif out.setdefault(s["deck"], set()) is not None:
                     out[s["deck"]] |= where
-            for key in ("body", "then", "else"):
+            for key in ("body", "then", "otherwise"):
                 walk(s.get(key), where)
             for o in s.get("options", []) or []:
                 walk(o.get("body"), where)
 
     def moves(stmts) -> bool:
-        return any(s.get("do") in MOVES or moves(s.get("body")) or moves(s.get("then")) or moves(s.get("else"))
+        return any(s.get("stmt") in MOVES or moves(s.get("body")) or moves(s.get("then")) or moves(s.get("otherwise"))
                    or any(moves(o.get("body")) for o in s.get("options", []) or []) for s in stmts or [])
     for sq in ir["squares"]:
         walk(sq.get("on_land"), {sq["index"]})
@@ -119,7 +119,7 @@ def draws_of(ir: dict) -> dict:
         before = {k: (set(v) if v is not None else None) for k, v in out.items()}
         for d in ir.get("decks", []):
             for card in d.get("cards", []):
-                spots = out.get(d["id"], set())
+                spots = out.get(d["key"], set())
                 walk(card.get("effect"), None if spots is None or moves(card.get("effect")) else set(spots))
     return out
 
@@ -343,7 +343,7 @@ def catalogue(ir: dict, players: int, ed=None) -> list[Action]:
             _mover(g, me)
             c = Ctx(me, reason="action")
             if item is None:
-                raise Unsupported(f"the items of the action `{spec['id']}` are not known before the game")
+                raise Unsupported(f"the items of the action `{spec['key']}` are not known before the game")
             found = [(e, m) for e, m in g.expr(spec["over"], c) if val(e) == item]
             if not found:
                 g.assume(False)
@@ -354,7 +354,7 @@ def catalogue(ir: dict, players: int, ed=None) -> list[Action]:
             g.assume(T.and_(member, allowed))
             g.block(spec.get("effect") or [], c)
         params = {"me": seats, "item": items} if items else {"me": seats}
-        out.append(Action("action:" + spec["id"], "action", params, end_of_turn, extra={"index": k}))
+        out.append(Action("action:" + spec["key"], "action", params, end_of_turn, extra={"index": k}))
 
     # ---- squares and cards: their IR statements ----------------------------------------
     if any(h["event"] == "land" for h in ir.get("hooks", [])):
@@ -370,17 +370,17 @@ def catalogue(ir: dict, players: int, ed=None) -> list[Action]:
             def on_land(g, me, sq=sq, square=square):
                 _mover(g, me)
                 _at(g, me, sq)
-                g.block(square["on_land"], Ctx(me, _dice(g), "square:" + square["id"]))
-            out.append(Action("square:" + square["id"], "square", {"me": seats}, on_land))
+                g.block(square["on_land"], Ctx(me, _dice(g), "square:" + square["key"]))
+            out.append(Action("square:" + square["key"], "square", {"me": seats}, on_land))
         if square.get("on_pass"):
             def on_pass(g, me, sq=sq, square=square):
                 _mover(g, me)
-                g.block(square["on_pass"], Ctx(me, _dice(g), "square:" + square["id"]))
-            out.append(Action("pass:" + square["id"], "square", {"me": seats}, on_pass))
+                g.block(square["on_pass"], Ctx(me, _dice(g), "square:" + square["key"]))
+            out.append(Action("pass:" + square["key"], "square", {"me": seats}, on_pass))
 
     where = draws_of(ir)
     for k, d in enumerate(ed.decks):
-        squares = where.get(d["id"], set())
+        squares = where.get(d["key"], set())
         spots = sorted(squares) if squares is not None else list(range(ed.n))
         if not spots:
             continue
@@ -389,8 +389,8 @@ def catalogue(ir: dict, players: int, ed=None) -> list[Action]:
                 _mover(g, me)
                 _at(g, me, at)
                 g.assume(T.eq(g.s.loc[k][i], -1))
-                g.obey(Ctx(me, _dice(g), "card:" + d["id"]), k, i)
-            out.append(Action(f"card:{d['id']}:{i}", "card", {"me": seats, "at": spots}, card))
+                g.obey(Ctx(me, _dice(g), "card:" + d["key"]), k, i)
+            out.append(Action(f"card:{d['key']}:{i}", "card", {"me": seats, "at": spots}, card))
     return [a for a in out if offered(ed, a.name)]
 
 

@@ -49,23 +49,23 @@ class CompileMixin:
     # ---- expressions ---------------------------------------------------------------
 
     def expr(self, node: dict, c: Ctx):
-        kind = node.get("k")
+        kind = node.get("expr")
         handler = getattr(self, "x_" + str(kind), None)
         if handler is None:
             raise Unsupported(f"unsupported expression kind `{kind}`")
         return handler(node, c)
 
     def x_int(self, node, c):
-        return node["v"]
+        return node["value"]
 
     def x_bool(self, node, c):
-        return bool(node["v"])
+        return bool(node["value"])
 
     def x_ratio(self, node, c):
         return Fraction(node["num"], node["den"])
 
     def x_enum(self, node, c):
-        return node["v"]
+        return node["value"]
 
     def x_bank(self, node, c):
         return Ref("player", BANK)
@@ -74,16 +74,16 @@ class CompileMixin:
         return self.ed.setting(node["path"])
 
     def x_pot(self, node, c):
-        return Ref("pot", self.ed.pot_party[node["id"]])
+        return Ref("pot", self.ed.pot_party[node["key"]])
 
     def x_square(self, node, c):
-        return Ref("deed", self.ed.square_index[node["id"]])
+        return Ref("deed", self.ed.square_index[node["key"]])
 
     def x_group(self, node, c):
-        return Ref("group", self.ed.group_index[node["id"]])
+        return Ref("group", self.ed.group_index[node["key"]])
 
     def x_deck(self, node, c):
-        return Ref("deck", self.ed.deck_index[node["id"]])
+        return Ref("deck", self.ed.deck_index[node["key"]])
 
     def x_var(self, node, c):
         name = node["name"]
@@ -176,7 +176,7 @@ class CompileMixin:
         return T.pick(a, [fn(i) for i in self.ed.all_areas])
 
     def x_attr(self, node, c):
-        of = self.expr(node["of"], c)
+        of = self.expr(node["subject"], c)
         name = node["name"]
         s, ed = self.s, self.ed
         kind = of.kind if isinstance(of, Ref) else None
@@ -248,7 +248,7 @@ class CompileMixin:
         return sum_terms([T.ite(T.eq(x, q), 1, 0) for k in decks for x in self.s.loc[k]])
 
     def x_index(self, node, c):
-        of, at = self.expr(node["of"], c), self.expr(node["at"], c)
+        of, at = self.expr(node["list"], c), self.expr(node["position"], c)
         if not T.is_sym(at) and not isinstance(of, list) and not T.is_sym(of):
             return of[at]
         if not T.is_sym(at):
@@ -258,23 +258,23 @@ class CompileMixin:
         return T.pick(at, list(of))
 
     def x_neg(self, node, c):
-        return T.neg(self.expr(node["e"], c))
+        return T.neg(self.expr(node["operand"], c))
 
     def x_not(self, node, c):
-        return T.not_(self.expr(node["e"], c))
+        return T.not_(self.expr(node["operand"], c))
 
     def x_bin(self, node, c):
-        op = node["op"]
-        l = self.expr(node["l"], c)
+        op = node["operator"]
+        l = self.expr(node["left"], c)
         if op == "and":
             if not T.is_sym(l) and not l:
                 return False
-            return T.and_(l, self.expr(node["r"], c))
+            return T.and_(l, self.expr(node["right"], c))
         if op == "or":
             if not T.is_sym(l) and l:
                 return True
-            return T.or_(l, self.expr(node["r"], c))
-        r = self.expr(node["r"], c)
+            return T.or_(l, self.expr(node["right"], c))
+        r = self.expr(node["right"], c)
         if op == "in":
             if not isinstance(r, list):
                 raise Unsupported("`in` something that is not a set")
@@ -293,16 +293,16 @@ class CompileMixin:
         raise Unsupported(f"unknown operator `{op}`")
 
     def x_if(self, node, c):
-        cond = self.expr(node["c"], c)
+        cond = self.expr(node["cond"], c)
         if not T.is_sym(cond):
-            return self.expr(node["t"] if cond else node["e"], c)
-        t, e = self.expr(node["t"], c), self.expr(node["e"], c)
+            return self.expr(node["then"] if cond else node["otherwise"], c)
+        t, e = self.expr(node["then"], c), self.expr(node["otherwise"], c)
         if isinstance(t, Ref) or isinstance(e, Ref):
             return Ref(t.kind, T.ite(cond, val(t), val(e)))
         return T.ite(cond, t, e)
 
     def x_agg(self, node, c):
-        fn, var = node["fn"], node["var"]
+        fn, var = node["function"], node["var"]
         over = self.expr(node["over"], c)
         if not isinstance(over, list):
             raise Unsupported("an aggregate over something that is not a set")
@@ -333,7 +333,7 @@ class CompileMixin:
         raise Unsupported(f"unknown aggregate `{fn}`")
 
     def x_call(self, node, c):
-        name = node["fn"]
+        name = node["function"]
         args = [self.expr(a, c) for a in node.get("args", [])]
         if name in ("houses", "hotels"):
             if len(args) != 1:
@@ -386,7 +386,7 @@ class CompileMixin:
                 self.fork(T.not_(self.s.halt), lambda node=node: self.stmt(node, c))
 
     def stmt(self, node: dict, c: Ctx) -> None:
-        kind = node.get("do")
+        kind = node.get("stmt")
         handler = getattr(self, "s_" + str(kind), None)
         if kind not in CONTROL:
             self.after_landing()
@@ -401,7 +401,7 @@ class CompileMixin:
 
     def s_transfer(self, node, c):
         amount = T.round_money(val(self.expr(node["amount"], c)), self.ed.rounding_up)
-        payer, payee = val(self.expr(node["from"], c)), val(self.expr(node["to"], c))
+        payer, payee = val(self.expr(node["payer"], c)), val(self.expr(node["payee"], c))
         self.split_party(payer, lambda a: self.split_party(payee, lambda b: self.pay(a, b, amount, c.reason)))
 
     def s_for(self, node, c):
@@ -450,7 +450,7 @@ class CompileMixin:
 
     def s_add(self, node, c):
         k = self.ed.state_index[node["state"]]
-        item, to = val(self.expr(node["item"], c)), val(self.expr(node["to"], c))
+        item, to = val(self.expr(node["item"], c)), val(self.expr(node["player"], c))
 
         def mark(q):
             if q == BANK:
@@ -518,7 +518,7 @@ class CompileMixin:
     def s_set(self, node, c):
         """`set x.NAME = V`: an area's or a player's declared number."""
         ed = self.ed
-        of, value = val(self.expr(node["of"], c)), val(self.expr(node["value"], c))
+        of, value = val(self.expr(node["subject"], c)), val(self.expr(node["value"], c))
         name = node["state"]
         if name in ed.area_state_index:
             values = self.s.areas[ed.area_state_index[name]]
@@ -587,7 +587,7 @@ class CompileMixin:
 
     def s_if(self, node, c):
         cond = self.expr(node["cond"], c)
-        self.fork(cond, lambda: self.block(node.get("then", []), c), lambda: self.block(node.get("else", []), c))
+        self.fork(cond, lambda: self.block(node.get("then", []), c), lambda: self.block(node.get("otherwise", []), c))
 
 
 _MISSING = object()
@@ -646,7 +646,7 @@ def _area_reads(ed, node, seen: set):
         return out
     if not isinstance(node, dict):
         return set()
-    kind = node.get("k")
+    kind = node.get("expr")
     out: set = set()
     if kind in ("int", "bool", "ratio", "enum", "setting", "square", "group", "deck"):
         return out
@@ -662,10 +662,10 @@ def _area_reads(ed, node, seen: set):
             out = {ed.area_state_index[name]}
         elif name not in _TABLE_ATTRS:
             return None
-        inner = _area_reads(ed, node["of"], seen)
+        inner = _area_reads(ed, node["subject"], seen)
         return None if inner is None else out | inner
     if kind == "call":
-        fn = node["fn"]
+        fn = node["function"]
         formula = ed.ir.get("formulas", {}).get(fn)
         if fn != "numbers" and (formula is None or fn in seen):
             return None
@@ -675,7 +675,7 @@ def _area_reads(ed, node, seen: set):
         body = _area_reads(ed, formula["body"], seen | {fn})
         return None if body is None else args | body
     if kind in ("neg", "not", "bin", "if", "agg"):
-        parts = [v for k, v in node.items() if k not in ("k", "op", "fn", "var", "span", "pos")]
+        parts = [v for k, v in node.items() if k not in ("expr", "operator", "function", "var", "span", "pos")]
         return _area_reads(ed, parts, seen)
     return None
 
@@ -693,12 +693,12 @@ def _reads_state(ed, node, bound: set) -> bool:
         return all(_reads_state(ed, x, bound) for x in node)
     if not isinstance(node, dict):
         return True
-    kind = node.get("k")
+    kind = node.get("expr")
     if kind == "var":
         return node["name"] in bound or node["name"] in STATE_NAMES
     if kind == "agg":
         return _reads_state(ed, node["over"], bound) and _reads_state(ed, node["body"], bound | {node["var"]})
-    if kind == "call" and node["fn"] in ed.ir.get("formulas", {}) and not _pure(ed, node["fn"]):
+    if kind == "call" and node["function"] in ed.ir.get("formulas", {}) and not _pure(ed, node["function"]):
         return False
     return all(_reads_state(ed, v, bound) for v in node.values())
 

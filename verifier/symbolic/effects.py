@@ -138,7 +138,7 @@ class EffectsMixin:
             return
 
         def obey():
-            i = card if card is not None else self.choice(f"card:{ed.decks[deck]['id']}", list(cards))
+            i = card if card is not None else self.choice(f"card:{ed.decks[deck]['key']}", list(cards))
             self.assume(T.eq(T.pick(i, s.loc[deck]) if T.is_sym(i) else self.s.loc[deck][i], -1))
             self.split_value(i, cards, lambda j: self.obey(c, deck, j))
         self.fork(empty, None, obey)
@@ -148,7 +148,7 @@ class EffectsMixin:
         saved_kept, saved_reason = s.kept, c.reason
         s.kept = False
         s.loc[deck][i] = -2                 # in play: neither in the deck nor held
-        c.reason = "card:" + self.ed.decks[deck]["id"]
+        c.reason = "card:" + self.ed.decks[deck]["key"]
         self.draw_depth += 1
         try:
             self.block(self.ed.decks[deck]["cards"][i].get("effect") or [], c)
@@ -180,12 +180,12 @@ class EffectsMixin:
     def fire(self, hooks: list, c: Ctx, value: int, way: str | None = None) -> None:
         """Run the hooks with their variable bound to square `value`; once `end game` has
         run, the rest of the action stops (the interpreter's `fire`)."""
-        for i, hook in enumerate(h for h in hooks if way is None or not h.get("by") or way in h["by"]):
+        for i, hook in enumerate(h for h in hooks if way is None or not h.get("via") or way in h["via"]):
             def run(hook=hook):
                 var = hook["var"]
                 saved = c.vars.get(var)
                 c.vars[var] = Ref("deed", value)
-                cond = self.expr(hook["if"], c) if hook.get("if") is not None else True
+                cond = self.expr(hook["cond"], c) if hook.get("cond") is not None else True
                 self.fork(cond, lambda: self.block(hook.get("body") or [], c))
                 c.vars[var] = saved
             if i == 0:
@@ -196,7 +196,7 @@ class EffectsMixin:
 
     def acquired(self, p: int, sq: int, way: str) -> None:
         """Deed `sq` has come to player `p` (by `way`): the `acquire` hooks, with `me` = `p`."""
-        hooks = [h for h in self.hooks("acquire") if not h.get("by") or way in h["by"]]
+        hooks = [h for h in self.hooks("acquire") if not h.get("via") or way in h["via"]]
         if hooks and p >= 0:
             self.fork(self.s.bankrupt[p], None, lambda: self.fire(hooks, Ctx(p, reason="hook:acquire"), sq))
 

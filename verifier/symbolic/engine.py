@@ -190,7 +190,7 @@ class SymGame(CompileMixin, EffectsMixin, RulesMixin):
             var = hooks[i]["var"]
             saved = c.vars.get(var, _MISSING)
             c.vars[var] = total
-            cond = self.expr(hooks[i]["if"], c) if hooks[i].get("if") is not None else True
+            cond = self.expr(hooks[i]["cond"], c) if hooks[i].get("cond") is not None else True
             self.fork(cond, lambda: self.block(hooks[i].get("body") or [], c), lambda: hook(i + 1))
             if saved is _MISSING:
                 c.vars.pop(var, None)

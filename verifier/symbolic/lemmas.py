@@ -77,7 +77,7 @@ class _Reader:
             self.take("then")
             t = self.expr()
             self.take("else")
-            return {"k": "if", "c": c, "t": t, "e": self.expr()}
+            return {"expr": "if", "cond": c, "then": t, "otherwise": self.expr()}
         return self.binary(0)
 
     LEVELS = [("or",), ("and",), ("==", "!=", "<", "<=", ">", ">="), ("+", "-"), ("*", "/")]
@@ -89,31 +89,31 @@ class _Reader:
             left = self.binary(level + 1)
             if self.peek() in self.LEVELS[2]:
                 op = self.take()
-                left = {"k": "bin", "op": op, "l": left, "r": self.binary(level + 1)}
+                left = {"expr": "bin", "operator": op, "left": left, "right": self.binary(level + 1)}
             return left
         left = self.binary(level + 1) if level != 1 else self.notted()
         while self.peek() in self.LEVELS[level]:
             op = self.take()
             right = self.binary(level + 1) if level != 1 else self.notted()
-            left = {"k": "bin", "op": op, "l": left, "r": right}
+            left = {"expr": "bin", "operator": op, "left": left, "right": right}
         return left
 
     def notted(self):
         if self.peek() == "not":
             self.take()
-            return {"k": "not", "e": self.notted()}
+            return {"expr": "not", "operand": self.notted()}
         return self.binary(2)
 
     def unary(self):
         if self.peek() == "-":
             self.take()
-            return {"k": "neg", "e": self.unary()}
+            return {"expr": "neg", "operand": self.unary()}
         e = self.atom()
         while self.peek() in (".", "["):
             if self.take() == ".":
-                e = {"k": "attr", "of": e, "name": self.take()}
+                e = {"expr": "attr", "subject": e, "name": self.take()}
             else:
-                e = {"k": "index", "of": e, "at": self.expr()}
+                e = {"expr": "index", "list": e, "position": self.expr()}
                 self.take("]")
         return e
 
@@ -125,10 +125,10 @@ class _Reader:
             return e
         if tok[0].isdigit():
             if tok.endswith("%"):
-                return {"k": "ratio", "num": int(tok[:-1]), "den": 100}
-            return {"k": "int", "v": int(tok)}
+                return {"expr": "ratio", "num": int(tok[:-1]), "den": 100}
+            return {"expr": "int", "value": int(tok)}
         if tok in ("yes", "no"):
-            return {"k": "bool", "v": tok == "yes"}
+            return {"expr": "bool", "value": tok == "yes"}
         if tok in AGGS and self.peek() == "(":
             self.take("(")
             var = self.take()
@@ -137,7 +137,7 @@ class _Reader:
             self.take(":")
             body = self.expr()
             self.take(")")
-            return {"k": "agg", "fn": tok, "var": var, "over": over, "body": body}
+            return {"expr": "agg", "function": tok, "var": var, "over": over, "body": body}
         if self.peek() == "(":
             self.take()
             args = []
@@ -146,10 +146,10 @@ class _Reader:
                 if self.peek() == ",":
                     self.take()
             self.take(")")
-            return {"k": "call", "fn": tok, "args": args}
+            return {"expr": "call", "function": tok, "args": args}
         if tok in self.sections and self.peek() == ".":
             self.take(".")
-            return {"k": "setting", "path": f"{tok}.{self.take()}"}
+            return {"expr": "setting", "path": f"{tok}.{self.take()}"}
         if tok == "bank":
-            return {"k": "bank"}
-        return {"k": "var", "name": tok}
+            return {"expr": "bank"}
+        return {"expr": "var", "name": tok}

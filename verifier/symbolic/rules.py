@@ -435,7 +435,7 @@ class RulesMixin:
                 st = self.s
                 self.fork(T.and_(was[sq], st.mortgaged[sq], T.eq(st.owner[sq], creditor), T.not_(st.bankrupt[creditor])),
                           lambda sq=sq: self.received_mortgaged(creditor, sq))
-            if any(not h.get("by") or "bankruptcy" in h["by"] for h in self.hooks("acquire")):
+            if any(not h.get("via") or "bankruptcy" in h["via"] for h in self.hooks("acquire")):
                 for sq in ed.deeds:
                     self.fork(was[sq], lambda sq=sq: self.acquired(creditor, sq, "bankruptcy"))
         else:

@@ -66,12 +66,12 @@ def test_a_broken_transfer_is_not_proved(ir):
     """Counterexample twin: a card whose payment goes nowhere breaks conservation."""
     bad = copy.deepcopy(ir)
     deck = bad["decks"][0]
-    i = next(i for i, c in enumerate(deck["cards"]) if c["effect"] and c["effect"][0].get("do") == "transfer")
-    deck["cards"][i]["effect"][0]["to"] = deck["cards"][i]["effect"][0]["from"] = {"k": "var", "name": "me"}
-    deck["cards"][i]["effect"].append({"do": "transfer", "amount": {"k": "int", "v": 7},
-                                       "from": {"k": "bank"}, "to": {"k": "bank"}})
+    i = next(i for i, c in enumerate(deck["cards"]) if c["effect"] and c["effect"][0].get("stmt") == "transfer")
+    deck["cards"][i]["effect"][0]["payee"] = deck["cards"][i]["effect"][0]["payer"] = {"expr": "var", "name": "me"}
+    deck["cards"][i]["effect"].append({"stmt": "transfer", "amount": {"expr": "int", "value": 7},
+                                       "payer": {"expr": "bank"}, "payee": {"expr": "bank"}})
     # a self-payment is a no-op in both meanings, so this still conserves money
-    assert isinstance(prove.prove_preserves(bad, "money_conservation", f"card:{deck['id']}:{i}", 2), Proved)
+    assert isinstance(prove.prove_preserves(bad, "money_conservation", f"card:{deck['key']}:{i}", 2), Proved)
     bad["settings"]["money"]["start"] = -1
     assert isinstance(prove.bounded(bad, "no_negative_cash", 2, 0), Violated)
 
@@ -105,7 +105,7 @@ def test_a_players_declared_set_is_modelled():
         assert isinstance(prove.prove_preserves(ir, own, action, 2), Proved), action
     endless = copy.deepcopy(ir)
     for hook in endless["hooks"]:
-        hook["body"] = [s for s in hook["body"] if s.get("do") != "end_game"]
+        hook["body"] = [s for s in hook["body"] if s.get("stmt") != "end_game"]
     verdict = prove.prove_preserves(endless, own, "hook:land", 2)
     assert isinstance(verdict, Unknown) and "not inductive" in verdict.reason, verdict
 
@@ -151,10 +151,11 @@ def test_the_city_is_modelled(city):
     formulas over every area. Counterexample twin: without `me.cash >= block_price()` in
     `allowed`, the payer may go bankrupt: unknown with that reason, never proved."""
     assert isinstance(prove.prove_preserves(city, "no_negative_cash", "action:build_block", 2), Proved)
-    enough = {"k": "bin", "op": ">=", "l": {"k": "attr", "of": {"k": "var", "name": "me"}, "name": "cash"},
-              "r": {"k": "call", "fn": "block_price", "args": []}}
+    enough = {"expr": "bin", "operator": ">=",
+              "left": {"expr": "attr", "subject": {"expr": "var", "name": "me"}, "name": "cash"},
+              "right": {"expr": "call", "function": "block_price", "args": []}}
     unlimited = copy.deepcopy(city)
-    unlimited["actions"] = _replace(city["actions"], enough, {"k": "bool", "v": True})
+    unlimited["actions"] = _replace(city["actions"], enough, {"expr": "bool", "value": True})
     assert unlimited["actions"] != city["actions"]
     verdict = prove.prove_preserves(unlimited, "no_negative_cash", "action:build_block", 2)
     assert isinstance(verdict, Unknown) and "bankruptcy" in verdict.reason, verdict
@@ -180,10 +181,10 @@ def test_a_rule_after_a_landing_in_the_same_step_is_unknown(city):
     that reason, never proved."""
     assert isinstance(prove.prove_preserves(city, "money_conservation", "square:city_hall", 2), Proved)
     after = copy.deepcopy(city)
-    hall = next(sq for sq in after["squares"] if sq["id"] == "city_hall")
+    hall = next(sq for sq in after["squares"] if sq["key"] == "city_hall")
     move = hall["on_land"][0]["options"][0]["body"][0]
-    move["body"].append({"do": "transfer", "amount": {"k": "int", "v": 1}, "from": {"k": "bank"},
-                         "to": {"k": "var", "name": "me"}})
+    move["body"].append({"stmt": "transfer", "amount": {"expr": "int", "value": 1}, "payer": {"expr": "bank"},
+                         "payee": {"expr": "var", "name": "me"}})
     verdict = prove.prove_preserves(after, "money_conservation", "square:city_hall", 2)
     assert isinstance(verdict, Unknown) and "follows a landing" in verdict.reason, verdict
 
@@ -225,8 +226,9 @@ def test_the_free_parking_jackpot_is_modelled(jackpot):
 
     ed = prove.edition(jackpot)
     acts = {a.name: a for a in catalogue(jackpot, 2, ed)}
-    parking = next(sq["id"] for sq in jackpot["squares"]
-                   if any(s.get("do") == "transfer" and s["from"].get("k") == "pot" for s in sq.get("on_land", [])))
+    parking = next(sq["key"] for sq in jackpot["squares"]
+                   if any(s.get("stmt") == "transfer" and s["payer"].get("expr") == "pot"
+                          for s in sq.get("on_land", [])))
     s = initial(ed, 2)
     s.in_jail[0] = True
     fined = acts["jail:pay_fine"].step(ed, s, args={"me": 0}).s
@@ -237,7 +239,8 @@ def test_the_free_parking_jackpot_is_modelled(jackpot):
     assert isinstance(prove.prove_initial(jackpot, "money_conservation", 2), Proved)
     assert isinstance(prove.prove_preserves(jackpot, "money_conservation", "jail:pay_fine", 2), Proved)
     counted = next(x for x in jackpot["invariants"] if x["name"] == "money_conservation")
-    uncounted = {**counted, "name": "money_without_pots", "body": counted["body"] | {"l": counted["body"]["l"]["l"]}}
+    uncounted = {**counted, "name": "money_without_pots",
+                 "body": counted["body"] | {"left": counted["body"]["left"]["left"]}}
     verdict = prove.prove_preserves(jackpot, uncounted, "jail:pay_fine", 2, strengthen=False)
     assert isinstance(verdict, Unknown) and "not inductive" in verdict.reason, verdict
 
@@ -311,7 +314,7 @@ def test_a_violation_two_steps_deep_is_confirmed_by_the_interpreter(ledger):
     ir = ledger
     ed = prove.edition(ir)
     acts = [a for a in catalogue(ir, 2, ed) if a.name in ("roll", "square:income_tax")]
-    tax = next(sq["index"] for sq in ir["squares"] if sq["id"] == "income_tax")
+    tax = next(sq["index"] for sq in ir["squares"] if sq["key"] == "income_tax")
     verdict = prove.bounded(ir, "bank_pays_out", 2, 2, actions=acts)
     assert isinstance(verdict, Violated), verdict
     roll, land = verdict.trace
@@ -367,15 +370,16 @@ def test_a_pot_never_holds_a_negative_amount(jackpot, ir):
     bankrupt (classic-se's income tax). Counterexample twin: a Free Parking that pays a fixed
     amount out of the pot is not proved."""
     parking = next(sq for sq in jackpot["squares"]
-                   if any(s.get("do") == "transfer" and s["from"].get("k") == "pot" for s in sq.get("on_land", [])))
-    for action in ("jail:pay_fine", "square:" + parking["id"]):
+                   if any(s.get("stmt") == "transfer" and s["payer"].get("expr") == "pot"
+                          for s in sq.get("on_land", [])))
+    for action in ("jail:pay_fine", "square:" + parking["key"]):
         assert prove.prove_preserves(jackpot, "no_negative_pot", action, 2) == Proved("inductive"), action
     assert prove.prove_preserves(ir, "no_negative_pot", "square:income_tax", 2) == Proved(prove.EVERY_STATE)
     fixed = copy.deepcopy(jackpot)
-    square = next(sq for sq in fixed["squares"] if sq["id"] == parking["id"])
-    take = next(s for s in square["on_land"] if s.get("do") == "transfer" and s["from"].get("k") == "pot")
-    take["amount"] = {"k": "int", "v": 7}
-    assert isinstance(prove.prove_preserves(fixed, "no_negative_pot", "square:" + parking["id"], 2), Unknown)
+    square = next(sq for sq in fixed["squares"] if sq["key"] == parking["key"])
+    take = next(s for s in square["on_land"] if s.get("stmt") == "transfer" and s["payer"].get("expr") == "pot")
+    take["amount"] = {"expr": "int", "value": 7}
+    assert isinstance(prove.prove_preserves(fixed, "no_negative_pot", "square:" + parking["key"], 2), Unknown)
 
 
 def test_once_a_cell_leans_on_the_other_invariants_each_instance_is_asked_with_them(ir, monkeypatch):

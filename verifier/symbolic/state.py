@@ -16,11 +16,11 @@ landing was left to the landing actions, `effects.land`).
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 
 import z3
 
+from grammar.walk import rule_nodes
 from interpreter.state import BANK
 
 from .terms import and_, ite, or_, same
@@ -176,20 +176,15 @@ def fresh(ed, players: int, prefix: str = "") -> SymState:
 def ends(ed) -> bool:
     """Whether the game can be over inside an action or an invariant reads `over`: the
     edition says `end game` or names `over` (otherwise the field is the constant no)."""
-    text = _rules(ed)
-    return '"end_game"' in text or '"name": "over"' in text
+    return any(node.get("stmt") == "end_game" for node in rule_nodes(ed.ir)) or reads(ed, "over")
 
 
 def reads(ed, name: str) -> bool:
     """Whether a rule reads the name: a field or flag only some editions need (the turn
-    counter, the doubles of a throw) is made only for them, otherwise it is a constant."""
-    return f'"name": "{name}"' in _rules(ed)
-
-
-def _rules(ed) -> str:
-    """The edition's IR as text, its worked examples left out: they are not rules, and what
-    an expectation reads (`over`) must not change the symbolic state."""
-    return json.dumps({key: part for key, part in ed.ir.items() if key != "examples"})
+    counter, the doubles of a throw) is made only for them, otherwise it is a constant.
+    The worked examples are not rules: what an expectation reads (`over`) must not change
+    the symbolic state."""
+    return any(node.get("name") == name for node in rule_nodes(ed.ir))
 
 
 def domain(ed, s: SymState):

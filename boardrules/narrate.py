@@ -1,7 +1,7 @@
 """Tell a game, its standings and a simulation in plain text."""
 from __future__ import annotations
 
-from grammar.money_format import format_money
+from ir.money import format_money
 
 
 def narrate(ir: dict, events: list[dict]) -> list[str]:

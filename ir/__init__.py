@@ -7,7 +7,8 @@ game's words and their fields are the JSON keys:
 - ir/nodes.py: every expression (`Expr`) and statement (`Stmt`) kind, one class each;
 - ir/ruleset.py: the document (`Ruleset`, `EditionInfo`, `Settings`, `Square`, `Deck`...);
 - ir/examples.py: worked examples and their steps (`Step`);
-- ir/json.py: `load` and `dump`.
+- ir/json.py: `load` and `dump`;
+- ir/money.py: amounts written the edition's way (`format_money`).
 
 This package sits between `spec` and `grammar`: it imports nothing from grammar/,
 interpreter/, verifier/, rulebook/ or boardrules/.

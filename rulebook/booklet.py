@@ -7,7 +7,7 @@ from fractions import Fraction
 from functools import cached_property
 
 from grammar.language import DEED_KINDS, PERCENT, SECTION_PART, parts
-from grammar.money_format import format_money
+from ir.money import format_money
 from rulebook.phrases import Phrases
 
 # The settings that hold an amount of money (or a list of amounts): written the edition's way.

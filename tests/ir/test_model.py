@@ -189,18 +189,10 @@ class _Walk:
                               f"only in the schema {sorted(schema - model)}")
 
 
-SCHEMA_TO_CATCH_UP = ["stmt 'deal': Deal's required fields differ: only in the model ['deed_kind'], "
-                      "only in the schema []"]
-"""Where the schema has not caught up with the compiler yet: the compiler writes `deed_kind`
-on every `deal` (null for deeds of every kind), so the model requires it, but the schema's
-`deal` does not list it in `required` (grammar/ is not this branch's to edit). Once it does,
-the test below fails until this list is emptied."""
-
-
 def test_the_model_and_the_schema_agree():
     """Every class has exactly the keys its schema object allows, and requires the ones it
     requires; every expression, statement and step tag is a class."""
-    assert disagreements(SCHEMA) == SCHEMA_TO_CATCH_UP
+    assert disagreements(SCHEMA) == []
 
 
 def test_a_key_on_one_side_only_is_a_disagreement():

@@ -7,7 +7,7 @@ import re
 import pytest
 
 import grammar
-from grammar.money_format import format_money
+from ir.money import format_money
 from conftest import elements, plain
 from rulebook.phrases import phrases
 from rulebook.site import editions as site_editions

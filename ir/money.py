@@ -1,7 +1,8 @@
-"""Write amounts the way an edition writes money ("30 000 kr", "€ 1.500", "$1,500").
+"""Write amounts the way an edition writes money: its `money.format` around the digits,
+grouped by its `money.thousands` separator.
 
 A pure function of the IR's `money` settings, shared by the rulebook and the CLI's story of
-a game; it sits with the compiler that makes those settings, below both."""
+a game; it sits with the IR, below both."""
 from __future__ import annotations
 
 

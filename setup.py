@@ -13,7 +13,7 @@ from Cython.Build import cythonize
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
-HOT = ["interpreter.engine", "interpreter.rules", "interpreter.effects", "interpreter.compile",
+HOT = ["interpreter.engine", "interpreter.rules", "interpreter.effects", "interpreter.translate",
        "interpreter.strategies.heuristic"]
 
 

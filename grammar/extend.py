@@ -16,7 +16,7 @@ from spec import bundled
 
 
 @dataclass(frozen=True)
-class Edition:
+class MergedSpec:
     """One edition with everything it extends merged in, in the parent's order."""
 
     header: s.Header                                    # the child's own header
@@ -46,7 +46,7 @@ _NAMED = {s.Area: ("area", "areas"), s.Procedure: ("procedure", "procedures"),
           s.Action: ("action", "actions"), s.Statistic: ("statistic", "statistics")}
 
 # Parents already read in this process, by path and modification time.
-_parents: dict[tuple[Path, int], Edition] = {}
+_parents: dict[tuple[Path, int], MergedSpec] = {}
 
 
 def read(path: Path) -> Source:
@@ -68,7 +68,7 @@ def read(path: Path) -> Source:
             line=line, column=column, hint="save the file as UTF-8", text=text)]) from None
 
 
-def extend(file: s.File, directory: Path | None, chain: tuple[Path, ...] = ()) -> Edition:
+def extend(file: s.File, directory: Path | None, chain: tuple[Path, ...] = ()) -> MergedSpec:
     """Merge a parsed file onto the edition it extends (looked up in `directory`, then `spec/`)."""
     parent = None
     if file.header.variant:
@@ -80,7 +80,7 @@ def extend(file: s.File, directory: Path | None, chain: tuple[Path, ...] = ()) -
     return _merge(parent, file)
 
 
-def overlay(edition: Edition, variants: list[s.File]) -> Edition:
+def overlay(edition: MergedSpec, variants: list[s.File]) -> MergedSpec:
     """Lay variant files (`variant ID for FAMILY`) over a complete edition, in order.
 
     A variant merges like a child edition; it fits only an edition of its family, and two
@@ -141,7 +141,7 @@ def _claims(file: s.File) -> list[tuple[str, s.Name]]:
     return out
 
 
-def _parent(name: s.Name, directory: Path | None, chain: tuple[Path, ...]) -> Edition:
+def _parent(name: s.Name, directory: Path | None, chain: tuple[Path, ...]) -> MergedSpec:
     candidates = dict(bundled())
     if directory is not None:
         candidates |= {p.stem: p for p in sorted(directory.glob("*.rules"))}
@@ -162,10 +162,10 @@ def _parent(name: s.Name, directory: Path | None, chain: tuple[Path, ...]) -> Ed
     return _parents[key]
 
 
-def _merge(parent: Edition | None, file: s.File) -> Edition:
+def _merge(parent: MergedSpec | None, file: s.File) -> MergedSpec:
     """Lay one file over its parent: settings by key, groups, squares, decks by id."""
     header = file.header
-    edition = Edition(header, (parent.lineage if parent else ()) + (header.id.text,))
+    edition = MergedSpec(header, (parent.lineage if parent else ()) + (header.id.text,))
     if parent is not None:
         for name in ("settings", "contested", "decisions", "formulas", "invariants", "groups", "squares", "decks",
                      "examples"):

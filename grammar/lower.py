@@ -13,8 +13,8 @@ from typing import Sequence
 from grammar import language as lang
 from grammar import syntax as s
 from grammar.diagnostics import Diagnostic, Span, SpecError, did_you_mean, known
-from grammar.effects import Lowering, Names, Signature
-from grammar.extend import Edition, read
+from grammar.expressions import Lowering, Names, Signature
+from grammar.extend import MergedSpec, read
 from grammar.parse import parse
 from grammar.language import ANY, Key, Type
 
@@ -35,7 +35,7 @@ KIND_WORDS = {
 }
 
 
-def lower(edition: Edition) -> dict:
+def lower(edition: MergedSpec) -> dict:
     """The IR of a merged edition; raises SpecError with every error found."""
     lowering = _Lower(edition)
     ir = lowering.run()
@@ -61,7 +61,7 @@ def _describe(value: s.Value) -> str:
 
 
 class _Lower:
-    def __init__(self, edition: Edition):
+    def __init__(self, edition: MergedSpec):
         self.edition = edition
         self.concrete = not edition.header.abstract
         self.diagnostics: list[Diagnostic] = []

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from grammar import syntax as s
 from grammar.bounds import ANYTHING, Reader
-from grammar.extend import Edition
+from grammar.extend import MergedSpec
 
 Node = tuple        # ("land", square) | ("pass", square, at) | ("deck", deck id, at)
 MOVES = (s.MoveTo, s.MoveBy, s.JumpTo, s.Advance, s.Draw)
@@ -42,7 +42,7 @@ class Cycle:
 class Moves:
     """The certain steps of one edition's board."""
 
-    def __init__(self, edition: Edition, ir: dict, reader: Reader):
+    def __init__(self, edition: MergedSpec, ir: dict, reader: Reader):
         self.edition = edition
         self.reader = reader
         self.ids = list(edition.squares)

@@ -11,7 +11,7 @@ from grammar import syntax as s
 from grammar.bounds import (ANYTHING, LIMIT, NATURAL, Bounds, Faults, Facts, Known, Reader, between, hull,
                             QUIET, narrowed, point, without)
 from grammar.diagnostics import Diagnostic, Span
-from grammar.extend import Edition
+from grammar.extend import MergedSpec
 from grammar.moves import Moves
 
 SHOWN = 6           # a longer round of moves is shown by its ends
@@ -21,7 +21,7 @@ MOST = f"{LIMIT:_}"  # as a spec writes it
 STOCK = ("bank.houses", "bank.hotels")
 
 
-def sanity(edition: Edition, ir: dict) -> list[Diagnostic]:
+def sanity(edition: MergedSpec, ir: dict) -> list[Diagnostic]:
     """Every E308, E309 and E310 of an edition that lowered without errors, in source order."""
     found: dict[tuple, Diagnostic] = {}
 
@@ -79,7 +79,7 @@ class _Walk:
         self.die = between(1, game["die_faces"]) if isinstance(game.get("die_faces"), int) and game["die_faces"] > 0 \
             else ANYTHING
 
-    def edition(self, edition: Edition) -> None:
+    def edition(self, edition: MergedSpec) -> None:
         read = self.reader.value
         for formula in edition.formulas.values():
             read(formula.body, dict.fromkeys((p.text for p in formula.params), ANYTHING), {})
@@ -152,7 +152,7 @@ class _Walk:
 
 # ---- E310: the amounts a spec states -------------------------------------------------------
 
-def _amounts(edition: Edition) -> list[Diagnostic]:
+def _amounts(edition: MergedSpec) -> list[Diagnostic]:
     """Every number a setting states is an amount of money or a count: 0 to LIMIT."""
     out = []
     for owner, setting in _settings(edition):
@@ -167,7 +167,7 @@ def _amounts(edition: Edition) -> list[Diagnostic]:
     return out
 
 
-def _settings(edition: Edition) -> list[tuple[str, s.Setting]]:
+def _settings(edition: MergedSpec) -> list[tuple[str, s.Setting]]:
     """Every setting of an edition, with what it belongs to: a section, a group, a square, ..."""
     out = [(section, setting) for (section, _), (_, setting) in edition.settings.items()]
     for things in (edition.groups, edition.squares, edition.areas, edition.pots):
@@ -207,7 +207,7 @@ def _words(span: Span) -> str:
 
 # ---- what the IR says of the names' values ------------------------------------------------------
 
-def _known(edition: Edition, ir: dict) -> Known:
+def _known(edition: MergedSpec, ir: dict) -> Known:
     settings, lists = {}, {}
     for section, keys in ir["settings"].items():
         for key, value in keys.items():

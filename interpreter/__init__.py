@@ -12,7 +12,7 @@ from . import native
 native.guard(__name__)      # before the engine's modules below: a stale compiled one is not loaded
 
 from . import actions, strategies
-from .compile import CompileError, Ctx
+from .translate import CompileError, Ctx
 from .edition import Edition
 from .engine import Game, StrategyError
 from .errors import RuleError
@@ -33,7 +33,7 @@ class GameResult:
     def __init__(self, edition: Edition, game: Game, header: dict):
         self.edition = edition
         self.game = game
-        self.state: GameState = game.st
+        self.state: GameState = game.state
         self.events: list[dict] = game.events
         self.header = header
 
@@ -52,8 +52,8 @@ class GameResult:
             "standings": [{"seat": q, "strategy": st.players[q].strategy, "cash": st.players[q].cash,
                            "score": scores[q], "bankrupt": st.players[q].bankrupt} for q in ranking],
             "landings": list(st.landings),
-        } | ({"statistics": {name: game.ed.money(f(game, Ctx())) for name, f in game.ed.statistics}}
-             if game.ed.statistics else {})
+        } | ({"statistics": {name: game.edition.money(f(game, Ctx())) for name, f in game.edition.statistics}}
+             if game.edition.statistics else {})
 
     def log(self) -> dict:
         """The game log: header, events, final state (JSON-ready)."""
@@ -82,7 +82,7 @@ def play(edition: Edition, players: list[str], seed: int, max_turns: int | None 
     `players` (the CLI wraps the human one so the story is told as it happens)."""
     game = new_game(edition, players, seed, max_turns, log, check_invariants, dice, strategy_objects)
     game.run()
-    return GameResult(game.ed, game, _header(game.ed, players, seed, max_turns))
+    return GameResult(game.edition, game, _header(game.edition, players, seed, max_turns))
 
 
 def replay(edition: Edition, log_dict: dict) -> GameResult:
@@ -117,7 +117,7 @@ def replay(edition: Edition, log_dict: dict) -> GameResult:
     diff = first_difference(game.events, events, "events")
     if diff:
         raise ReplayError(f"the replay differs from the log at {diff}")
-    diff = first_difference(game.st.to_json(), final, "final")
+    diff = first_difference(game.state.to_json(), final, "final")
     if diff:
         raise ReplayError(f"the replayed final state differs from the log at {diff}")
     return GameResult(edition, game, dict(header))

@@ -7,7 +7,7 @@ import json
 from fractions import Fraction
 
 from . import actions as A
-from .compile import Compiler, CompileError
+from .translate import Compiler, CompileError
 from .state import POT0
 
 KIND_NONE, KIND_LOT, KIND_STATION, KIND_UTILITY = 0, 1, 2, 3

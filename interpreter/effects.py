@@ -1,6 +1,6 @@
-"""What each effect statement does to the game: the run-time half of `compile.py`.
+"""What each effect statement does to the game: the run-time half of `translate.py`.
 
-`compile.py` turns `move_to`, `move_by`, `advance_to_nearest`, `go_to_jail`, `draw` and
+`translate.py` turns `move_to`, `move_by`, `advance_to_nearest`, `go_to_jail`, `draw` and
 `choose` into calls of the methods here (and `transfer` into `Game.pay`, in rules.py).
 Mixed into `engine.Game`.
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 import bisect
 
 from . import actions as A
-from .compile import Ctx
+from .translate import Ctx
 from .errors import GOES_WRONG, LIMIT, TRAIL, RuleError
 from .state import BANK
 
@@ -21,8 +21,8 @@ class EffectsMixin:
 
     def move_steps(self, c, p: int, steps: int) -> None:
         """Move forward `steps` squares: fire `on_pass` of squares passed or landed on, then land."""
-        ed = self.ed
-        pl = self.pl[p]
+        ed = self.edition
+        pl = self.players[p]
         old = pl.position
         n = ed.n
         new = (old + steps) % n
@@ -54,14 +54,14 @@ class EffectsMixin:
 
     def land(self, c, p: int, sq: int) -> None:
         """A token ends its move on `sq`: its `on_land`, then the property rule."""
-        ed = self.ed
-        self.st.landings[sq] += 1
+        ed = self.edition
+        self.state.landings[sq] += 1
         self.moves += 1
         if self.moves > LIMIT - TRAIL:        # a turn that does not end (docs/errors.md E501)
             self.looping(ed.square_names[sq])
         if ed.land_hooks:
             self.fire(ed.land_hooks, c, sq)
-            if self.halt or self.pl[p].position != sq or self.pl[p].bankrupt:
+            if self.halt or self.players[p].position != sq or self.players[p].bankrupt:
                 return
         f = ed.on_land[sq]
         if f is not None:
@@ -72,7 +72,7 @@ class EffectsMixin:
             except GOES_WRONG as error:
                 raise self.located(error, f) from None
             c.reason = saved
-            if self.halt or self.pl[p].position != sq or self.pl[p].bankrupt:
+            if self.halt or self.players[p].position != sq or self.players[p].bankrupt:
                 return
         if ed.is_deed[sq]:
             self.property_rule(c, p, sq)
@@ -80,7 +80,7 @@ class EffectsMixin:
     def move_to(self, c, target: int) -> None:
         """`move to SQUARE`: forward to the square (a full lap never: 0 steps lands in place)."""
         p = c.me
-        steps = (target - self.pl[p].position) % self.ed.n
+        steps = (target - self.players[p].position) % self.edition.n
         if steps == 0:
             self.land(c, p, target)
         else:
@@ -94,8 +94,8 @@ class EffectsMixin:
     def place_at(self, c, target: int) -> None:
         """`place at SQUARE`: the token is put there; it neither passes nor lands."""
         p = c.me
-        old = self.pl[p].position
-        self.pl[p].position = target
+        old = self.players[p].position
+        self.players[p].position = target
         if self.log_on:
             self.ev({"type": "move", "seat": p, "from_square": old, "to": target, "steps": 0})
 
@@ -105,9 +105,9 @@ class EffectsMixin:
         if steps >= 0:
             self.move_steps(c, p, steps)
             return
-        pl = self.pl[p]
+        pl = self.players[p]
         old = pl.position
-        pl.position = (old + steps) % self.ed.n
+        pl.position = (old + steps) % self.edition.n
         pl.progress += steps
         if self.log_on:
             self.ev({"type": "move", "seat": p, "from_square": old, "to": pl.position, "steps": steps})
@@ -115,8 +115,8 @@ class EffectsMixin:
 
     def advance_nearest(self, c, group: int, rent_fn) -> None:
         """`advance to nearest GROUP [with rent = EXPR]`."""
-        ed = self.ed
-        pos = self.pl[c.me].position
+        ed = self.edition
+        pos = self.players[c.me].position
         squares = ed.group_squares[group]
         if not squares:
             return
@@ -127,22 +127,22 @@ class EffectsMixin:
 
     def go_to_jail(self, p: int, reason: str = "") -> None:
         """Straight to jail: passes nothing (lap progress goes back), and the turn ends."""
-        ed = self.ed
-        pl = self.pl[p]
+        ed = self.edition
+        pl = self.players[p]
         back = (pl.position - ed.jail_square) % ed.n
         pl.progress -= back
         old = pl.position
         pl.position = ed.jail_square
         pl.in_jail = True
         pl.jail_turns = 0
-        self.st.landings[ed.jail_square] += 1
+        self.state.landings[ed.jail_square] += 1
         if p == self.cur:
             self.halt = True
         if self.log_on:
             self.ev({"type": "jail", "seat": p, "from_square": old, "reason": reason})
 
     def leave_jail(self, p: int, how: str) -> None:
-        pl = self.pl[p]
+        pl = self.players[p]
         pl.in_jail = False
         pl.jail_turns = 0
         if self.log_on:
@@ -152,13 +152,13 @@ class EffectsMixin:
 
     def draw(self, c, deck: int) -> None:
         """Take the top card, obey it, put it at the bottom unless it was kept."""
-        cards = self.st.decks[deck]
+        cards = self.state.decks[deck]
         if not cards:
             return
         card = cards.pop(0)
-        in_play = self.st.in_play
+        in_play = self.state.in_play
         in_play.append([deck, card])
-        ed = self.ed
+        ed = self.edition
         self.moves += 1
         if self.moves > LIMIT - TRAIL:
             self.looping(f"card `{ed.card_texts[deck][card]}` of deck `{ed.decks[deck]['key']}`")
@@ -173,8 +173,8 @@ class EffectsMixin:
             except GOES_WRONG as error:
                 raise self.located(error, f) from None
         in_play.remove([deck, card])
-        if c.kept and not self.pl[c.me].bankrupt:
-            self.pl[c.me].cards.append([deck, card])
+        if c.kept and not self.players[c.me].bankrupt:
+            self.players[c.me].cards.append([deck, card])
             if self.log_on:
                 self.ev({"type": "keep", "seat": c.me, "deck": deck, "card": card})
         else:
@@ -197,27 +197,27 @@ class EffectsMixin:
         (the innermost rule keeps it: an error already placed passes through the rules outside),
         at this moment of the game."""
         error = RuleError.of(error)
-        if error.rule is None and rule in self.ed.rules:
-            error.rule, place = self.ed.rules[rule]
+        if error.rule is None and rule in self.edition.rules:
+            error.rule, place = self.edition.rules[rule]
             if place:
                 error.file, error.line, error.column, error.width = place
         if error.turn is None:
-            error.turn, error.seat = self.st.turns, self.cur
-            error.strategy = self.pl[self.cur].strategy if self.cur >= 0 else "setup"
+            error.turn, error.seat = self.state.turns, self.cur
+            error.strategy = self.players[self.cur].strategy if self.cur >= 0 else "setup"
         return error
 
     def deck_size(self, deck: int) -> int:
         """`k.size`: the cards of a deck no player holds (in it, or being read now)."""
-        return len(self.st.decks[deck]) + sum(1 for d, _ in self.st.in_play if d == deck)
+        return len(self.state.decks[deck]) + sum(1 for d, _ in self.state.in_play if d == deck)
 
     def held(self, p: int, deck: int) -> int:
         """`held(p, k)`: the kept cards of deck `deck` that seat `p` holds."""
-        return sum(1 for d, _ in self.pl[p].cards if d == deck)
+        return sum(1 for d, _ in self.players[p].cards if d == deck)
 
     def return_card(self, p: int, held: list) -> None:
         """A kept card used or given up goes back to the bottom of its deck."""
-        self.pl[p].cards.remove(held)
-        self.st.decks[held[0]].append(held[1])
+        self.players[p].cards.remove(held)
+        self.state.decks[held[0]].append(held[1])
 
     # ---- choices and fresh rolls -------------------------------------------------------
 
@@ -240,9 +240,9 @@ class EffectsMixin:
             acts = [A.Choose(i, label) for i, label in enumerate(labels)]
             costs = [_free] * len(labels)
             if goes is not None:
-                here = self.pl[c.me].position
+                here = self.players[c.me].position
                 how, lands = goes
-                costs = [_risk(c.me, (here + x) % self.ed.n if how == "by" else x, lands) for x in items] \
+                costs = [_risk(c.me, (here + x) % self.edition.n if how == "by" else x, lands) for x in items] \
                     + ([_risk(c.me, here, False)] if skip else [])
             self.pending = (c, [(label, None, cost) for label, cost in zip(labels, costs)])
             a = self.ask(c.me, acts)
@@ -254,7 +254,7 @@ class EffectsMixin:
 
     def label(self, element: str, x) -> str:
         """How a chosen element reads in the list of choices (and in a log)."""
-        ed = self.ed
+        ed = self.edition
         if element in ("square", "deed"):
             return ed.square_names[x]
         if element == "area":
@@ -279,15 +279,15 @@ class EffectsMixin:
 
     def set_area(self, state: int, area: int, value: int) -> None:
         """`set a.NAME = V`: an area's declared number."""
-        self.st.areas[state][area] = value
+        self.state.areas[state][area] = value
         if self.log_on:
-            self.ev({"type": "set", "area": area, "state": self.ed.area_states[state], "value": value})
+            self.ev({"type": "set", "area": area, "state": self.edition.area_states[state], "value": value})
 
     def set_number(self, p: int, state: int, value: int) -> None:
         """`set p.NAME = V`: a player's declared number."""
-        self.pl[p].marks[state] = value
+        self.players[p].marks[state] = value
         if self.log_on:
-            self.ev({"type": "set", "seat": p, "state": self.ed.states[state], "value": value})
+            self.ev({"type": "set", "seat": p, "state": self.edition.states[state], "value": value})
 
     def fire(self, hooks, c, value, way: str | None = None) -> None:
         """Run the hooks of one event with their variable bound to `value`, in spec order."""
@@ -308,21 +308,21 @@ class EffectsMixin:
 
     def acquired(self, p: int, sq: int, way: str) -> None:
         """Deed `sq` has come to player `p` (by `way`): the `acquire` hooks, with `me` = `p`."""
-        if self.ed.acquire_hooks and p >= 0 and not self.pl[p].bankrupt:
-            self.fire(self.ed.acquire_hooks, Ctx(p, reason="hook:acquire"), sq, way)
+        if self.edition.acquire_hooks and p >= 0 and not self.players[p].bankrupt:
+            self.fire(self.edition.acquire_hooks, Ctx(p, reason="hook:acquire"), sq, way)
 
     def mark(self, p: int, state: int, item) -> None:
         """`add ITEM to P.STATE`: a new element joins the set (never leaves: there is no remove)."""
-        marks = self.pl[p].marks[state]
+        marks = self.players[p].marks[state]
         k = bisect.bisect_left(marks, item)
         if k < len(marks) and marks[k] == item:
             return
         marks.insert(k, item)
-        hooks = self.ed.add_hooks[state]
+        hooks = self.edition.add_hooks[state]
         if hooks:
             self.fire(hooks, Ctx(p, reason="hook:add"), item)
         if self.log_on:       # logged once its hooks have run (an `end game` is then already known)
-            self.ev({"type": "mark", "seat": p, "state": self.ed.states[state], "item": item})
+            self.ev({"type": "mark", "seat": p, "state": self.edition.states[state], "item": item})
 
     def end_game(self) -> None:
         """`end game`: the rest of its block still runs (a bonus), then the current action
@@ -332,14 +332,14 @@ class EffectsMixin:
     def deal(self, each: int | None, paying: bool, kind: str | None = None) -> None:
         """`deal N each [of KIND]` / `deal all`: the bank's deeds (of that kind) shuffled and dealt
         one at a time round the table in turn order; with `paying`, each pays the printed price."""
-        ed, st = self.ed, self.st
+        ed, st = self.edition, self.state
         deeds = [sq for sq in ed.deeds if st.owner[sq] == BANK and (kind is None or ed.kind_names[sq] == kind)]
         self.rng.shuffle(deeds)
-        seats = [q for q in st.order if not self.pl[q].bankrupt]
+        seats = [q for q in st.order if not self.players[q].bankrupt]
         count = len(deeds) if each is None else min(len(deeds), each * len(seats))
         for i in range(count):
             q, sq = seats[i % len(seats)], deeds[i]
-            if self.pl[q].bankrupt:
+            if self.players[q].bankrupt:
                 continue
             self.set_owner(sq, q)
             if self.log_on:

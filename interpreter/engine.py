@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from . import actions as A
-from .compile import Ctx
+from .translate import Ctx
 from .effects import EffectsMixin
 from .errors import GOES_WRONG
 from .rules import SQUARE_ACTIONS, RulesMixin
@@ -30,15 +30,15 @@ class Game(RulesMixin, EffectsMixin):
     # Slots: CPython 3.11 reads the attributes and methods of an instance with more than
     # thirty attributes in its dict the slow way, and a game has about that many. A dict
     # still, for a method replaced on one game (the symbolic replay moves without landing).
-    __slots__ = ("ed", "strats", "rng", "random", "log_on", "events", "checker", "dice_source", "halt",
+    __slots__ = ("edition", "strategies", "rng", "random", "log_on", "events", "checker", "dice_source", "halt",
                  "ending", "bankruptcies", "pending", "proposer", "cur", "final_scores", "max_rounds",
-                 "fasts", "raise_fasts", "quiet", "watching", "receiving", "move_ctx", "st", "pl", "seats",
-                 "versions", "holdings", "gcount", "gmort", "holders", "moves", "trail", "__dict__")
+                 "fasts", "raise_fasts", "quiet", "watching", "receiving", "move_ctx", "state", "players", "seats",
+                 "versions", "holdings", "group_counts", "group_mortgages", "holders", "moves", "trail", "__dict__")
 
     def __init__(self, ed, strategies: list, names: list[str], seed: int, max_turns=None,
                  log: bool = True, checker=None, dice=None, state: GameState | None = None):
-        self.ed = ed
-        self.strats = strategies
+        self.edition = ed
+        self.strategies = strategies
         self.rng = random.Random(seed)
         self.random = self.rng.random      # the dice read it (bound once: a throw is hot)
         self.log_on = bool(log or checker)
@@ -70,14 +70,14 @@ class Game(RulesMixin, EffectsMixin):
         self.trail: list[str] = []   # the last of them near the limit (`looping`)
         if state is None:
             st = GameState(edition=ed.id, seed=seed, players=[Player(seat=i, strategy=names[i]) for i in range(len(names))])
-            self.st = st
-            self.pl = st.players
+            self.state = st
+            self.players = st.players
             self.seats = list(range(len(names)))
             self._derive()
             self.setup()
         else:
-            self.st = state
-            self.pl = state.players
+            self.state = state
+            self.players = state.players
             self.seats = list(range(len(state.players)))
             if state.rng:
                 self.rng.setstate(rng_state_from_json(state.rng))
@@ -85,12 +85,12 @@ class Game(RulesMixin, EffectsMixin):
 
     def _derive(self) -> None:
         """Caches computed from the state (never saved): holdings, group holdings, mortgages."""
-        ed, st = self.ed, self.st
+        ed, st = self.edition, self.state
         ng = len(ed.groups)
-        self.versions = [0] * len(self.pl)   # per seat: see `touch`
-        self.holdings = [[] for _ in self.pl]    # per seat: its deeds, in square order
-        self.gcount = [[0] * ng for _ in self.pl]
-        self.gmort = [0] * ng
+        self.versions = [0] * len(self.players)   # per seat: see `touch`
+        self.holdings = [[] for _ in self.players]    # per seat: its deeds, in square order
+        self.group_counts = [[0] * ng for _ in self.players]
+        self.group_mortgages = [0] * ng
         self.holders = [[] for _ in range(ng)]    # per group: the seats holding a deed of it
         owner, mortgaged = st.owner, st.mortgaged
         if not owner:         # a new game: no deed dealt yet (`setup` makes the tables)
@@ -98,11 +98,11 @@ class Game(RulesMixin, EffectsMixin):
         for sq in ed.deeds:
             if owner[sq] >= 0:
                 self.holdings[owner[sq]].append(sq)
-                self.gcount[owner[sq]][ed.group_of[sq]] += 1
+                self.group_counts[owner[sq]][ed.group_of[sq]] += 1
             if mortgaged[sq]:
-                self.gmort[ed.group_of[sq]] += 1
+                self.group_mortgages[ed.group_of[sq]] += 1
         for q in self.seats:
-            for g, count in enumerate(self.gcount[q]):
+            for g, count in enumerate(self.group_counts[q]):
                 if count:
                     self.holders[g].append(q)
 
@@ -117,7 +117,7 @@ class Game(RulesMixin, EffectsMixin):
         """Seat `p`'s choice among `actions` (and, while `trading`, any trade offer the rules
         accept); the default one for a player without a legal answer (`failed`)."""
         try:
-            a = self.strats[p].choose(self, p, actions)
+            a = self.strategies[p].choose(self, p, actions)
         except Exception as error:
             return self.by_default(p, actions, self.failed(p, error))
         for legal in actions:       # by identity first: equality of dataclasses is slow
@@ -131,7 +131,7 @@ class Game(RulesMixin, EffectsMixin):
         return a
 
     def strategy_error(self, p, a, actions) -> StrategyError:
-        return StrategyError(f"seat {p} ({self.pl[p].strategy}) chose {a!r}, not one of the {len(actions)} legal actions")
+        return StrategyError(f"seat {p} ({self.players[p].strategy}) chose {a!r}, not one of the {len(actions)} legal actions")
 
     def failed(self, p: int, error: Exception) -> str:
         """Why seat `p` gets the default action: its `NoAnswer`, or the failure (an illegal
@@ -139,11 +139,11 @@ class Game(RulesMixin, EffectsMixin):
         does not (a test's script, a worked example) is obeyed: its failure stops the game."""
         if isinstance(error, NoAnswer):
             return error.why
-        if not getattr(self.strats[p], "falls_back", False):
+        if not getattr(self.strategies[p], "falls_back", False):
             raise error
         if isinstance(error, StrategyError):
             return str(error)
-        return f"seat {p} ({self.pl[p].strategy}) failed: {type(error).__name__}: {error}"
+        return f"seat {p} ({self.players[p].strategy}) failed: {type(error).__name__}: {error}"
 
     def by_default(self, p: int, actions, why: str):
         """The default action for seat `p` (`actions.default`), logged with why it was taken."""
@@ -155,7 +155,7 @@ class Game(RulesMixin, EffectsMixin):
     # ---- setup -------------------------------------------------------------------------
 
     def setup(self) -> None:
-        ed, st = self.ed, self.st
+        ed, st = self.edition, self.state
         n = ed.n
         st.owner = [BANK if ed.is_deed[i] else NO_DEED for i in range(n)]
         st.houses = [0] * n
@@ -167,7 +167,7 @@ class Game(RulesMixin, EffectsMixin):
         st.pots = [0] * len(ed.pots)
         st.areas = [[0] * len(ed.areas) for _ in ed.area_states]
         passes = [(ed.start_square - s) // n for s in ed.on_pass_squares]
-        for pl in self.pl:
+        for pl in self.players:
             pl.marks = [[] if is_set else 0 for is_set in ed.state_is_set]
             pl.position = ed.start_square
             pl.progress = ed.start_square
@@ -179,8 +179,8 @@ class Game(RulesMixin, EffectsMixin):
             st.decks.append(order)
         if self.log_on:
             self.ev({"type": "start", "edition": ed.id, "seed": st.seed,
-                     "players": [{"seat": pl.seat, "strategy": pl.strategy} for pl in self.pl]})
-        for pl in self.pl:
+                     "players": [{"seat": pl.seat, "strategy": pl.strategy} for pl in self.players]})
+        for pl in self.players:
             self.transfer(BANK, pl.seat, ed.start_money, "start")
         st.order = self.roll_off()
         st.turn_index = 0
@@ -209,7 +209,7 @@ class Game(RulesMixin, EffectsMixin):
         """One roll of all the dice: (the faces, their total, whether all show the same)."""
         if self.dice_source is None:
             r = self.random
-            ed = self.ed
+            ed = self.edition
             f = ed.faces
             throws = ed.throws
             if throws is not None:
@@ -217,8 +217,8 @@ class Game(RulesMixin, EffectsMixin):
             dice = tuple([int(r() * f) + 1 for _ in range(ed.dice)])
         else:
             dice = tuple(self.dice_source(self))
-            if len(dice) != self.ed.dice:
-                raise ValueError(f"a throw of all the dice is {self.ed.dice} faces, and the one given is "
+            if len(dice) != self.edition.dice:
+                raise ValueError(f"a throw of all the dice is {self.edition.dice} faces, and the one given is "
                                  f"{' '.join(map(str, dice))}")
         return dice, sum(dice), len(set(dice)) == 1
 
@@ -226,7 +226,7 @@ class Game(RulesMixin, EffectsMixin):
         """One die on its own (`throw`): the first face of a supplied roll, else the RNG."""
         if self.dice_source is not None:
             return tuple(self.dice_source(self))[0]
-        return int(self.rng.random() * self.ed.faces) + 1
+        return int(self.rng.random() * self.edition.faces) + 1
 
     # ---- the game loop -----------------------------------------------------------------
 
@@ -238,19 +238,19 @@ class Game(RulesMixin, EffectsMixin):
             raise self.located(error, None) from None
 
     def play_out(self) -> None:
-        st = self.st
+        st = self.state
         order = st.order
-        pl = self.pl
+        pl = self.players
         cap = self.max_rounds
-        end_over = self.ed.end_over
-        only_bankruptcy = self.ed.end_only_bankruptcy
+        end_over = self.edition.end_over
+        only_bankruptcy = self.edition.end_only_bankruptcy
         ctx = Ctx()
         if not st.over and end_over is not None and end_over(self, ctx):
             alive = sum(1 for q in pl if not q.bankrupt)
             self.finish("last_player" if alive <= 1 else "end_condition")
         if not st.over and self.ending:
             self.finish("end_game")
-        sits_out = self.ed.sits_out
+        sits_out = self.edition.sits_out
         i, seats = st.turn_index, len(order)      # `st.turn_index`, kept in step
         while not st.over:
             p = order[i]
@@ -278,17 +278,17 @@ class Game(RulesMixin, EffectsMixin):
         """One seat's turn as the game loop takes it (worked examples take theirs so too): the
         turn, the end-of-turn actions, the count; then whether the game is over, and if so
         it is finished (`end game` ran, or `end.over` holds after it)."""
-        st, pl = self.st, self.pl
+        st, pl = self.state, self.players
         self.bankruptcies = 0
         self.play_turn(p)
-        if self.ed.actions and not pl[p].bankrupt and not self.ending:
+        if self.edition.actions and not pl[p].bankrupt and not self.ending:
             self.end_of_turn(p)
         st.turns += 1
         if self.ending:
             self.finish("end_game")
             return True
-        end_over = self.ed.end_over
-        if end_over is not None and (self.bankruptcies or not self.ed.end_only_bankruptcy) and end_over(self, ctx):
+        end_over = self.edition.end_over
+        if end_over is not None and (self.bankruptcies or not self.edition.end_only_bankruptcy) and end_over(self, ctx):
             alive = sum(1 for q in pl if not q.bankrupt)
             self.finish("last_player" if alive <= 1 else "end_condition")
             return True
@@ -298,14 +298,14 @@ class Game(RulesMixin, EffectsMixin):
         """The manage window before each roll (spared while the strategy's standing Done in
         `quiet` holds and nothing is logged), a jailed player's try first, then the dice
         until no double."""
-        ed = self.ed
-        pl = self.pl[p]
+        ed = self.edition
+        pl = self.players[p]
         self.cur = p
         self.halt = False
         self.moves = 0
         log_on = self.log_on
         if log_on:
-            self.ev({"type": "turn", "seat": p, "turn": self.st.turns})
+            self.ev({"type": "turn", "seat": p, "turn": self.state.turns})
         jailed = pl.in_jail
         doubles = 0
         # two dice from the game's RNG: the throw read straight off the edition's table
@@ -347,7 +347,7 @@ class Game(RulesMixin, EffectsMixin):
 
     def rolled(self, c, total: int) -> bool:
         """The `roll` hooks whose condition holds replace the move by the dice: True when one ran."""
-        for var, cond, body, _ways in self.ed.roll_hooks:
+        for var, cond, body, _ways in self.edition.roll_hooks:
             saved = c.vars.get(var)
             c.vars[var] = total
             try:
@@ -363,12 +363,12 @@ class Game(RulesMixin, EffectsMixin):
 
     def sitting_out(self, p: int) -> bool:
         """`end.sits_out`: the player takes no more turns, but stays in the game."""
-        return bool(self.ed.sits_out(self, Ctx(p)))
+        return bool(self.edition.sits_out(self, Ctx(p)))
 
     def end_of_turn(self, p: int) -> None:
         """The spec's `action`s at the end of a turn: one at a time until Done. Done is not
         offered while an action's `required` holds and one of its instances is allowed."""
-        ed = self.ed
+        ed = self.edition
         for _ in range(ed.n * len(ed.actions) + 1):
             c = Ctx(p, reason="action")
             acts, required = [], False
@@ -396,14 +396,14 @@ class Game(RulesMixin, EffectsMixin):
                     effect(self, c)
                 except GOES_WRONG as error:
                     raise self.located(error, effect) from None
-            if self.pl[p].bankrupt or self.ending or self.st.over:
+            if self.players[p].bankrupt or self.ending or self.state.over:
                 return
 
     def jail_turn(self, p: int):
         """A jailed turn. Returns None (the turn is over), 0 (free: roll and move as
         usual) or 1 (left by a double, moved, and rolls again)."""
-        ed = self.ed
-        pl = self.pl[p]
+        ed = self.edition
+        pl = self.players[p]
         acts = [A.ROLL]
         if pl.cards:
             acts.append(A.USE_CARD)
@@ -445,9 +445,9 @@ class Game(RulesMixin, EffectsMixin):
         choice the strategy would make from the list, without building the list. Its
         word in `quiet` spares the call while it holds."""
         fast = self.fasts[p]
-        pl = self.pl[p]
-        n = self.ed.n
-        st, log_on, quiets, versions = self.st, self.log_on, self.quiet, self.versions
+        pl = self.players[p]
+        n = self.edition.n
+        st, log_on, quiets, versions = self.state, self.log_on, self.quiet, self.versions
         proposed = False
         for _ in range(n):
             if fast is not None:
@@ -490,11 +490,11 @@ class Game(RulesMixin, EffectsMixin):
         step = SQUARE_ACTIONS.get(kind)
         if step is not None:
             sq = a.square
-            return type(sq) is int and 0 <= sq < self.ed.n and step[0](self, p, sq)
-        return kind is A.ProposeTrade and not proposed and self.ed.trade_cash and self.valid_trade(p, a)
+            return type(sq) is int and 0 <= sq < self.edition.n and step[0](self, p, sq)
+        return kind is A.ProposeTrade and not proposed and self.edition.trade_cash and self.valid_trade(p, a)
 
     def manage_actions(self, p: int, trades: bool = True) -> list:
-        ed, st = self.ed, self.st
+        ed, st = self.edition, self.state
         acts = [A.DONE]
         for sq in self.deeds_of(p):
             if self.can_build(p, sq):
@@ -510,26 +510,26 @@ class Game(RulesMixin, EffectsMixin):
             if self.can_unmortgage(p, sq):
                 acts.append(ed.UNMORTGAGE[sq])
         if trades and ed.trade_cash:
-            cash = self.pl[p].cash
+            cash = self.players[p].cash
             for q in self.seats:
-                if q == p or self.pl[q].bankrupt:
+                if q == p or self.players[q].bankrupt:
                     continue
-                theirs = self.pl[q].cash       # what a negative price asks of the holder
+                theirs = self.players[q].cash       # what a negative price asks of the holder
                 if ed.trade_deeds:
                     for sq in self.deeds_of(q):
                         if ed.price[sq] <= cash and -ed.price[sq] <= theirs and self.tradeable(sq):
                             acts.append(A.ProposeTrade(q, (), (sq,), ed.price[sq]))
                 if ed.trade_cards and cash >= ed.jail_fine and -ed.jail_fine <= theirs:
-                    for card in self.pl[q].cards:
+                    for card in self.players[q].cards:
                         acts.append(A.ProposeTrade(q, (), (), ed.jail_fine, (), (tuple(card),)))
         return acts
 
     # ---- the end -----------------------------------------------------------------------
 
     def score(self, p: int) -> int:
-        ed = self.ed
+        ed = self.edition
         if ed.score_fn is None:
-            return self.pl[p].cash
+            return self.players[p].cash
         return ed.money(ed.score_fn(self, Ctx(p)))
 
     def scores(self) -> list[int]:
@@ -540,14 +540,14 @@ class Game(RulesMixin, EffectsMixin):
         """Non-bankrupt first, then by score (highest first), then by seat."""
         if scores is None:
             scores = self.scores()
-        return sorted(self.seats, key=lambda q: (self.pl[q].bankrupt, -scores[q], q))
+        return sorted(self.seats, key=lambda q: (self.players[q].bankrupt, -scores[q], q))
 
     def finish(self, why: str) -> None:
-        st = self.st
+        st = self.state
         st.over = True
         st.ended_by = why
         self.final_scores = self.scores()
         ranking = self.standings(self.final_scores)
-        st.winner = ranking[0] if not self.pl[ranking[0]].bankrupt else None
+        st.winner = ranking[0] if not self.players[ranking[0]].bankrupt else None
         if self.log_on:
             self.ev({"type": "end", "ended_by": why, "winner": st.winner, "rounds": st.rounds, "turns": st.turns})

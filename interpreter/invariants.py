@@ -9,7 +9,7 @@ invariant and the event after which it broke.
 The hook checks every invariant after every event, but evaluates only those that can have
 changed (a frame argument, made at run time, so it needs no account of what an event does):
 an invariant is a pure function of the parts of the state its source reads (`reads`: a field
-of `g.st`, a field of every player, an attribute of the game); after each event the hook
+of `g.state`, a field of every player, an attribute of the game); after each event the hook
 compares each part some invariant reads with its copy from the previous event, and evaluates
 an invariant only when a part it reads differs (or when its reads are not known: then
 always). One whose parts are all equal has the value it had after the previous event, when
@@ -34,7 +34,7 @@ from functools import cache
 from pathlib import Path
 from weakref import WeakKeyDictionary
 
-from .compile import Ctx
+from .translate import Ctx
 from .engine import Game
 
 
@@ -52,7 +52,7 @@ def check_all(game, event: dict | None = None, index: int | None = None, skip: f
     """Raise `InvariantViolation` for the first invariant (in IR order) that is false now;
     invariants named in `skip` are not checked (the explorer skips those already violated)."""
     ctx = Ctx()
-    for name, text, holds in game.ed.invariants:
+    for name, text, holds in game.edition.invariants:
         if name not in skip and not holds(game, ctx):
             raise InvariantViolation(name, text, event, index)
 
@@ -65,31 +65,31 @@ def event_checker(skip: frozenset = frozenset(), framed: bool = True):
     seen: list = []            # the parts' values after the previous event (framed)
 
     def hook(game, event):
-        if not game.st.owner:          # setup has not laid out the board yet
+        if not game.state.owner:          # setup has not laid out the board yet
             return
         if not framed:
             return check_all(game, event, len(game.events) - 1, skip)
-        if made[0] is not game.ed:
-            made[1], parts = _checker(game.ed, skip)
-            made[0] = game.ed
+        if made[0] is not game.edition:
+            made[1], parts = _checker(game.edition, skip)
+            made[0] = game.edition
             seen[:] = [UNSEEN] * len(parts)
         broken = made[1](game, Ctx(), seen)
         if broken >= 0:
             # the invariants after it were not evaluated on what changed: all of them next time
             seen[:] = [UNSEEN] * len(seen)
-            name, text, _ = game.ed.invariants[broken]
+            name, text, _ = game.edition.invariants[broken]
             raise InvariantViolation(name, text, event, len(game.events) - 1)
     return hook
 
 
 # ---- the frame: what an invariant's source reads ---------------------------------------
 
-Part = tuple[str, str]     # ("st", field) of `g.st`, ("pl", field) of every player, ("g", attribute)
+Part = tuple[str, str]     # ("state", field) of `g.state`, ("players", field) of every player, ("game", attribute)
 
 UNSEEN = object()          # a part before its first look (equal to no value)
 
 # Calls a read may make besides the game's own methods: pure functions of their arguments
-# (the builtins generated code and the methods it calls use, and interpreter/compile.py's helpers).
+# (the builtins generated code and the methods it calls use, and interpreter/translate.py's helpers).
 PURE = frozenset({"len", "sum", "max", "min", "any", "all", "abs", "range", "sorted", "list", "tuple", "set",
                   "int", "bool", "_count", "_divide"})
 
@@ -118,7 +118,7 @@ class Unframed(Exception):
 
 def reads(source: str) -> frozenset[Part] | None:
     """The parts of the state an invariant's source (`Edition.invariant_sources`) reads; None
-    when it is not known. The edition (`g.ed`), the compiler's names and the module names a
+    when it is not known. The edition (`g.edition`), the compiler's names and the module names a
     game method reads hold no game state."""
     try:
         return frozenset(_reads(ast.parse(source, mode="eval").body, "g"))
@@ -141,19 +141,19 @@ def _reads(node, root: str) -> set[Part]:
     out: set[Part] = set()
     if isinstance(node, ast.Attribute):
         base = node.value
-        if _game_attr(base, root, "st"):
-            return {("st", node.attr)}
-        if _game_attr(base, root, "ed") or (_is(base, root) and node.attr == "ed"):
+        if _game_attr(base, root, "state"):
+            return {("state", node.attr)}
+        if _game_attr(base, root, "edition") or (_is(base, root) and node.attr == "edition"):
             return out
-        if isinstance(base, ast.Subscript) and _game_attr(base.value, root, "pl"):
-            return {("pl", node.attr)} | _reads(base.slice, root)
+        if isinstance(base, ast.Subscript) and _game_attr(base.value, root, "players"):
+            return {("players", node.attr)} | _reads(base.slice, root)
         if isinstance(base, ast.Call) and _game_attr(base.func, root, "party") and not base.keywords:
-            # `party(q)` is `pl[q]`, or for the bank a constant record (rules.py)
-            return {("pl", node.attr)}.union(*(_reads(a, root) for a in base.args))
+            # `party(q)` is `players[q]`, or for the bank a constant record (rules.py)
+            return {("players", node.attr)}.union(*(_reads(a, root) for a in base.args))
         if _is(base, root):
-            if node.attr == "st" or callable(getattr(Game, node.attr, None)):
+            if node.attr == "state" or callable(getattr(Game, node.attr, None)):
                 raise Unframed(node.attr)
-            return {("g", node.attr)}
+            return {("game", node.attr)}
     elif isinstance(node, ast.Call):
         func = node.func
         if isinstance(func, ast.Attribute) and _is(func.value, root) and callable(getattr(Game, func.attr, None)):
@@ -236,7 +236,7 @@ def _checker(ed, skip: frozenset):
 
 def _getter(part: Part) -> str:
     kind, name = part
-    return {"st": f"g.st.{name}", "pl": f"[p.{name} for p in g.pl]", "g": f"g.{name}"}[kind]
+    return {"state": f"g.state.{name}", "players": f"[p.{name} for p in g.players]", "game": f"g.{name}"}[kind]
 
 
 def _make(ed, skip: frozenset):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import bisect
 
 from . import actions as A
-from .compile import Ctx
+from .translate import Ctx
 from .errors import GOES_WRONG, LARGEST_PAYMENT, RuleError
 from .state import BANK, POT0, Player
 
@@ -34,17 +34,17 @@ class RulesMixin:
         # INVARIANT (money conservation): every amount leaves one party and reaches one.
         # A pot (party POT0 - k) is an account like a player's: what it holds is in `st.pots`.
         if payer >= 0:
-            self.pl[payer].cash -= amount
+            self.players[payer].cash -= amount
         elif payer == BANK:
-            self.st.bank_ledger -= amount
+            self.state.bank_ledger -= amount
         else:
-            self.st.pots[POT0 - payer] -= amount
+            self.state.pots[POT0 - payer] -= amount
         if payee >= 0:
-            self.pl[payee].cash += amount
+            self.players[payee].cash += amount
         elif payee == BANK:
-            self.st.bank_ledger += amount
+            self.state.bank_ledger += amount
         else:
-            self.st.pots[POT0 - payee] += amount
+            self.state.pots[POT0 - payee] += amount
         if self.log_on:
             self.ev({"type": "transfer", "payer": payer, "payee": payee, "amount": amount, "reason": reason})
 
@@ -56,14 +56,14 @@ class RulesMixin:
             return
         if amount > LARGEST_PAYMENT:
             raise RuleError.payment(amount)
-        if payee == BANK and self.ed.redirect:            # a pot takes these receipts instead
-            payee = self.ed.redirect.get(reason, BANK)
+        if payee == BANK and self.edition.redirect:            # a pot takes these receipts instead
+            payee = self.edition.redirect.get(reason, BANK)
         if payer == payee:
             return
         if payer < 0:                                      # the bank or a pot pays in full
             self.transfer(payer, payee, amount, reason)
             return
-        players = self.pl
+        players = self.players
         pl = players[payer]
         if pl.bankrupt or (payee >= 0 and players[payee].bankrupt):
             return
@@ -79,27 +79,27 @@ class RulesMixin:
     # ---- ownership ---------------------------------------------------------------------
 
     def set_owner(self, sq: int, new: int) -> None:
-        st = self.st
-        g = self.ed.group_of[sq]
+        st = self.state
+        g = self.edition.group_of[sq]
         old = st.owner[sq]
         if old >= 0:
             self.holdings[old].remove(sq)
-            self.gcount[old][g] -= 1
-            if not self.gcount[old][g]:
+            self.group_counts[old][g] -= 1
+            if not self.group_counts[old][g]:
                 self.holders[g].remove(old)
             self.versions[old] += 1
         if new >= 0:
             bisect.insort(self.holdings[new], sq)
-            self.gcount[new][g] += 1
-            if self.gcount[new][g] == 1:
+            self.group_counts[new][g] += 1
+            if self.group_counts[new][g] == 1:
                 self.holders[g].append(new)
         st.owner[sq] = new
         self.touch(g, new, st.mortgaged[sq])
 
     def set_mortgaged(self, sq: int, value: bool) -> None:
-        if self.st.mortgaged[sq] != value:
-            self.st.mortgaged[sq] = value
-            self.gmort[self.ed.group_of[sq]] += 1 if value else -1
+        if self.state.mortgaged[sq] != value:
+            self.state.mortgaged[sq] = value
+            self.group_mortgages[self.edition.group_of[sq]] += 1 if value else -1
             self.touch_deed(sq)
 
     def touch(self, g: int, new: int, mortgaged: bool) -> None:
@@ -111,7 +111,7 @@ class RulesMixin:
         for q in self.holders[g]:
             if q == new:
                 counts = self.receiving[q]
-                if counts is None or mortgaged or self.gcount[q][g] >= counts[g]:
+                if counts is None or mortgaged or self.group_counts[q][g] >= counts[g]:
                     versions[q] += 1
             else:
                 watched = watching[q]
@@ -121,28 +121,28 @@ class RulesMixin:
     def touch_deed(self, sq: int) -> None:
         """A mortgage, a hotel or a sale on deed `sq`: only its holder's version moves (the
         other holders of its group hold what they held)."""
-        o = self.st.owner[sq]
+        o = self.state.owner[sq]
         if o >= 0:
             self.versions[o] += 1
 
     def party(self, q: int) -> Player:
         """A party's player record: the bank reads as a player holding nothing, never bankrupt."""
-        return self.pl[q] if q >= 0 else NOBODY
+        return self.players[q] if q >= 0 else NOBODY
 
     def deeds_of(self, p: int) -> list[int]:
         """A party's deeds in square order (a new list: the caller may change holdings)."""
         if p >= 0:
             return self.holdings[p][:]
-        owner = self.st.owner
-        return [sq for sq in self.ed.deeds if owner[sq] == p]
+        owner = self.state.owner
+        return [sq for sq in self.edition.deeds if owner[sq] == p]
 
     def buildings_of(self, p: int, table: str) -> int:
-        values = self.st.houses if table == "houses" else self.st.hotels
+        values = self.state.houses if table == "houses" else self.state.hotels
         return sum([values[sq] for sq in self.deeds_of(p)])
 
     def group_built(self, g: int) -> bool:
-        houses, hotels = self.st.houses, self.st.hotels
-        for s in self.ed.group_squares[g]:
+        houses, hotels = self.state.houses, self.state.hotels
+        for s in self.edition.group_squares[g]:
             if houses[s] or hotels[s]:
                 return True
         return False
@@ -150,19 +150,19 @@ class RulesMixin:
     # ---- landing on a deed -------------------------------------------------------------
 
     def property_rule(self, c, p: int, sq: int) -> None:
-        st = self.st
+        st = self.state
         o = st.owner[sq]
         rent_fn = c.rent_fn
         c.rent_fn = None
         if o == p or o >= 0 and st.mortgaged[sq]:
             return
-        ed = self.ed
+        ed = self.edition
         if o == BANK:
             price = ed.price[sq]
             if ed.auction_only:
                 self.auction_deed(sq, p, lander=p)
                 return
-            if self.pl[p].cash >= price:
+            if self.players[p].cash >= price:
                 a = self.ask(p, ed.BUY_OR_DECLINE[sq])
                 if type(a) is A.Buy:
                     self.transfer(p, BANK, price, "buy")
@@ -174,28 +174,28 @@ class RulesMixin:
             if ed.auction_on_decline:
                 self.auction_deed(sq, p, lander=p)
             return
-        if not ed.collects_rent_in_jail and self.pl[o].in_jail:
+        if not ed.collects_rent_in_jail and self.players[o].in_jail:
             return
         amount = self.rent(c, sq, o)
         if rent_fn is not None:
             c.rent = amount
             amount = ed.money(rent_fn(self, c))
         self.pay(p, o, amount, "rent")
-        if ed.rent_hooks and not self.pl[p].bankrupt:
+        if ed.rent_hooks and not self.players[p].bankrupt:
             self.fire(ed.rent_hooks, c, sq)
 
     def rent(self, c, sq: int, o: int) -> int:
         """The deed's rent formula with the rent names bound (docs/language.md)."""
-        ed, st = self.ed, self.st
+        ed, st = self.edition, self.state
         g = ed.group_of[sq]
-        owned = self.gcount[o][g]
+        owned = self.group_counts[o][g]
         c.here = sq          # `Ctx.again` resets the rent names (and `rent`) when `here` is set
         c.owner = o
         c.printed = ed.printed[sq]
         c.level = ed.hotel_level if st.hotels[sq] else st.houses[sq]
         c.owned = owned
         c.complete = owned == ed.group_size[g]
-        c.mig = self.gmort[g]
+        c.mortgaged_in_group = self.group_mortgages[g]
         f = ed.rent_fn[sq]
         try:
             amount = f(self, c)
@@ -205,16 +205,16 @@ class RulesMixin:
 
     def rent_owed(self, p: int, sq: int, dice: int) -> int:
         """The rent `p` would owe landing on `sq` now (0 on a free, own or mortgaged deed)."""
-        o = self.st.owner[sq]
-        if o < 0 or o == p or self.st.mortgaged[sq] or self.pl[o].bankrupt:
+        o = self.state.owner[sq]
+        if o < 0 or o == p or self.state.mortgaged[sq] or self.players[o].bankrupt:
             return 0
         return self.rent(Ctx(p, dice), sq, o)
 
     def risk(self, p: int, sq: int, lands: bool) -> float:
         """What standing on `sq` may cost `p` in rent: owed there (if the token lands) plus the
         expected rent of the next roll of the dice from there (a hint for strategies)."""
-        n = self.ed.n
-        ahead = sum(odds * self.rent_owed(p, (sq + total) % n, total) for total, odds in self.ed.roll_odds)
+        n = self.edition.n
+        ahead = sum(odds * self.rent_owed(p, (sq + total) % n, total) for total, odds in self.edition.roll_odds)
         return (self.rent_owed(p, sq, 0) if lands else 0) + ahead
 
     # ---- auctions ----------------------------------------------------------------------
@@ -222,11 +222,11 @@ class RulesMixin:
     def run_auction(self, first: int, square: int, start: int = 0, include=None) -> tuple[int, int]:
         """English auction: in turn from `first`, each active bidder raises by one of
         `auction.raises` or passes (and drops out). Returns (winner or -1, price)."""
-        ed = self.ed
-        order = self.st.order
+        ed = self.edition
+        order = self.state.order
         k = order.index(first) if first in order else 0
         active = [q for q in order[k:] + order[:k]
-                  if not self.pl[q].bankrupt and (include is None or q in include)]
+                  if not self.players[q].bankrupt and (include is None or q in include)]
         info = AuctionInfo(square, 0, -1, start)
         raises, offers = ed.raises, ed.offers
         i = 0
@@ -244,7 +244,7 @@ class RulesMixin:
             else:
                 base = info.high
             # the raises are sorted: the first `count` are the bids within cash
-            count = bisect.bisect_right(raises, self.pl[q].cash - base) if ed.bid_within_cash else len(raises)
+            count = bisect.bisect_right(raises, self.players[q].cash - base) if ed.bid_within_cash else len(raises)
             if not count:
                 active.pop(i)
                 continue
@@ -262,7 +262,7 @@ class RulesMixin:
         return info.leader, info.high
 
     def auction_deed(self, sq: int, first: int, lander: int = -1) -> None:
-        ed = self.ed
+        ed = self.edition
         include = None
         if not ed.decliner_may_bid and lander >= 0:
             include = [q for q in self.seats if q != lander]
@@ -273,15 +273,15 @@ class RulesMixin:
             self.ev({"type": "auction", "square": sq, "winner": winner, "price": price})
         if winner >= 0:
             self.pay(winner, BANK, price, "auction")
-            if not self.pl[winner].bankrupt:
+            if not self.players[winner].bankrupt:
                 self.set_owner(sq, winner)
                 self.acquired(winner, sq, "auction")
 
     def preemption(self, sq: int, lander: int, winner: int, price: int) -> tuple[int, int]:
         """`auction.preempt`: the player who landed may take the deed for the last bid plus the
         premium (the premium alone when nobody bid). Returns the new (winner, price)."""
-        offer = price + self.ed.preempt
-        if self.pl[lander].bankrupt or self.pl[lander].cash < offer:
+        offer = price + self.edition.preempt
+        if self.players[lander].bankrupt or self.players[lander].cash < offer:
             return winner, price
         self.pending = AuctionInfo(sq, price, winner, 0)
         a = self.ask(lander, [A.Preempt(offer), A.PASS])
@@ -291,25 +291,25 @@ class RulesMixin:
     # ---- building ----------------------------------------------------------------------
 
     def even_level(self, sq: int) -> int:
-        return self.ed.hotel_even_level if self.st.hotels[sq] else self.st.houses[sq]
+        return self.edition.hotel_even_level if self.state.hotels[sq] else self.state.houses[sq]
 
     def level(self, sq: int) -> int:
         """The `level` of a lot: its houses, or `max_houses + 1` with a hotel."""
-        return self.ed.hotel_level if self.st.hotels[sq] else self.st.houses[sq]
+        return self.edition.hotel_level if self.state.hotels[sq] else self.state.houses[sq]
 
     def group_ready(self, p: int, g: int) -> bool:
         """A group `p` may build on: complete and unmortgaged (as the settings require)."""
-        ed = self.ed
+        ed = self.edition
         if ed.group_kind[g] != 1:      # lots only
             return False
-        if ed.needs_complete and self.gcount[p][g] != ed.group_size[g]:
+        if ed.needs_complete and self.group_counts[p][g] != ed.group_size[g]:
             return False
-        if ed.blocked_by_mortgage and self.gmort[g]:
+        if ed.blocked_by_mortgage and self.group_mortgages[g]:
             return False
         return True
 
     def can_build(self, p: int, sq: int, paid: bool = True) -> bool:
-        ed, st = self.ed, self.st
+        ed, st = self.edition, self.state
         houses, hotels = st.houses, st.hotels
         level = houses[sq]
         g = ed.group_of[sq]
@@ -320,17 +320,17 @@ class RulesMixin:
                     return False
         if st.owner[sq] != p or hotels[sq] or level >= ed.max_houses or st.bank_houses <= 0:
             return False
-        if st.mortgaged[sq] or (paid and self.pl[p].cash < ed.house_cost[sq]):
+        if st.mortgaged[sq] or (paid and self.players[p].cash < ed.house_cost[sq]):
             return False
         # group_ready(p, g), written out: a build is checked twice a manage window's answer
-        return ed.group_kind[g] == 1 and not (ed.needs_complete and self.gcount[p][g] != ed.group_size[g]) \
-            and not (ed.blocked_by_mortgage and self.gmort[g])
+        return ed.group_kind[g] == 1 and not (ed.needs_complete and self.group_counts[p][g] != ed.group_size[g]) \
+            and not (ed.blocked_by_mortgage and self.group_mortgages[g])
 
     def can_build_hotel(self, p: int, sq: int) -> bool:
-        ed, st = self.ed, self.st
+        ed, st = self.edition, self.state
         if st.owner[sq] != p or st.hotels[sq] >= ed.hotels_per_lot or st.bank_hotels <= 0:
             return False
-        if st.houses[sq] < ed.houses_per_hotel or self.pl[p].cash < ed.hotel_cost[sq]:
+        if st.houses[sq] < ed.houses_per_hotel or self.players[p].cash < ed.hotel_cost[sq]:
             return False
         g = ed.group_of[sq]
         if not self.group_ready(p, g):
@@ -342,7 +342,7 @@ class RulesMixin:
         return True
 
     def can_sell(self, p: int, sq: int) -> bool:
-        ed, st = self.ed, self.st
+        ed, st = self.edition, self.state
         if st.owner[sq] != p or not (st.houses[sq] or st.hotels[sq]):
             return False
         if not ed.even:
@@ -361,20 +361,20 @@ class RulesMixin:
         return True
 
     def can_downgrade(self, p: int, sq: int) -> bool:
-        st = self.st
-        return st.owner[sq] == p and st.hotels[sq] > 0 and st.bank_houses >= self.ed.houses_per_hotel
+        st = self.state
+        return st.owner[sq] == p and st.hotels[sq] > 0 and st.bank_houses >= self.edition.houses_per_hotel
 
     def can_mortgage(self, p: int, sq: int) -> bool:
-        st = self.st
-        return self.ed.mortgages and st.owner[sq] == p and not st.mortgaged[sq] \
-            and not self.group_built(self.ed.group_of[sq])
+        st = self.state
+        return self.edition.mortgages and st.owner[sq] == p and not st.mortgaged[sq] \
+            and not self.group_built(self.edition.group_of[sq])
 
     def can_unmortgage(self, p: int, sq: int) -> bool:
-        st = self.st
-        return st.owner[sq] == p and st.mortgaged[sq] and self.pl[p].cash >= self.ed.unmortgage_cost[sq]
+        st = self.state
+        return st.owner[sq] == p and st.mortgaged[sq] and self.players[p].cash >= self.edition.unmortgage_cost[sq]
 
     def build(self, p: int, sq: int, price: int | None = None) -> None:
-        ed, st = self.ed, self.st
+        ed, st = self.edition, self.state
         cost = ed.house_cost[sq] if price is None else price
         if price is None:
             self.transfer(p, BANK, cost, "build")
@@ -386,7 +386,7 @@ class RulesMixin:
             self.ev({"type": "build", "seat": p, "square": sq, "houses": st.houses[sq]})
 
     def build_hotel(self, p: int, sq: int) -> None:
-        ed, st = self.ed, self.st
+        ed, st = self.edition, self.state
         self.touch_deed(sq)
         self.transfer(p, BANK, ed.hotel_cost[sq], "build")
         st.bank_houses += st.houses[sq]
@@ -398,7 +398,7 @@ class RulesMixin:
             self.ev({"type": "build_hotel", "seat": p, "square": sq})
 
     def sell_building(self, p: int, sq: int) -> None:
-        ed, st = self.ed, self.st
+        ed, st = self.edition, self.state
         self.touch_deed(sq)
         if st.hotels[sq]:
             st.hotels[sq] -= 1
@@ -417,7 +417,7 @@ class RulesMixin:
             self.ev({"type": "sell", "seat": p, "square": sq, "houses": st.houses[sq], "hotels": st.hotels[sq]})
 
     def downgrade(self, p: int, sq: int) -> None:
-        ed, st = self.ed, self.st
+        ed, st = self.edition, self.state
         self.touch_deed(sq)
         st.hotels[sq] -= 1
         st.bank_hotels += 1
@@ -429,14 +429,14 @@ class RulesMixin:
 
     def check_even(self, g: int) -> None:
         """A group left uneven by a shortage hotel sale is even again once levels meet."""
-        st = self.st
+        st = self.state
         if st.uneven and g in st.uneven:
-            levels = [self.even_level(s) for s in self.ed.group_squares[g]]
+            levels = [self.even_level(s) for s in self.edition.group_squares[g]]
             if max(levels) - min(levels) <= 1:
                 st.uneven.remove(g)
 
     def sell_all_buildings(self, p: int) -> None:
-        ed, st = self.ed, self.st
+        ed, st = self.edition, self.state
         for sq in self.deeds_of(p):
             if st.hotels[sq] or st.houses[sq]:
                 self.touch_deed(sq)
@@ -456,7 +456,7 @@ class RulesMixin:
         """Players who could build a house now (for the housing-shortage auction)."""
         out = []
         for q in self.seats:
-            if not self.pl[q].bankrupt and any(self.can_build(q, sq) for sq in self.deeds_of(q)):
+            if not self.players[q].bankrupt and any(self.can_build(q, sq) for sq in self.deeds_of(q)):
                 out.append(q)
         return out
 
@@ -464,10 +464,10 @@ class RulesMixin:
         """`Build(sq)`: with `building.shortage == auction`, when two or more players could
         build and the bank has fewer houses than they, the houses are auctioned one by one
         from the lowest house price of their groups; the winner places each."""
-        ed, st = self.ed, self.st
+        ed, st = self.edition, self.state
         # fewer houses than players still in the game (counted only when fewer than seats)
-        if ed.shortage_auction and st.bank_houses < len(self.pl) \
-                and st.bank_houses < sum(1 for q in self.pl if not q.bankrupt):
+        if ed.shortage_auction and st.bank_houses < len(self.players) \
+                and st.bank_houses < sum(1 for q in self.players if not q.bankrupt):
             wanting = self.builders()
             if len(wanting) >= 2 and st.bank_houses < len(wanting):
                 while st.bank_houses > 0:
@@ -493,12 +493,12 @@ class RulesMixin:
 
     def mortgage(self, p: int, sq: int) -> None:
         self.set_mortgaged(sq, True)
-        self.transfer(BANK, p, self.ed.mortgage_value[sq], "mortgage")
+        self.transfer(BANK, p, self.edition.mortgage_value[sq], "mortgage")
         if self.log_on:
             self.ev({"type": "mortgage", "seat": p, "square": sq})
 
     def unmortgage(self, p: int, sq: int) -> None:
-        self.transfer(p, BANK, self.ed.unmortgage_cost[sq], "unmortgage")
+        self.transfer(p, BANK, self.edition.unmortgage_cost[sq], "unmortgage")
         self.set_mortgaged(sq, False)
         if self.log_on:
             self.ev({"type": "unmortgage", "seat": p, "square": sq})
@@ -506,9 +506,9 @@ class RulesMixin:
     def received_mortgaged(self, q: int, sq: int) -> None:
         """A mortgaged deed changed hands: the new holder lifts it now or pays the
         transfer interest now and keeps the mortgage."""
-        ed = self.ed
+        ed = self.edition
         acts = [ed.KEEP_MORTGAGE[sq]]
-        if self.pl[q].cash >= ed.unmortgage_cost[sq]:
+        if self.players[q].cash >= ed.unmortgage_cost[sq]:
             acts.append(ed.UNMORTGAGE[sq])
         a = self.ask(q, acts)
         if type(a) is A.Unmortgage:
@@ -519,12 +519,12 @@ class RulesMixin:
     # ---- trades ------------------------------------------------------------------------
 
     def tradeable(self, sq: int) -> bool:
-        return self.ed.trade_built_groups or not self.group_built(self.ed.group_of[sq])
+        return self.edition.trade_built_groups or not self.group_built(self.edition.group_of[sq])
 
     def valid_trade(self, p: int, t) -> bool:
-        ed, st = self.ed, self.st
+        ed, st = self.edition, self.state
         q = t.partner
-        if type(t.partner) is not int or not 0 <= q < len(self.pl) or q == p or self.pl[q].bankrupt:
+        if type(t.partner) is not int or not 0 <= q < len(self.players) or q == p or self.players[q].bankrupt:
             return False
         if (t.give or t.get) and not ed.trade_deeds:
             return False
@@ -541,16 +541,16 @@ class RulesMixin:
         if len(set(t.give)) != len(t.give) or len(set(t.get)) != len(t.get):
             return False
         for cards, holder in ((t.give_cards, p), (t.get_cards, q)):
-            held = [tuple(h) for h in self.pl[holder].cards]
+            held = [tuple(h) for h in self.players[holder].cards]
             for card in cards:
                 if tuple(card) not in held:
                     return False
                 held.remove(tuple(card))
         if type(t.cash) is not int:
             return False
-        if t.cash > 0 and self.pl[p].cash < t.cash:
+        if t.cash > 0 and self.players[p].cash < t.cash:
             return False
-        if t.cash < 0 and self.pl[q].cash < -t.cash:
+        if t.cash < 0 and self.players[q].cash < -t.cash:
             return False
         return bool(t.give or t.get or t.give_cards or t.get_cards)
 
@@ -572,20 +572,20 @@ class RulesMixin:
         for sq in t.get:
             self.set_owner(sq, p)
         for card in t.give_cards:
-            self.pl[p].cards.remove(list(card))
-            self.pl[q].cards.append(list(card))
+            self.players[p].cards.remove(list(card))
+            self.players[q].cards.append(list(card))
         for card in t.get_cards:
-            self.pl[q].cards.remove(list(card))
-            self.pl[p].cards.append(list(card))
+            self.players[q].cards.remove(list(card))
+            self.players[p].cards.append(list(card))
         if t.cash > 0:
             self.transfer(p, q, t.cash, "trade")
         elif t.cash < 0:
             self.transfer(q, p, -t.cash, "trade")
         for sq in t.give:
-            if self.st.mortgaged[sq]:
+            if self.state.mortgaged[sq]:
                 self.received_mortgaged(q, sq)
         for sq in t.get:
-            if self.st.mortgaged[sq]:
+            if self.state.mortgaged[sq]:
                 self.received_mortgaged(p, sq)
         for sq in t.give:
             self.acquired(q, sq, "trade")
@@ -597,11 +597,11 @@ class RulesMixin:
 
     def deed_value(self, sq: int) -> int:
         """What a deed handed over for a debt counts for: its price, less the mortgage owed."""
-        ed = self.ed
-        return ed.price[sq] - (ed.mortgage_value[sq] if self.st.mortgaged[sq] else 0)
+        ed = self.edition
+        return ed.price[sq] - (ed.mortgage_value[sq] if self.state.mortgaged[sq] else 0)
 
     def raise_actions(self, p: int, creditor: int, owed: int, refused) -> list:
-        ed = self.ed
+        ed = self.edition
         if ed.debt_auction:
             return [A.AuctionDeed(sq) for sq in self.deeds_of(p) if sq not in refused]
         acts = []
@@ -617,26 +617,26 @@ class RulesMixin:
         return acts
 
     def may_give_deed(self, sq: int, owed: int, creditor: int, refused) -> bool:
-        if not self.ed.pay_with_deeds or creditor < 0 or sq in refused or not self.tradeable(sq):
+        if not self.edition.pay_with_deeds or creditor < 0 or sq in refused or not self.tradeable(sq):
             return False
         return 0 < self.deed_value(sq) <= owed
 
     def raise_legal(self, p: int, a, owed: int, creditor: int, refused) -> bool:
-        if self.ed.debt_auction:
+        if self.edition.debt_auction:
             return a in self.raise_actions(p, creditor, owed, refused)
         if type(a) is A.GiveDeed:
             sq = a.square
-            return type(sq) is int and 0 <= sq < self.ed.n and self.st.owner[sq] == p \
+            return type(sq) is int and 0 <= sq < self.edition.n and self.state.owner[sq] == p \
                 and self.may_give_deed(sq, owed, creditor, refused) and a.value == self.deed_value(sq)
         if type(a) not in RAISING:
             return False
         sq = a.square
-        return type(sq) is int and 0 <= sq < self.ed.n and SQUARE_ACTIONS[type(a)][0](self, p, sq)
+        return type(sq) is int and 0 <= sq < self.edition.n and SQUARE_ACTIONS[type(a)][0](self, p, sq)
 
     def raise_money(self, p: int, amount: int, creditor: int) -> int:
         """The debtor sells buildings, mortgages (and, where allowed, hands deeds to the
         creditor) until the cash covers `amount`. Returns the value paid in deeds."""
-        pl = self.pl[p]
+        pl = self.players[p]
         credited = 0
         refused = set()
         fast = self.raise_fasts[p]
@@ -677,7 +677,7 @@ class RulesMixin:
                     if self.log_on:
                         self.ev({"type": "deed_for_debt", "seat": p, "creditor": creditor,
                                  "square": a.square, "value": a.value})
-                    if self.st.mortgaged[a.square]:
+                    if self.state.mortgaged[a.square]:
                         self.received_mortgaged(creditor, a.square)
                     self.acquired(creditor, a.square, "debt")
                 else:
@@ -693,14 +693,14 @@ class RulesMixin:
     def forced_sale(self, p: int, sq: int) -> bool:
         """A debtor's deed auctioned to the other players (the creditor may bid); the price goes
         to the debtor. False when nobody bid: the deed stays."""
-        others = [q for q in self.seats if q != p and not self.pl[q].bankrupt]
+        others = [q for q in self.seats if q != p and not self.players[q].bankrupt]
         winner, price = self.run_auction(p, sq, 0, others)     # bidding starts left of the debtor
         if self.log_on:
             self.ev({"type": "auction", "square": sq, "winner": winner, "price": price, "seller": p})
         if winner < 0:
             return False
         self.pay(winner, p, price, "forced_sale")
-        if not self.pl[winner].bankrupt:
+        if not self.players[winner].bankrupt:
             self.set_owner(sq, winner)
             self.acquired(winner, sq, "debt")
         return True
@@ -708,8 +708,8 @@ class RulesMixin:
     def bankrupt(self, p: int, creditor: int) -> None:
         """Bankrupt to a player (everything of value to the creditor, buildings to the
         bank at sale value) or to the bank (which auctions the deeds, per the settings)."""
-        ed, st = self.ed, self.st
-        pl = self.pl[p]
+        ed, st = self.edition, self.state
+        pl = self.players[p]
         if p == self.cur:
             self.halt = True
         self.sell_all_buildings(p)
@@ -722,10 +722,10 @@ class RulesMixin:
             for sq in deeds:
                 self.set_owner(sq, creditor)
             cards, pl.cards = pl.cards, []
-            self.pl[creditor].cards.extend(cards)
+            self.players[creditor].cards.extend(cards)
             self._gone(p, creditor)
             for sq in deeds:
-                if st.mortgaged[sq] and st.owner[sq] == creditor and not self.pl[creditor].bankrupt:
+                if st.mortgaged[sq] and st.owner[sq] == creditor and not self.players[creditor].bankrupt:
                     self.received_mortgaged(creditor, sq)
             for sq in deeds:
                 self.acquired(creditor, sq, "bankruptcy")
@@ -737,7 +737,7 @@ class RulesMixin:
                 self.return_card(p, card)
             self._gone(p, creditor)
             if ed.bank_auctions_all:
-                first = self.cur if not self.pl[self.cur].bankrupt else p
+                first = self.cur if not self.players[self.cur].bankrupt else p
                 for sq in deeds:
                     if self.ending:
                         break
@@ -745,7 +745,7 @@ class RulesMixin:
                         self.auction_deed(sq, first)
 
     def _gone(self, p: int, creditor: int) -> None:
-        self.pl[p].bankrupt = True
+        self.players[p].bankrupt = True
         self.bankruptcies += 1
         if self.log_on:
             self.ev({"type": "bankrupt", "seat": p, "creditor": creditor})

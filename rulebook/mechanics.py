@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from rulebook.booklet import Booklet, capital, escape, paragraph
 from rulebook.conditions import ME, called, condition, expand, holds_money, money_calls, param_kind, phrase, say, state_set, term
-from rulebook.effects import describe
+from rulebook.statements import describe
 
 PRELUDE = "prelude"
 

@@ -16,7 +16,7 @@ from pygments.formatters import HtmlFormatter
 
 import grammar
 from rulebook.phrases import MissingPhrase
-from rulebook.site import Edition, editions, home, nav, pages
+from rulebook.site import Booklets, editions, home, nav, pages
 from spec import Refusal
 
 STYLE = Path(__file__).with_name("rulebook.css")
@@ -35,7 +35,7 @@ class Rulebook(BasePlugin[RulebookConfig]):
 
     def on_config(self, config):
         try:
-            self.editions: list[Edition] = editions(self.config.specs, self.config.languages, self.config.variants)
+            self.editions: list[Booklets] = editions(self.config.specs, self.config.languages, self.config.variants)
             self.pages = {"index.md": home(self.editions)}
             for edition in self.editions:
                 self.pages |= pages(edition)

@@ -14,7 +14,7 @@ from rulebook.decks import decks_page
 from rulebook.deeds import deeds_page
 from rulebook.phrases import languages as known_languages
 from rulebook.phrases import phrases
-from rulebook.rules import rules_page
+from rulebook.rules_page import rules_page
 from rulebook.variants import applicable
 from spec import Refusal, bundled, resolve_variant
 
@@ -34,7 +34,7 @@ PAGES: tuple[tuple[str, str, Callable[[Booklet], str]], ...] = (
 
 
 @dataclass(frozen=True)
-class Edition:
+class Booklets:
     """A spec compiled for the site, with the languages its booklet is written in."""
 
     path: Path
@@ -58,7 +58,7 @@ def parent_ir(path: Path, ir: dict) -> dict | None:
     return grammar.compile_file(beside if beside.is_file() else bundled()[lineage[-2]])
 
 
-def editions(specs: list[str], languages: dict[str, list[str]], variants: list[str] = ()) -> list[Edition]:
+def editions(specs: list[str], languages: dict[str, list[str]], variants: list[str] = ()) -> list[Booklets]:
     """Compile each spec (an edition id or a path; none = every bundled playable edition),
     with `variants` (bundled ids or paths) laid over it.
 
@@ -80,7 +80,7 @@ def editions(specs: list[str], languages: dict[str, list[str]], variants: list[s
             if lang not in known_languages():
                 raise SiteError(f"no phrase table for language `{lang}` (edition `{ir['edition']['key']}`)",
                                  f"write rulebook/phrases/{lang}.yaml, or use one of: {', '.join(known_languages())}")
-        out.append(Edition(path, ir, parent_ir(path, ir), tuple(dict.fromkeys(langs)), applicable(path, ir)))
+        out.append(Booklets(path, ir, parent_ir(path, ir), tuple(dict.fromkeys(langs)), applicable(path, ir)))
     unknown = sorted(set(languages) - {e.ir["edition"]["key"] for e in out} - set(bundled()))
     if unknown:
         raise SiteError(f"the rulebook `languages` option names unknown editions: {', '.join(unknown)}",
@@ -88,17 +88,17 @@ def editions(specs: list[str], languages: dict[str, list[str]], variants: list[s
     return out
 
 
-def booklet(edition: Edition, lang: str) -> Booklet:
+def booklet(edition: Booklets, lang: str) -> Booklet:
     return Booklet(edition.ir, phrases(lang), edition.parent, edition.variants)
 
 
-def pages(edition: Edition) -> dict[str, str]:
+def pages(edition: Booklets) -> dict[str, str]:
     """Every page of every booklet of the edition: docs-relative path -> Markdown."""
     return {f"{edition.id}/{lang}/{stem}.md": write(booklet(edition, lang))
             for lang in edition.languages for stem, _, write in PAGES}
 
 
-def home(editions: list[Edition]) -> str:
+def home(editions: list[Booklets]) -> str:
     words = phrases(ENGLISH)
     lines = [f"# {words.text('home/title')}\n", words.text("home/intro") + "\n",
              f"| {words.text('home/edition')} | {words.text('home/languages')} |", "|---|---|"]
@@ -109,7 +109,7 @@ def home(editions: list[Edition]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def nav(editions: list[Edition]) -> list[dict]:
+def nav(editions: list[Booklets]) -> list[dict]:
     """The booklets' part of the site's menu: edition, then language, then pages."""
     out = []
     for edition in editions:

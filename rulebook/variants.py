@@ -8,7 +8,7 @@ import grammar
 from grammar.extend import read
 from grammar.parse import parse
 from rulebook.booklet import Booklet, paragraph
-from rulebook.effects import describe
+from rulebook.statements import describe
 from rulebook.mechanics import hook_text, over_text, pot_text, setup_text
 from spec import bundled_variants
 

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import interpreter
 from interpreter import actions as A
-from interpreter.compile import CompileError, Compiler, Ctx
+from interpreter.translate import CompileError, Compiler, Ctx
 from interpreter.engine import Game
 from interpreter.invariants import InvariantViolation, check_all, event_checker
 from interpreter.state import BANK
@@ -132,8 +132,8 @@ def _play(edition, example: dict) -> None:
     seats = {who: k for k, who in enumerate(example["players"])}
     players = [_Seat(who) for who in example["players"]]
     game = interpreter.new_game(edition, ["example"] * len(players), seed=0, log=False, strategy_objects=players)
-    st = game.st
-    for p in game.pl:                      # the example says who holds what: undo a dealt start
+    st = game.state
+    for p in game.players:                      # the example says who holds what: undo a dealt start
         p.cash, st.bank_ledger = edition.start_money, st.bank_ledger + p.cash - edition.start_money
     st.owner = [BANK if owner >= 0 else owner for owner in st.owner]
     st.order, st.turn_index = list(range(len(players))), 0
@@ -158,10 +158,10 @@ def _play(edition, example: dict) -> None:
 def _set_up(edition, game, step: dict, seats: dict[str, int]) -> None:
     """One set-up line, written straight into the state (it describes a position, not how
     it came about); the invariants are checked once the set-up is complete."""
-    st, ed = game.st, edition
+    st, ed = game.state, edition
     squares = [ed.square_index[sid] for sid in step.get("squares", ())]
     what, line = step["step"], step["written_at"][0]
-    player = game.pl[seats[step["player"]]] if "player" in step else None
+    player = game.players[seats[step["player"]]] if "player" in step else None
     if what == "give":
         for sq in squares:
             st.owner[sq] = player.seat
@@ -218,7 +218,7 @@ def _turn(edition, game, step: dict, seats: dict[str, int], players: list[_Seat]
         players[buyer].prefer = (A.Accept,)
     throws = _Throws(step["throws"], who, line)
     game.dice_source = throws
-    game.st.turn_index = seat
+    game.state.turn_index = seat
     try:
         game.take_turn(seat, Ctx())
     except InvariantViolation as broken:

@@ -123,7 +123,7 @@ class Counters:
             self.counts[f"jail_exit:{event['how']}"] += 1
         elif kind == "bankrupt":
             self.counts["bankrupt:bank" if event["creditor"] < 0 else "bankrupt:player"] += 1
-        if game.st.bank_houses == 0 and ed.stock_houses and game.st.owner:
+        if game.state.bank_houses == 0 and ed.stock_houses and game.state.owner:
             self.counts["shortage:houses"] += 1
 
     def choice(self, actions: list, chosen) -> None:
@@ -232,11 +232,11 @@ def _game(ed, data, counters: Counters, skip: frozenset, rounds: int, sink: list
 
     def hook(game, event):
         counters.event(ed, game, event)
-        peak[0] = max(peak[0], ed.stock_houses - game.st.bank_houses)
+        peak[0] = max(peak[0], ed.stock_houses - game.state.bank_houses)
         if event.get("type") == "bankrupt":
             ruined["bank" if event["creditor"] < 0 else "player"] += 1
         elif event.get("type") == "transfer" and event["payee"] < 0 <= event["payer"]:
-            least_after_bank[0] = min(least_after_bank[0], game.st.players[event["payer"]].cash)
+            least_after_bank[0] = min(least_after_bank[0], game.state.players[event["payer"]].cash)
         check(game, event)
 
     seats = [Adversary(pick, off, eager, inputs.choices, counters) for _ in range(players)]
@@ -245,7 +245,7 @@ def _game(ed, data, counters: Counters, skip: frozenset, rounds: int, sink: list
     try:
         game.run()
     finally:
-        st_ = game.st
+        st_ = game.state
         target(float(peak[0]), label="most houses out of the bank")
         target(float(ruined["bank"]), label="bankruptcies to the bank")
         target(float(ruined["player"]), label="bankruptcies to a player")

@@ -21,7 +21,7 @@ from . import prove
 from .examples import run_all
 from .symbolic import terms as T
 from .symbolic.actions import catalogue
-from .symbolic.compile import Ctx, Unsupported
+from .symbolic.encode import Ctx, Unsupported
 from .symbolic.engine import SymGame
 from .symbolic.state import fresh
 from .texts import disagreements
@@ -246,7 +246,7 @@ def _equivalent(ir: dict, m: Mutant, players: int = 2) -> str:
     if not m.description.startswith("rent."):
         return ""
     kind = m.description.split(":")[0][5:]
-    ed = prove.edition(ir)
+    ed = prove.playable(ir)
     s = fresh(ed, 2)
     level, owned, mig, dice = z3.Ints("level owned mig dice")
     complete = z3.Bool("complete")
@@ -254,7 +254,7 @@ def _equivalent(ir: dict, m: Mutant, players: int = 2) -> str:
     for tree in (ir, m.ir):
         g = SymGame(ed, s.copy())
         c = Ctx(0, dice)
-        c.level, c.owned, c.complete, c.mig = level, owned, complete, mig
+        c.level, c.owned, c.complete, c.mortgaged_in_group = level, owned, complete, mig
         sq = next(x for x in ed.deeds if g.squares[x]["kind"] == kind)
         c.printed = ed.printed[sq]
         try:

@@ -31,7 +31,7 @@ import interpreter
 
 from .symbolic import terms as T
 from .symbolic.actions import Action, catalogue
-from .symbolic.compile import Ctx, Unsupported
+from .symbolic.encode import Ctx, Unsupported
 from .symbolic.engine import SymGame, holds
 from .symbolic.lemmas import facts
 from .symbolic.replay import confirm
@@ -107,7 +107,9 @@ def _check(solver, *assumptions):
     return result, ""
 
 
-def edition(ir: dict):
+def playable(ir: dict) -> interpreter.Edition:
+    """The interpreter's edition of `ir`, compiled once per process (proofs, replays and
+    mutants ask for the same IR many times)."""
     key = json.dumps(ir, sort_keys=True)
     if key not in _EDITIONS:
         _EDITIONS[key] = interpreter.load(ir)
@@ -126,7 +128,7 @@ def _invariant(ir: dict, inv) -> dict:
 def _action(ir: dict, action, players: int) -> Action:
     if isinstance(action, Action):
         return action
-    for a in catalogue(ir, players, edition(ir)):
+    for a in catalogue(ir, players, playable(ir)):
         if a.name == action:
             return a
     raise KeyError(f"no action `{action}`")
@@ -248,7 +250,7 @@ class _Instances:
     the order of `instances` and kept."""
 
     def __init__(self, ed, act: Action, s0):
-        self.ed, self.act, self.s0 = ed, act, s0
+        self.edition, self.act, self.s0 = ed, act, s0
         self.todo = instances(act)
         self.built: list = []
 
@@ -260,7 +262,7 @@ class _Instances:
                 if args is None:
                     return
                 try:
-                    self.built.append((args, self.act.step(self.ed, self.s0, args=args, abstract_bankruptcy=True)))
+                    self.built.append((args, self.act.step(self.edition, self.s0, args=args, abstract_bankruptcy=True)))
                 except Unsupported as error:
                     self.built.append((args, error))
             yield self.built[i]
@@ -268,7 +270,7 @@ class _Instances:
 
 
 def prove_initial(ir: dict, invariant, players: int):
-    ed = edition(ir)
+    ed = playable(ir)
     inv = _invariant(ir, invariant)
     try:
         value = holds(ed, inv, initial(ed, players))
@@ -305,7 +307,7 @@ def prove_preserves(ir: dict, invariant, action, players: int, strengthen: bool 
     """Inv(s) and guard(s) imply Inv(step(s)), for every instance of the action (seat,
     deed, ...); each instance is one query. With `strengthen`, an instance that is not
     inductive alone is tried again assuming every other built-in invariant too."""
-    ed = edition(ir)
+    ed = playable(ir)
     inv = _invariant(ir, invariant)
     act = _action(ir, action, players)
     s0 = _fresh(ed, players)
@@ -441,7 +443,7 @@ def can_happen(ir: dict, action, players: int) -> bool | None:
     """Z3: is there a state where every invariant and lemma holds and the action's guard
     (with the assumptions along some path) holds too? False is a rule that can never fire
     (a dead rule); None is unknown."""
-    ed = edition(ir)
+    ed = playable(ir)
     act = _action(ir, action, players)
     s0 = _fresh(ed, players)
     try:
@@ -486,7 +488,7 @@ def same_step(ir: dict, other: dict, action, players: int) -> bool | None:
     """Z3: from every state where `ir`'s invariants and lemmas hold, does the action (every
     parameter symbolic, bankruptcy abstracted) have the same guard and the same outcome in
     `other`, an edition of the same board? None is unknown."""
-    ed, ed_other = edition(ir), edition(other)
+    ed, ed_other = playable(ir), playable(other)
     act = _action(ir, action, players)
     s0 = _fresh(ed, players)
     try:
@@ -522,7 +524,7 @@ def _model_summary(model, before, after) -> dict:
 
 def table(ir: dict, players: int, actions: list | None = None) -> dict:
     """Every (invariant, action) verdict, strengthening made sound (`joint`)."""
-    ed = edition(ir)
+    ed = playable(ir)
     acts = actions if actions is not None else catalogue(ir, players, ed)
     invs = facts(ir)
     cells = {}
@@ -619,7 +621,7 @@ def bounded(ir: dict, invariant, players: int, depth: int, actions: list | None 
     checks share. Where a check runs out of its resource limit it is asked again, first
     without those assumptions from that step on, then with them in a solver of the row's
     own from the start (which finishes depends on the query), and the deepest bound stands."""
-    ed = edition(ir)
+    ed = playable(ir)
     inv = _invariant(ir, invariant)
     acts = actions if actions is not None else catalogue(ir, players, ed)
     s = initial(ed, players)
@@ -653,7 +655,7 @@ class _Transition:
     run's checks alone, never on what the process did before."""
 
     def __init__(self, ed, acts: list, players: int):
-        self.ed, self.acts, self.ctx = ed, acts, z3.Context()
+        self.edition, self.acts, self.ctx = ed, acts, z3.Context()
         self.states = [initial(ed, players)]
         self.steps: list = []        # _chain_step's (sel, next state, trans, games, stuck), per depth
         self.taken: list = []        # step k in this context: [no bankruptcy at step k-1 (k > 0), its relation]
@@ -664,7 +666,7 @@ class _Transition:
     def step(self, k: int) -> tuple:
         """Step k (raises `Unsupported` where a step is not modelled)."""
         while len(self.steps) <= k:
-            step = _chain_step(self.ed, self.acts, self.states[-1], len(self.steps))
+            step = _chain_step(self.edition, self.acts, self.states[-1], len(self.steps))
             self.steps.append(step)
             self.states.append(step[1])
         return self.steps[k]
@@ -897,7 +899,7 @@ def witness(ir: dict, target, players: int, depth: int = 3, actions: list | None
     a state where its guard holds; for an invariant, a state where its premise holds (the
     left side of its top-level implication `not A or B` / `A => B`, else the whole
     invariant's non-trivial part: a state where its body is not vacuously true)."""
-    ed = edition(ir)
+    ed = playable(ir)
     acts = actions if actions is not None else catalogue(ir, players, ed)
     s = initial(ed, players)
     if isinstance(target, Action) or (isinstance(target, str) and any(a.name == target for a in acts)):

@@ -28,7 +28,7 @@ import re
 from typing import Iterator
 
 import interpreter
-from interpreter.compile import Ctx
+from interpreter.translate import Ctx
 
 ME = {"expr": "var", "name": "me"}
 # The statements that move the player's token (a card or square naming the salary may be one).
@@ -120,7 +120,7 @@ def _deeds(ir: dict) -> list[str]:
             continue
         for level, row in enumerate(rows):
             c = Ctx(0)
-            c.owner, c.printed, c.level, c.here, c.mig = 0, ed.printed[i], level, i, 0
+            c.owner, c.printed, c.level, c.here, c.mortgaged_in_group = 0, ed.printed[i], level, i, 0
             c.complete = level > 0
             c.owned = ed.group_size[ed.group_of[i]] if c.complete else 1
             charged = ed.rent_fn[i](game, c)

@@ -57,7 +57,7 @@ def start(ed, inputs: Inputs, dice, seats: list, hook):
     game = interpreter.Game(ed, seats, ["explorer"] * inputs.players, inputs.seed, inputs.rounds, True, hook, dice)
     if [sorted(d) for d in inputs.decks] != [list(range(len(cards))) for cards in ed.cards]:
         raise ReplayError("the trace's deck orders are not orders of the edition's decks")
-    game.st.decks = [list(d) for d in inputs.decks]
+    game.state.decks = [list(d) for d in inputs.decks]
     return game
 
 
@@ -74,7 +74,7 @@ def _flat(value, path: str, out: dict) -> dict:
 
 
 def _state(game) -> dict:
-    data = game.st.to_json()
+    data = game.state.to_json()
     for noise in ("rng", "landings"):
         data.pop(noise, None)
     return _flat(data, "", {})

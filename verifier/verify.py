@@ -177,10 +177,10 @@ def _traced(verdict, ir: dict, report: Report, invariant: str, trace_dir: Path):
     variants laid over the spec are named and the IR's hash kept, so `replay` plays the
     same rules or says they changed."""
     if isinstance(verdict, Violated):
-        from .prove import edition  # lazily: see `_prove`
+        from .prove import playable  # lazily: see `_prove`
         doc = {"format": traces.FORMAT, "version": traces.VERSION, "kind": "actions", "edition": report.edition,
                "spec": report.spec, "variants": list(ir["edition"].get("variants") or ()),
-               "ir_hash": edition(ir).hash, "players": report.players,
+               "ir_hash": playable(ir).hash, "players": report.players,
                "violation": {"invariant": invariant, "step": sum(s.get("action") != START for s in verdict.trace),
                              "reason": verdict.reason},
                "steps": [s for s in verdict.trace if s.get("action") != START]}   # the start state: no step

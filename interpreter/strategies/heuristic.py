@@ -102,7 +102,7 @@ class Heuristic:
 
     def __init__(self, rng=None):
         self.game = None
-        self.ed = None
+        self.edition = None
         self.tried: dict[int, int] = {}
         self.proposed_on = -1
         self.plans: dict[int, Plan] = {}
@@ -112,10 +112,10 @@ class Heuristic:
         """A new game: plans are by its versions; a new edition: its amounts."""
         self.game = game
         self.plans = {}
-        if game.ed is self.ed:
+        if game.edition is self.edition:
             return
-        self.ed = game.ed
-        vars(self).update(_amounts(game.ed))
+        self.edition = game.edition
+        vars(self).update(_amounts(game.edition))
 
     def choose(self, game, seat, actions):
         if game is not self.game:
@@ -128,20 +128,20 @@ class Heuristic:
     # ---- buying and bidding ----------------------------------------------------------
 
     def completes(self, game, seat, sq) -> bool:
-        g = self.ed.group_of[sq]
-        return game.gcount[seat][g] + 1 == self.ed.group_size[g]
+        g = self.edition.group_of[sq]
+        return game.group_counts[seat][g] + 1 == self.edition.group_size[g]
 
     def buy(self, game, seat, actions):
         sq = actions[0].square
-        cash = game.pl[seat].cash
-        price = self.ed.price[sq]
+        cash = game.players[seat].cash
+        price = self.edition.price[sq]
         if cash - price >= self.reserve or self.completes(game, seat, sq):
             return actions[0]
         return actions[1]
 
     def limit(self, game, seat, info) -> int:
         """The most I pay at an auction: a share of the deed's worth, keeping a reserve."""
-        cash = game.pl[seat].cash
+        cash = game.players[seat].cash
         if info.square >= 0:
             worth = self.value[info.square]
             limit = share(worth, COMPLETING if self.completes(game, seat, info.square) else BARGAIN)
@@ -173,13 +173,13 @@ class Heuristic:
     def jail(self, game, seat, actions):
         if len(actions) == 1:
             return actions[0]
-        unowned = game.st.owner.count(BANK)     # deeds the bank holds (other squares are NO_DEED)
-        early = unowned * 2 >= len(self.ed.deeds)
+        unowned = game.state.owner.count(BANK)     # deeds the bank holds (other squares are NO_DEED)
+        early = unowned * 2 >= len(self.edition.deeds)
         for a in actions:
             if type(a) is A.UseCard and early:
                 return a
         for a in actions:
-            if type(a) is A.PayFine and early and game.pl[seat].cash - self.ed.jail_fine >= self.reserve:
+            if type(a) is A.PayFine and early and game.players[seat].cash - self.edition.jail_fine >= self.reserve:
                 return a
         return actions[0]
 
@@ -196,7 +196,7 @@ class Heuristic:
         one offer for the deed that completes a group, else Done)."""
         if game is not self.game:
             self._setup(game)
-        cash = game.pl[seat].cash
+        cash = game.players[seat].cash
         version = game.versions[seat]
         least = self.least
         if cash < least:
@@ -208,8 +208,8 @@ class Heuristic:
             game.quiet[seat] = (version, plan.floor, least)
         if cash < plan.floor:
             return A.DONE
-        ed = self.ed
-        st = game.st
+        ed = self.edition
+        st = game.state
         owner = st.owner
         if cash > self.rich:
             unmortgage = None
@@ -243,9 +243,9 @@ class Heuristic:
         hotel or buildings sold, or a deed of a group I lack one deed of changed hands,
         or I received a deed that leaves me lacking at most one of its lot group, or a
         mortgaged one; a house built does not move it)."""
-        ed = self.ed
-        gmort = game.gmort
-        owner, hotels, mortgaged = game.st.owner, game.st.hotels, game.st.mortgaged
+        ed = self.edition
+        gmort = game.group_mortgages
+        owner, hotels, mortgaged = game.state.owner, game.state.hotels, game.state.mortgaged
         group_squares, group_size, group_of, unmortgage_cost = ed.group_squares, ed.group_size, ed.group_of, ed.unmortgage_cost
         lot, house_floor, offer_floor, full = self.lot, self.house_floor, self.offer_floor, ed.hotels_per_lot
         lift, build, near = [], [], []
@@ -257,7 +257,7 @@ class Heuristic:
                 if group_of[s] not in lift:
                     lift.append(group_of[s])
         floor = INF if cheapest is INF else self.rich + cheapest      # lifting it needs `rich` left over after paying
-        for g, have in enumerate(game.gcount[seat]):
+        for g, have in enumerate(game.group_counts[seat]):
             if not have:
                 continue
             squares = group_squares[g]
@@ -289,28 +289,28 @@ class Heuristic:
         """My offer for the deed that would complete group g, if another player holds it, I
         have not asked for it lately, and the rules allow the offer (a deed for cash; a
         negative price asks cash of the holder); remembered as asked."""
-        owner = game.st.owner
-        for s in self.ed.group_squares[g]:
+        owner = game.state.owner
+        for s in self.edition.group_squares[g]:
             o = owner[s]
             if o != seat:
                 if o < 0 or not game.tradeable(s):
                     return None
                 last = self.tried.get(s)
-                if last is not None and game.st.turns - last < self.retry:
+                if last is not None and game.state.turns - last < self.retry:
                     return None
                 offer = self.offer[s]
-                if game.pl[seat].cash - offer < self.reserve:
+                if game.players[seat].cash - offer < self.reserve:
                     return None
                 proposal = A.ProposeTrade(o, (), (s,), offer)
                 if not game.valid_trade(seat, proposal):
                     return None
-                self.tried[s] = self.proposed_on = game.st.turns
+                self.tried[s] = self.proposed_on = game.state.turns
                 return proposal
         return None
 
     def manage(self, game, seat, actions):
-        ed = self.ed
-        cash = game.pl[seat].cash
+        ed = self.edition
+        cash = game.players[seat].cash
         builds = []
         for a in actions:
             kind = type(a)
@@ -323,8 +323,8 @@ class Heuristic:
         if builds:
             # the dearest group first: its rents grow fastest
             return max(builds, key=lambda a: (ed.house_cost[a.square], a.square))
-        if self.proposed_on != game.st.turns and any(type(a) is A.ProposeTrade for a in actions):
-            counts = game.gcount[seat]
+        if self.proposed_on != game.state.turns and any(type(a) is A.ProposeTrade for a in actions):
+            counts = game.group_counts[seat]
             for g in self.lot_groups:
                 if counts[g] + 1 == ed.group_size[g] and counts[g]:
                     proposal = self._proposal(game, seat, g)
@@ -336,7 +336,7 @@ class Heuristic:
 
     def answer(self, game, seat, actions):
         offer = game.pending
-        ed = self.ed
+        ed = self.edition
         if isinstance(offer, A.GiveDeed):
             return actions[0]
         if not isinstance(offer, A.ProposeTrade):
@@ -345,13 +345,13 @@ class Heuristic:
         got = sum(self.value[s] for s in offer.give) + max(offer.cash, 0) + ed.jail_fine * len(offer.give_cards)
         given = max(-offer.cash, 0) + ed.jail_fine * len(offer.get_cards)
         completing = 0          # the worth of the deeds given that complete a group of the proposer's
-        counts = game.gcount[seat]
+        counts = game.group_counts[seat]
         for s in offer.get:
             g = ed.group_of[s]
             if counts[g] == ed.group_size[g] and ed.group_size[g] > 1:
                 return actions[1]          # never break a group I hold whole
             given += self.value[s]
-            if game.gcount[proposer][g] + 1 == ed.group_size[g]:
+            if game.group_counts[proposer][g] + 1 == ed.group_size[g]:
                 completing += self.value[s]
         # got >= given + completing * GIVING_UP, in whole numbers
         fair = (got - given) * GIVING_UP.denominator >= completing * GIVING_UP.numerator
@@ -359,36 +359,36 @@ class Heuristic:
 
     def keep_mortgage(self, game, seat, actions):
         for a in actions:
-            if type(a) is A.Unmortgage and game.pl[seat].cash - self.ed.unmortgage_cost[a.square] >= self.reserve * 2:
+            if type(a) is A.Unmortgage and game.players[seat].cash - self.edition.unmortgage_cost[a.square] >= self.reserve * 2:
                 return a
         return actions[0]
 
     def act(self, game, seat, actions):
         """An end-of-turn action (a block in an area): where the squares it faces are more mine
         than others'; when Done is offered, only then and with cash above twice my reserve."""
-        owner = game.st.owner
-        faces = self.ed.area_faces
+        owner = game.state.owner
+        faces = self.edition.area_faces
 
         def gain(a):
             if type(a) is not A.Act:
-                return -len(self.ed.deeds)          # Done: below every action when one must be taken
-            if self.ed.action_elements[a.index] != "area":
+                return -len(self.edition.deeds)          # Done: below every action when one must be taken
+            if self.edition.action_elements[a.index] != "area":
                 return 0
             return sum(1 if owner[s] == seat else -1 if owner[s] >= 0 else 0 for s in faces[a.item])
         best = max(actions, key=gain)
         done = actions[-1] if type(actions[-1]) is A.Done else None
-        if done is not None and (gain(best) <= 0 or game.pl[seat].cash < 2 * self.reserve):
+        if done is not None and (gain(best) <= 0 or game.players[seat].cash < 2 * self.reserve):
             return done
         return best
 
     def place(self, game, seat, actions):
-        return max(actions, key=lambda a: (self.ed.house_cost[a.square], a.square))
+        return max(actions, key=lambda a: (self.edition.house_cost[a.square], a.square))
 
     # ---- raising money -----------------------------------------------------------------
 
     def raise_money(self, game, seat, actions):
-        ed = self.ed
-        counts = game.gcount[seat]
+        ed = self.edition
+        counts = game.group_counts[seat]
 
         def rank(a):
             if type(a) is A.AuctionDeed:        # the deed that breaks no group of mine first
@@ -413,14 +413,14 @@ class Heuristic:
         cheapest deed handed over. Ties go to the lowest square, as in `raise_money`."""
         if game is not self.game:
             self._setup(game)
-        ed = self.ed
+        ed = self.edition
         if ed.debt_auction:           # deeds are only auctioned: few choices, pick from the list
             actions = game.raise_actions(seat, creditor, owed, refused)
             return self.raise_money(game, seat, actions) if actions else None
         mortgages = ed.mortgages      # a game without mortgages raises money otherwise
-        st = game.st
+        st = game.state
         houses, hotels, mortgaged = st.houses, st.hotels, st.mortgaged
-        counts, group_of, group_size, value = game.gcount[seat], ed.group_of, ed.group_size, ed.mortgage_value
+        counts, group_of, group_size, value = game.group_counts[seat], ed.group_of, ed.group_size, ed.mortgage_value
         mine = game.holdings[seat]
         cheapest = whole = None       # my cheapest mortgage outside, and inside, my whole groups
         for sq in mine:

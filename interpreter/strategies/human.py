@@ -16,7 +16,7 @@ class InputEnded(SystemExit):
 
 
 def describe(game, action) -> str:
-    ed = game.ed
+    ed = game.edition
     names = ed.square_names
     kind = type(action)
     if hasattr(action, "square") and isinstance(action.square, int) and 0 <= action.square < ed.n:
@@ -47,7 +47,7 @@ class Human:
         self.write = write
 
     def choose(self, game, seat, actions):
-        st, ed = game.st, game.ed
+        st, ed = game.state, game.edition
         me = st.players[seat]
         self.write(f"\n-- seat {seat}: cash {me.cash}, on {ed.square_names[me.position]}"
                    + (" (in jail)" if me.in_jail else "")

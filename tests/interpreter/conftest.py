@@ -11,7 +11,7 @@ import pytest
 import interpreter
 import spec
 from interpreter import actions as A
-from interpreter.compile import Ctx
+from interpreter.translate import Ctx
 from interpreter.state import BANK
 
 grammar = pytest.importorskip("grammar")
@@ -92,10 +92,10 @@ def game(ed, players=2, strategies=None, dice=(), cash=None):
     g = interpreter.new_game(ed, ["script"] * len(strategies), seed=7, log=True,
                              check_invariants=True, strategy_objects=strategies)
     g.dice_source = Dice(dice)
-    g.st.order = list(range(len(strategies)))
-    g.st.turn_index = 0
+    g.state.order = list(range(len(strategies)))
+    g.state.turn_index = 0
     if cash is not None:
-        for p in g.pl:
+        for p in g.players:
             give(g, p.seat, cash - p.cash)
     return g
 
@@ -118,13 +118,13 @@ def grp(ed, group_id: str) -> int:
 
 def own(g, seat, *square_ids):
     for s in square_ids:
-        g.set_owner(sq(g.ed, s) if isinstance(s, str) else s, seat)
+        g.set_owner(sq(g.edition, s) if isinstance(s, str) else s, seat)
 
 
 def place(g, seat, square_id):
-    p = g.pl[seat]
-    i = (sq(g.ed, square_id) if isinstance(square_id, str) else square_id) % g.ed.n   # `chest - 3` may be < 0
-    p.progress += (i - p.position) % g.ed.n
+    p = g.players[seat]
+    i = (sq(g.edition, square_id) if isinstance(square_id, str) else square_id) % g.edition.n   # `chest - 3` may be < 0
+    p.progress += (i - p.position) % g.edition.n
     p.position = i
 
 
@@ -143,14 +143,14 @@ def decision(ed, key):
 
 def deck_with_top(g, deck_id, predicate):
     """Put the first card whose effect satisfies `predicate` on top of the deck; return its index."""
-    d = g.ed.deck_index[deck_id]
-    cards = g.ed.ir["decks"][d]["cards"]
+    d = g.edition.deck_index[deck_id]
+    cards = g.edition.ir["decks"][d]["cards"]
     for i, card in enumerate(cards):
         if predicate(card["effect"]):
-            g.st.decks[d].remove(i)
-            g.st.decks[d].insert(0, i)
+            g.state.decks[d].remove(i)
+            g.state.decks[d].insert(0, i)
             return i
-    pytest.skip(f"{g.ed.id}: no such card in deck {deck_id}")
+    pytest.skip(f"{g.edition.id}: no such card in deck {deck_id}")
 
 
 def squares_drawing(ed, deck_id):

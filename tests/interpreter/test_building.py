@@ -11,7 +11,7 @@ ORANGE = ("orange_1", "orange_2", "orange_3")
 
 def rich(ed, strategies=None):
     g = game(ed, strategies=strategies)
-    for p in g.pl:
+    for p in g.players:
         give(g, p.seat, ed.price[sq(ed, "dark_blue_2")] * 100)
     return g
 
@@ -41,7 +41,7 @@ def test_build_evenly_and_max_houses(ed):
         for s in (a, b, c):
             if g.can_build(0, s):
                 g.build(0, s)
-    assert [g.st.houses[s] for s in (a, b, c)] == [ed.max_houses] * 3
+    assert [g.state.houses[s] for s in (a, b, c)] == [ed.max_houses] * 3
     assert not any(g.can_build(0, s) for s in (a, b, c))
 
 
@@ -69,12 +69,12 @@ def test_hotel_needs_houses_on_every_lot_and_returns_them(ed):
     fill(g, 0, (a, b), 1)
     assert not g.can_build_hotel(0, a)
     g.build(0, c)
-    stock = g.st.bank_houses
-    cash = g.pl[0].cash
+    stock = g.state.bank_houses
+    cash = g.players[0].cash
     assert g.can_build_hotel(0, a)
     g.build_hotel(0, a)
-    assert g.st.hotels[a] == 1 and g.st.houses[a] == 0 and g.st.bank_houses == stock + ed.houses_per_hotel
-    assert g.pl[0].cash == cash - ed.hotel_cost[a]
+    assert g.state.hotels[a] == 1 and g.state.houses[a] == 0 and g.state.bank_houses == stock + ed.houses_per_hotel
+    assert g.players[0].cash == cash - ed.hotel_cost[a]
     assert not g.can_build_hotel(0, a)
 
 
@@ -87,10 +87,10 @@ def test_sell_evenly_at_sale_value(ed):
     fill(g, 0, (a, b, c), 1)
     g.build(0, a)
     assert g.can_sell(0, a) and not g.can_sell(0, b)
-    cash = g.pl[0].cash
+    cash = g.players[0].cash
     g.sell_building(0, a)
-    assert g.pl[0].cash == cash + ed.house_cost[a] * ed.sale_value
-    assert g.st.houses[a] == 1
+    assert g.players[0].cash == cash + ed.house_cost[a] * ed.sale_value
+    assert g.state.houses[a] == 1
 
 
 def test_hotel_sale(ed):
@@ -103,20 +103,20 @@ def test_hotel_sale(ed):
     fill(g, 0, (a, b, c), ed.houses_per_hotel)
     for s in (a, b, c):
         g.build_hotel(0, s)
-    cash = g.pl[0].cash
+    cash = g.players[0].cash
     assert g.can_downgrade(0, a)
     g.downgrade(0, a)
-    assert g.st.houses[a] == ed.houses_per_hotel and g.pl[0].cash == cash + ed.hotel_cost[a] * ed.sale_value
+    assert g.state.houses[a] == ed.houses_per_hotel and g.players[0].cash == cash + ed.hotel_cost[a] * ed.sale_value
     # with too few houses in the bank, no downgrade; the hotel sells outright
-    g.st.bank_houses, spare = ed.houses_per_hotel - 1, g.st.bank_houses - (ed.houses_per_hotel - 1)
+    g.state.bank_houses, spare = ed.houses_per_hotel - 1, g.state.bank_houses - (ed.houses_per_hotel - 1)
     g.checker = None                               # the stock is shrunk by hand below
-    g.st.houses[sq(ed, "red_1")] += spare
+    g.state.houses[sq(ed, "red_1")] += spare
     assert not g.can_downgrade(0, b) and g.can_sell(0, b)
-    cash = g.pl[0].cash
+    cash = g.players[0].cash
     g.sell_building(0, b)
     full = ed.hotel_cost[b] + (ed.houses_per_hotel * ed.house_cost[b]
                                if decision(ed, "building.hotel_sale") == "half_hotel_and_houses" else 0)
-    assert g.pl[0].cash == cash + full * ed.sale_value
+    assert g.players[0].cash == cash + full * ed.sale_value
 
 
 def test_no_houses_in_bank_no_building(ed):
@@ -124,7 +124,7 @@ def test_no_houses_in_bank_no_building(ed):
     g = rich(ed)
     own(g, 0, *ORANGE)
     g.checker = None                               # the stock is emptied by hand
-    g.st.bank_houses = 0
+    g.state.bank_houses = 0
     assert not any(g.can_build(0, s) for s in lots(ed))
 
 
@@ -143,10 +143,10 @@ def test_shortage_auction(ed):
     g = rich(ed, strategies=[s0, s1])
     own(g, 0, *ORANGE)
     own(g, 1, "red_1", "red_2", "red_3")
-    spare = g.st.bank_houses - 1
+    spare = g.state.bank_houses - 1
     g.checker = None                                 # the stock is shrunk by hand
-    g.st.bank_houses = 1
+    g.state.bank_houses = 1
     g.request_house(0, lots(ed)[0])
     auctions = [e for e in g.events if e["type"] == "house_auction"]
     assert auctions and auctions[0]["price"] == min(ed.house_cost[s] for s in lots(ed))
-    assert g.st.bank_houses == 0
+    assert g.state.bank_houses == 0

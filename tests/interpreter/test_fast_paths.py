@@ -29,12 +29,12 @@ class Checked(Heuristic):
         self.tried, self.proposed_on = tried, proposed_on
         # the engine offers trades until one is proposed this window; the heuristic
         # proposes at most one per turn, so its own record stands for the engine's
-        listed = self.manage(game, seat, game.manage_actions(seat, proposed_on != game.st.turns))
-        assert fast == listed, f"seat {seat}, turn {game.st.turns}: fast {fast!r}, from the list {listed!r}"
+        listed = self.manage(game, seat, game.manage_actions(seat, proposed_on != game.state.turns))
+        assert fast == listed, f"seat {seat}, turn {game.state.turns}: fast {fast!r}, from the list {listed!r}"
         word = self.words.get(seat)
-        cash = game.pl[seat].cash
+        cash = game.players[seat].cash
         if word is not None and (cash < word[2] or word[0] == game.versions[seat] and cash < word[1]):
-            assert type(listed) is A.Done, f"seat {seat}, turn {game.st.turns}: quiet {word}, yet {listed!r}"
+            assert type(listed) is A.Done, f"seat {seat}, turn {game.state.turns}: quiet {word}, yet {listed!r}"
         if game.quiet[seat] is not None:
             self.words[seat], game.quiet[seat] = game.quiet[seat], None
         self.compared += 1

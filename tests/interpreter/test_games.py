@@ -89,14 +89,14 @@ def test_saved_state_resumes_identically(us):
     g = interpreter.new_game(us, ["random", "random"], seed=9, log=False)
     g.max_rounds = 5
     g.run()
-    saved = json.loads(json.dumps(g.st.to_json()))
+    saved = json.loads(json.dumps(g.state.to_json()))
     saved["over"], saved["ended_by"], saved["winner"] = False, None, None
-    g.st.over = False
+    g.state.over = False
     g.max_rounds = 20
     g.run()
-    objs = g.strats
+    objs = g.strategies
     h = interpreter.Game(us, objs, ["random", "random"], 9, 20, False, None, None, state=GameState.from_json(saved))
-    assert h.st.rounds == 5
+    assert h.state.rounds == 5
 
 
 @pytest.mark.parametrize("damage", ["events", "final", "header", "choice", "truncate", "type"])
@@ -124,7 +124,7 @@ def test_corrupt_log_raises_replay_error(us, damage):
 def test_invariant_violation_names_invariant_and_event(us):
     """RULES-MATRIX §6: a broken invariant is reported with its name and the event."""
     g = interpreter.new_game(us, ["heuristic", "heuristic"], seed=1, check_invariants=True)
-    g.pl[0].cash += 1
+    g.players[0].cash += 1
     with pytest.raises(InvariantViolation) as info:
         g.transfer(-1, 1, 5, "test")
     assert "money_conservation" in str(info.value) and "transfer" in str(info.value)
@@ -139,31 +139,31 @@ def test_every_invariant_has_a_counterexample(us):
     lot = us.square_index["orange_1"]
 
     def keep_a_card_and_go_bankrupt(g):
-        g.pl[0].cards.append([0, g.st.decks[0].pop()])
-        g.st.bank_ledger += g.pl[0].cash
-        g.pl[0].cash = 0
-        g.pl[0].bankrupt = True
+        g.players[0].cards.append([0, g.state.decks[0].pop()])
+        g.state.bank_ledger += g.players[0].cash
+        g.players[0].cash = 0
+        g.players[0].bankrupt = True
 
     damage = {
-        "money_conservation": lambda g: setattr(g.st, "bank_ledger", g.st.bank_ledger + 1),
-        "no_negative_cash": lambda g: (setattr(g.st, "bank_ledger", g.st.bank_ledger + g.pl[0].cash + 1),
-                                       setattr(g.pl[0], "cash", -1)),
-        "house_stock": lambda g: g.st.houses.__setitem__(lot, 1),
-        "hotel_stock": lambda g: setattr(g.st, "bank_hotels", -1),
-        "even_building": lambda g: (g.set_owner(lot, 0), g.st.houses.__setitem__(lot, 2), setattr(g.st, "bank_houses", g.st.bank_houses - 2)),
-        "mortgage_excludes_buildings": lambda g: (g.set_owner(lot, 0), g.set_mortgaged(lot, True), g.st.houses.__setitem__(lot + 2, 1), setattr(g.st, "bank_houses", g.st.bank_houses - 1)),
-        "unique_ownership": lambda g: (g.set_owner(lot, 1), setattr(g.pl[1], "bankrupt", True)),
-        "card_conservation": lambda g: g.st.decks[0].pop(),
+        "money_conservation": lambda g: setattr(g.state, "bank_ledger", g.state.bank_ledger + 1),
+        "no_negative_cash": lambda g: (setattr(g.state, "bank_ledger", g.state.bank_ledger + g.players[0].cash + 1),
+                                       setattr(g.players[0], "cash", -1)),
+        "house_stock": lambda g: g.state.houses.__setitem__(lot, 1),
+        "hotel_stock": lambda g: setattr(g.state, "bank_hotels", -1),
+        "even_building": lambda g: (g.set_owner(lot, 0), g.state.houses.__setitem__(lot, 2), setattr(g.state, "bank_houses", g.state.bank_houses - 2)),
+        "mortgage_excludes_buildings": lambda g: (g.set_owner(lot, 0), g.set_mortgaged(lot, True), g.state.houses.__setitem__(lot + 2, 1), setattr(g.state, "bank_houses", g.state.bank_houses - 1)),
+        "unique_ownership": lambda g: (g.set_owner(lot, 1), setattr(g.players[1], "bankrupt", True)),
+        "card_conservation": lambda g: g.state.decks[0].pop(),
         "bankrupt_hold_nothing": keep_a_card_and_go_bankrupt,
-        "positions": lambda g: setattr(g.pl[0], "position", us.n),
-        "jail_counters": lambda g: setattr(g.pl[0], "jail_turns", -1),
+        "positions": lambda g: setattr(g.players[0], "position", us.n),
+        "jail_counters": lambda g: setattr(g.players[0], "jail_turns", -1),
         # the classic family's own (spec/classic.rules): a house in a group the bank half holds
-        "built_groups_whole": lambda g: (g.set_owner(lot, 0), g.st.houses.__setitem__(lot, 1),
-                                         setattr(g.st, "bank_houses", g.st.bank_houses - 1)),
+        "built_groups_whole": lambda g: (g.set_owner(lot, 0), g.state.houses.__setitem__(lot, 1),
+                                         setattr(g.state, "bank_houses", g.state.bank_houses - 1)),
     }
     # classic-us has no pot: a pot's invariant is damaged in the Free Parking jackpot's pot
     jackpot = interpreter.load(grammar.compile_file(str(spec.bundled()["classic-us"]), [spec.bundled_variants()["jackpot"]]))
-    in_pot = {"no_negative_pot": lambda g: (g.st.pots.__setitem__(0, -1), setattr(g.st, "bank_ledger", g.st.bank_ledger + 1))}
+    in_pot = {"no_negative_pot": lambda g: (g.state.pots.__setitem__(0, -1), setattr(g.state, "bank_ledger", g.state.bank_ledger + 1))}
     assert set(damage) | set(in_pot) == {name for name, _, _ in us.invariants}
     for ed, name, hurt in [(us, *item) for item in damage.items()] + [(jackpot, *item) for item in in_pot.items()]:
         g = interpreter.new_game(ed, ["heuristic", "heuristic"], seed=1, log=False)

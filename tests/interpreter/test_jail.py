@@ -18,22 +18,22 @@ def test_just_visiting(ed):
     g = game(ed, dice=[(2, 3)])
     place(g, 0, ed.jail_square - 5)
     turn(g, 0)
-    assert g.pl[0].position == ed.jail_square and not g.pl[0].in_jail
+    assert g.players[0].position == ed.jail_square and not g.players[0].in_jail
 
 
 def test_pay_fine(ed):
     """§2 Jail fine (SE 001, NL 003: pay, then play on next turn; US 002: paid before
     rolling, then roll and move), per `jail.fine_timing`."""
     g = jailed(ed, [(1, 2), (1, 2)], PayFine=True)
-    before = g.pl[0].cash
+    before = g.players[0].cash
     turn(g, 0)
-    assert not g.pl[0].in_jail and g.pl[0].cash == before - ed.jail_fine
+    assert not g.players[0].in_jail and g.players[0].cash == before - ed.jail_fine
     if decision(ed, "jail.fine_timing") == "before_roll":
-        assert g.pl[0].position == ed.jail_square + 3
+        assert g.players[0].position == ed.jail_square + 3
     else:
-        assert g.pl[0].position == ed.jail_square
+        assert g.players[0].position == ed.jail_square
         turn(g, 0)
-        assert g.pl[0].position == ed.jail_square + 3
+        assert g.players[0].position == ed.jail_square + 3
 
 
 def test_double_leaves_jail_and_moves(ed):
@@ -42,9 +42,9 @@ def test_double_leaves_jail_and_moves(ed):
     (US 002: "do not roll again")."""
     g = jailed(ed, [(2, 2), (1, 2)])
     turn(g, 0)
-    assert not g.pl[0].in_jail
+    assert not g.players[0].in_jail
     again = decision(ed, "jail.doubles_exit") == "move_and_roll_again"
-    assert g.pl[0].position == ed.jail_square + 4 + (3 if again else 0)
+    assert g.players[0].position == ed.jail_square + 4 + (3 if again else 0)
     assert len(g.dice_source.rolls) == (0 if again else 1)
 
 
@@ -53,24 +53,24 @@ def test_failed_tries_then_forced_exit(ed):
     the fine and move by that roll."""
     tries = ed.jail_max_turns
     g = jailed(ed, [(1, 2)] * tries)
-    before = g.pl[0].cash
+    before = g.players[0].cash
     for k in range(tries - 1):
         turn(g, 0)
-        assert g.pl[0].in_jail and g.pl[0].position == ed.jail_square
+        assert g.players[0].in_jail and g.players[0].position == ed.jail_square
     turn(g, 0)
-    assert not g.pl[0].in_jail
-    assert g.pl[0].position == ed.jail_square + 3 and g.pl[0].cash == before - ed.jail_fine
+    assert not g.players[0].in_jail
+    assert g.players[0].position == ed.jail_square + 3 and g.players[0].cash == before - ed.jail_fine
 
 
 def test_use_card_to_leave(ed):
     """§1 Jail (SE 001, NL 003, US 002): a kept Get-Out-of-Jail-Free card frees the player."""
     g = jailed(ed, [(1, 2)], UseCard=True)
     d = 0
-    card = g.st.decks[d].pop(0)
-    g.pl[0].cards.append([d, card])
-    before = g.pl[0].cash
+    card = g.state.decks[d].pop(0)
+    g.players[0].cards.append([d, card])
+    before = g.players[0].cash
     turn(g, 0)
-    assert not g.pl[0].in_jail and g.pl[0].cash == before and g.st.decks[d][-1] == card
+    assert not g.players[0].in_jail and g.players[0].cash == before and g.state.decks[d][-1] == card
 
 
 def test_jailed_player_may_build_and_trade(ed):

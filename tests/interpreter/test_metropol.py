@@ -9,7 +9,7 @@ import pytest
 
 import interpreter
 from interpreter import actions as A
-from interpreter.compile import Ctx
+from interpreter.translate import Ctx
 from interpreter.state import BANK, GameState
 
 from conftest import Script, edition, game, give, own, place, sq
@@ -35,25 +35,25 @@ def area(ed, area_id: str) -> int:
 
 
 def number(g, name: str, area_id: str) -> int:
-    return g.st.areas[g.ed.area_state_index[name]][area(g.ed, area_id)]
+    return g.state.areas[g.edition.area_state_index[name]][area(g.edition, area_id)]
 
 
 def stack(g, area_id: str, height: int, roof: int = 0) -> None:
     """Put blocks (and a roof) on an area, as earlier turns would have."""
-    ed = g.ed
-    g.st.areas[ed.area_state_index["height"]][area(ed, area_id)] = height
-    g.st.areas[ed.area_state_index["roof"]][area(ed, area_id)] = roof
+    ed = g.edition
+    g.state.areas[ed.area_state_index["height"]][area(ed, area_id)] = height
+    g.state.areas[ed.area_state_index["roof"]][area(ed, area_id)] = roof
 
 
 def formula(g, name: str, *args) -> int:
     """A spec formula evaluated on the game as it stands (`formula name(args)`)."""
-    from interpreter.compile import Compiler
+    from interpreter.translate import Compiler
     node = {"expr": "call", "function": name, "args": [{"expr": "int", "value": a} for a in args]}
-    return g.ed.money(Compiler(g.ed).fn(node, {})(g, Ctx()))
+    return g.edition.money(Compiler(g.edition).fn(node, {})(g, Ctx()))
 
 
 def rent(g, street: str, owner: int) -> int:
-    return g.rent(Ctx(), sq(g.ed, street), owner)
+    return g.rent(Ctx(), sq(g.edition, street), owner)
 
 
 def picks(*labels):
@@ -73,7 +73,7 @@ def builds(*area_ids):
 
     def pick(game, seat, actions):
         while wanted:
-            target = area(game.ed, wanted[0])
+            target = area(game.edition, wanted[0])
             for a in actions:
                 if type(a) is A.Act and a.item == target:
                     wanted.pop(0)
@@ -109,7 +109,7 @@ def test_met_setup_two_permits_and_five_millions(met):
     permits each (the bridge permits stay with the bank)."""
     for seed in range(5):
         g = interpreter.new_game(met, ["random"] * 4, seed=seed, log=False)
-        for p in g.pl:
+        for p in g.players:
             held = g.deeds_of(p.seat)
             assert p.cash == met.start_money == 5_000_000
             assert p.position == sq(met, "stock_exchange")
@@ -123,10 +123,10 @@ def test_met_stock_exchange_pass_and_exact_landing(met):
     g = fresh(met, dice=[(3, 2, 1), (2, 1, 1)])
     place(g, 0, met.n - 3)
     g.play_turn(0)                  # passes the Stock Exchange, lands 3 further on
-    assert g.pl[0].cash == 5_000_000 + 250_000
+    assert g.players[0].cash == 5_000_000 + 250_000
     place(g, 1, met.n - 4)
     g.play_turn(1)                  # lands exactly on it
-    assert g.pl[1].cash == 5_000_000 + 500_000
+    assert g.players[1].cash == 5_000_000 + 500_000
 
 
 def test_met_court_pays_the_dice_times_10000(met):
@@ -134,7 +134,7 @@ def test_met_court_pays_the_dice_times_10000(met):
     g = fresh(met, dice=[(4, 3, 2)])
     place(g, 0, sq(met, "court") - 9)
     g.play_turn(0)
-    assert g.pl[0].position == sq(met, "court") and g.pl[0].cash == 5_000_000 - 90_000
+    assert g.players[0].position == sq(met, "court") and g.players[0].cash == 5_000_000 - 90_000
 
 
 def test_met_highway_two_dice_one_at_a_time(met):
@@ -144,7 +144,7 @@ def test_met_highway_two_dice_one_at_a_time(met):
     place(g, 0, sq(met, "highway") - 15)
     g.play_turn(0)
     lake = met.number.index(56)
-    assert g.pl[0].position == lake and g.pl[0].cash == 5_000_000
+    assert g.players[0].position == lake and g.players[0].cash == 5_000_000
     assert any(e["type"] == "auction" and e["square"] == lake for e in g.events)   # acted there: a free permit
 
 
@@ -157,7 +157,7 @@ def test_met_city_hall_move_to_a_free_permit_and_auction_it(met):
             own(g, 1, s)
     place(g, 0, sq(met, "city_hall") - 9)
     g.play_turn(0)
-    assert g.pl[0].position == sq(met, "park") and g.pl[0].cash == 5_000_000      # no Stock Exchange passed
+    assert g.players[0].position == sq(met, "park") and g.players[0].cash == 5_000_000      # no Stock Exchange passed
     assert any(e["type"] == "auction" and e["square"] == sq(met, "park") for e in g.events)
 
 
@@ -166,7 +166,7 @@ def test_met_city_hall_free_block(met):
     g = fresh(met, strategies=[Script(Choose=picks("Byg", "se_22")), Script(), Script()], dice=[(4, 3, 2)])
     place(g, 0, sq(met, "city_hall") - 9)
     g.play_turn(0)
-    assert number(g, "height", "se_22") == 1 and g.pl[0].cash == 5_000_000
+    assert number(g, "height", "se_22") == 1 and g.players[0].cash == 5_000_000
 
 
 # ---- moving (004 p. 5, 8) -----------------------------------------------------------------
@@ -183,7 +183,7 @@ def test_met_three_of_a_kind_moves_any_number_of_squares(met):
     place(g, 0, "stock_exchange")
     g.play_turn(0)
     assert chosen["offered"] == [str(k) for k in range(1, met.n)]
-    assert g.pl[0].position == 7 and not g.dice_source.rolls
+    assert g.players[0].position == 7 and not g.dice_source.rolls
 
 
 # ---- permits: auction with pre-emption (004 p. 6) -----------------------------------------------
@@ -204,13 +204,13 @@ def test_met_unowned_street_is_auctioned_with_preemption(met):
     bids[2] = 1
     place(g, 0, "stock_exchange")
     g.play_turn(0)                   # lands on the 7th square: a free street permit
-    street = g.pl[0].position
-    offered = [a for a in g.strats[0].offered if any(type(x) is A.Buy for x in a)]
+    street = g.players[0].position
+    offered = [a for a in g.strategies[0].offered if any(type(x) is A.Buy for x in a)]
     assert not offered                                      # no purchase at a price
     auction = next(e for e in g.events if e["type"] == "auction")
     assert auction["winner"] == 0 and auction["price"] == 150_000 + 50_000
-    assert g.st.owner[street] == 0 and g.pl[0].cash == 5_000_000 - 200_000
-    steps = {x.amount for a in g.strats[1].offered for x in a if type(x) is A.Bid}
+    assert g.state.owner[street] == 0 and g.players[0].cash == 5_000_000 - 200_000
+    steps = {x.amount for a in g.strategies[1].offered for x in a if type(x) is A.Bid}
     assert all(amount % 50_000 == 0 for amount in steps)
 
 
@@ -219,8 +219,8 @@ def test_met_preemption_declined_leaves_the_last_bidder(met):
     g = fresh(met, strategies=[Script(), Script(Bid=True), Script()], dice=[(1, 2, 4)])
     place(g, 0, "stock_exchange")
     g.play_turn(0)
-    street = g.pl[0].position
-    assert g.st.owner[street] == 1 and g.pl[1].cash < 5_000_000 and g.pl[0].cash == 5_000_000
+    street = g.players[0].position
+    assert g.state.owner[street] == 1 and g.players[1].cash < 5_000_000 and g.players[0].cash == 5_000_000
 
 
 # ---- rent: the value card (004 p. 6-7, 11, 13) ----------------------------------------------
@@ -265,7 +265,7 @@ def test_met_landing_on_another_players_street_pays_the_rent(met):
     own(g, 1, street)
     due = rent(g, met.square_ids[street], 1)
     g.play_turn(0)
-    assert g.pl[0].cash == 5_000_000 - due and g.pl[1].cash == 5_000_000 + due
+    assert g.players[0].cash == 5_000_000 - due and g.players[1].cash == 5_000_000 + due
 
 
 def test_met_own_street_gives_a_free_block(met):
@@ -281,7 +281,7 @@ def test_met_own_street_gives_a_free_block(met):
     g.play_turn(0)
     faces = [met.areas[k]["key"] for k in met.square_areas[7]]
     assert offered["labels"] == faces + ["skip"]
-    assert number(g, "height", faces[0]) == 1 and g.pl[0].cash == 5_000_000
+    assert number(g, "height", faces[0]) == 1 and g.players[0].cash == 5_000_000
 
 
 # ---- bridges (004 p. 8) -------------------------------------------------------------------------
@@ -293,8 +293,8 @@ def test_met_bridge_toll_then_optional_crossing(met):
     own(g, 1, "north_bridge", "south_bridge")
     place(g, 0, "stock_exchange")
     g.play_turn(0)
-    assert g.pl[0].position == sq(met, "south_bridge")
-    assert g.pl[0].cash == 5_000_000 - 200_000 and g.pl[1].cash == 5_000_000 + 200_000
+    assert g.players[0].position == sq(met, "south_bridge")
+    assert g.players[0].cash == 5_000_000 - 200_000 and g.players[1].cash == 5_000_000 + 200_000
 
 
 def test_met_bridge_crossing_is_optional(met):
@@ -303,7 +303,7 @@ def test_met_bridge_crossing_is_optional(met):
     own(g, 1, "north_bridge")
     place(g, 0, "stock_exchange")
     g.play_turn(0)
-    assert g.pl[0].position == sq(met, "north_bridge") and g.pl[0].cash == 5_000_000 - 100_000
+    assert g.players[0].position == sq(met, "north_bridge") and g.players[0].cash == 5_000_000 - 100_000
 
 
 def test_met_own_bridge_crosses_free(met):
@@ -312,7 +312,7 @@ def test_met_own_bridge_crosses_free(met):
     own(g, 0, "north_bridge")
     place(g, 0, "stock_exchange")
     g.play_turn(0)
-    assert g.pl[0].position == sq(met, "south_bridge") and g.pl[0].cash == 5_000_000
+    assert g.players[0].position == sq(met, "south_bridge") and g.players[0].cash == 5_000_000
 
 
 # ---- the city plan (004 p. 10-11) -----------------------------------------------------------------
@@ -323,8 +323,8 @@ def test_met_one_or_two_blocks_at_the_end_of_a_turn(met):
     g = fresh(met, strategies=[Script(Act=builds("nw_11", "se_33", "sw_22")), Script(), Script()])
     g.end_of_turn(0)
     assert number(g, "height", "nw_11") == 1 and number(g, "height", "se_33") == 1
-    assert number(g, "height", "sw_22") == 0 and g.pl[0].cash == 5_000_000 - 200_000
-    second = g.strats[0].offered[1]
+    assert number(g, "height", "sw_22") == 0 and g.players[0].cash == 5_000_000 - 200_000
+    second = g.strategies[0].offered[1]
     assert area(met, "nw_11") not in [a.item for a in second if type(a) is A.Act]
 
 
@@ -337,12 +337,12 @@ def test_met_skyscrapers_in_order_with_a_cap_per_quarter(met):
     g.end_of_turn(0)
     assert number(g, "roof", "nw_11") == 1 and number(g, "height", "nw_11") == 2
     stack(g, "nw_12", 2)
-    g.st.turns += 1
+    g.state.turns += 1
     g.end_of_turn(1)
     assert number(g, "height", "nw_12") == 2 and number(g, "roof", "nw_12") == 0    # capped: no block offered
     stack(g, "ne_11", 2)
-    g.strats[0] = Script(Act=builds("ne_11"))
-    g.st.turns += 1
+    g.strategies[0] = Script(Act=builds("ne_11"))
+    g.state.turns += 1
     g.end_of_turn(0)
     assert number(g, "height", "ne_11") == 3 and number(g, "roof", "ne_11") == 2
     assert formula(g, "skyscrapers") == 2
@@ -355,13 +355,13 @@ def test_met_after_the_fourth_skyscraper_building_is_compulsory(met):
     for k, quarter in enumerate(("nw", "ne", "se", "sw")):
         stack(g, f"{quarter}_11", k + 2, k + 1)
     g.end_of_turn(0)
-    first = g.strats[0].offered[0]
+    first = g.strategies[0].offered[0]
     assert not any(type(a) is A.Done for a in first) and any(type(a) is A.Act for a in first)
     assert sum(formula(g, "built") for _ in [0]) == 2 + 3 + 4 + 5 + 1
-    g.pl[1].cash = 99_999
+    g.players[1].cash = 99_999
     give(g, 1, 0)
-    g.st.turns += 1
-    g.strats[1] = Script()
+    g.state.turns += 1
+    g.strategies[1] = Script()
     g.end_of_turn(1)                                   # under 100,000: nothing is offered
     assert formula(g, "built") == 15
 
@@ -374,10 +374,10 @@ def test_met_blocks_are_never_sold(met):
     own(g, 0, "jackson", "sinatra")
     own(g, 1, 7)
     stack(g, "nw_11", 3)
-    give(g, 0, 10_000 - g.pl[0].cash)
+    give(g, 0, 10_000 - g.players[0].cash)
     place(g, 0, "stock_exchange")
     g.play_turn(0)
-    raising = [a for a in g.strats[0].offered if a and type(a[0]) is A.AuctionDeed]
+    raising = [a for a in g.strategies[0].offered if a and type(a[0]) is A.AuctionDeed]
     assert raising and all(type(x) is A.AuctionDeed for a in raising for x in a)
     assert number(g, "height", "nw_11") == 3
 
@@ -391,12 +391,12 @@ def test_met_bankruptcy_by_auction_then_all_cash_to_the_creditor(met):
     own(g, 1, street)
     for k in met.square_areas[street]:
         stack(g, met.areas[k]["key"], 4)
-    give(g, 0, 20_000 - g.pl[0].cash)
+    give(g, 0, 20_000 - g.players[0].cash)
     place(g, 0, "stock_exchange")
-    before = g.pl[1].cash
+    before = g.players[1].cash
     g.play_turn(0)                                     # nobody bids for park: still short
-    assert g.pl[0].bankrupt and g.pl[0].cash == 0
-    assert g.pl[1].cash == before + 20_000
+    assert g.players[0].bankrupt and g.players[0].cash == 0
+    assert g.players[1].cash == before + 20_000
 
 
 # ---- the end (004 p. 9) ----------------------------------------------------------------------------
@@ -413,15 +413,15 @@ def test_met_last_block_starts_the_end_phase(met):
             continue
         assert summary["statistics"]["blocks_built"] == 80
         reached = met.state_index["reached"]
-        assert all(p.bankrupt or p.marks[reached] == 1 for p in g.pl)
+        assert all(p.bankrupt or p.marks[reached] == 1 for p in g.players)
         built_at = max(i for i, e in enumerate(result.events) if e.get("type") == "set" and e.get("state") == "height")
         assert not any(e.get("type") == "action" for e in result.events[built_at + 1:])
         for q in g.seats:
             worth = sum(500_000 if met.kind_names[s] == "station" else
-                        max((200_000 * g.st.areas[met.area_state_index["height"]][k]
-                             for k in met.square_areas[s] if g.st.areas[met.area_state_index["roof"]][k]), default=0)
+                        max((200_000 * g.state.areas[met.area_state_index["height"]][k]
+                             for k in met.square_areas[s] if g.state.areas[met.area_state_index["roof"]][k]), default=0)
                         for s in g.deeds_of(q))
-            assert g.final_scores[q] == g.pl[q].cash + worth
+            assert g.final_scores[q] == g.players[q].cash + worth
         return
     pytest.fail("no game ended by the end phase")
 

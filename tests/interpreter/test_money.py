@@ -18,11 +18,11 @@ def test_mortgage_and_lift(ed):
     g.build(0, sq(ed, "orange_2"))
     assert not g.can_mortgage(0, s)              # the group has a building
     g.sell_building(0, sq(ed, "orange_2"))
-    cash = g.pl[0].cash
+    cash = g.players[0].cash
     g.mortgage(0, s)
-    assert g.pl[0].cash == cash + ed.mortgage_value[s] and g.st.owner[s] == 0
+    assert g.players[0].cash == cash + ed.mortgage_value[s] and g.state.owner[s] == 0
     g.unmortgage(0, s)
-    assert g.pl[0].cash == cash - ed.money(ed.mortgage_value[s] * ed.interest)
+    assert g.players[0].cash == cash - ed.money(ed.mortgage_value[s] * ed.interest)
 
 
 def trade_game(ed, accept=True, **rules):
@@ -35,11 +35,11 @@ def test_trade_deeds_cash_and_cards(ed):
     cards change hands at an agreed price."""
     g = trade_game(ed)
     own(g, 1, "orange_1")
-    g.pl[1].cards.append([0, g.st.decks[0].pop(0)])
-    card = tuple(g.pl[1].cards[0])
+    g.players[1].cards.append([0, g.state.decks[0].pop(0)])
+    card = tuple(g.players[1].cards[0])
     price = ed.price[sq(ed, "orange_1")]
     assert g.propose_trade(0, A.ProposeTrade(1, (), (sq(ed, "orange_1"),), price, (), (card,)))
-    assert g.st.owner[sq(ed, "orange_1")] == 0 and g.pl[0].cards == [list(card)]
+    assert g.state.owner[sq(ed, "orange_1")] == 0 and g.players[0].cards == [list(card)]
 
 
 def test_no_trade_of_built_group_nor_loans(ed):
@@ -50,8 +50,8 @@ def test_no_trade_of_built_group_nor_loans(ed):
     g.build(1, sq(ed, "orange_1"))
     assert not g.valid_trade(0, A.ProposeTrade(1, (), (sq(ed, "orange_2"),), 1))
     own(g, 1, "red_1")
-    assert not g.valid_trade(0, A.ProposeTrade(1, (), (sq(ed, "red_1"),), g.pl[0].cash + 1))
-    assert g.valid_trade(0, A.ProposeTrade(1, (), (sq(ed, "red_1"),), g.pl[0].cash))
+    assert not g.valid_trade(0, A.ProposeTrade(1, (), (sq(ed, "red_1"),), g.players[0].cash + 1))
+    assert g.valid_trade(0, A.ProposeTrade(1, (), (sq(ed, "red_1"),), g.players[0].cash))
 
 
 def test_mortgaged_deed_changing_hands(ed):
@@ -62,15 +62,15 @@ def test_mortgaged_deed_changing_hands(ed):
     g = trade_game(ed)                           # partner accepts, proposer keeps the mortgage
     own(g, 1, "orange_1")
     g.mortgage(1, s)
-    cash = g.pl[0].cash
+    cash = g.players[0].cash
     assert g.propose_trade(0, A.ProposeTrade(1, (), (s,), 0 + 1))
-    assert g.st.mortgaged[s] and g.pl[0].cash == cash - 1 - ed.transfer_cost[s]
+    assert g.state.mortgaged[s] and g.players[0].cash == cash - 1 - ed.transfer_cost[s]
     g2 = trade_game(ed, Unmortgage=True)
     own(g2, 1, "orange_1")
     g2.mortgage(1, s)
-    cash = g2.pl[0].cash
+    cash = g2.players[0].cash
     assert g2.propose_trade(0, A.ProposeTrade(1, (), (s,), 1))
-    assert not g2.st.mortgaged[s] and g2.pl[0].cash == cash - 1 - ed.unmortgage_cost[s]
+    assert not g2.state.mortgaged[s] and g2.players[0].cash == cash - 1 - ed.unmortgage_cost[s]
 
 
 def test_raise_money_before_bankruptcy(ed):
@@ -78,10 +78,10 @@ def test_raise_money_before_bankruptcy(ed):
     mortgages (the strategy chooses) before going bankrupt."""
     g = game(ed, strategies=[Script(), Script()])
     own(g, 0, "orange_1", "green_1")
-    give(g, 0, -g.pl[0].cash)
+    give(g, 0, -g.players[0].cash)
     debt = ed.mortgage_value[sq(ed, "orange_1")]
     g.pay(0, BANK, debt, "test")
-    assert not g.pl[0].bankrupt and any(g.st.mortgaged[sq(ed, s)] for s in ("orange_1", "green_1"))
+    assert not g.players[0].bankrupt and any(g.state.mortgaged[sq(ed, s)] for s in ("orange_1", "green_1"))
 
 
 def test_pay_with_deeds(ed):
@@ -89,13 +89,13 @@ def test_pay_with_deeds(ed):
     the creditor accepts; NL/US silent), per `debt.pay_with_deeds`."""
     g = game(ed, strategies=[Script(GiveDeed=True), Script(Accept=True)])
     own(g, 0, "dark_blue_2")
-    give(g, 0, -g.pl[0].cash)
+    give(g, 0, -g.players[0].cash)
     s = sq(ed, "dark_blue_2")
     g.pay(0, 1, ed.price[s], "rent")
     if decision(ed, "debt.pay_with_deeds") == "allowed":
-        assert g.st.owner[s] == 1 and not g.pl[0].bankrupt
+        assert g.state.owner[s] == 1 and not g.players[0].bankrupt
     else:
-        assert g.st.owner[s] != 0 or g.st.mortgaged[s]
+        assert g.state.owner[s] != 0 or g.state.mortgaged[s]
 
 
 def test_bankrupt_to_player(ed):
@@ -105,13 +105,13 @@ def test_bankrupt_to_player(ed):
     own(g, 0, *("orange_1", "orange_2", "orange_3"), "station_1")
     for s in ("orange_1", "orange_2", "orange_3"):
         g.build(0, sq(ed, s))
-    g.pl[0].cards.append([0, g.st.decks[0].pop(0)])
-    cash = g.pl[0].cash + 3 * g.ed.house_sale[sq(ed, "orange_1")]
-    creditor_cash = g.pl[1].cash
+    g.players[0].cards.append([0, g.state.decks[0].pop(0)])
+    cash = g.players[0].cash + 3 * g.edition.house_sale[sq(ed, "orange_1")]
+    creditor_cash = g.players[1].cash
     g.bankrupt(0, 1)
-    assert g.pl[0].bankrupt and g.pl[1].cash == creditor_cash + cash
-    assert all(g.st.owner[sq(ed, s)] == 1 for s in ("orange_1", "orange_2", "orange_3", "station_1"))
-    assert len(g.pl[1].cards) == 1 and sum(g.st.houses) == 0
+    assert g.players[0].bankrupt and g.players[1].cash == creditor_cash + cash
+    assert all(g.state.owner[sq(ed, s)] == 1 for s in ("orange_1", "orange_2", "orange_3", "station_1"))
+    assert len(g.players[1].cards) == 1 and sum(g.state.houses) == 0
 
 
 def test_bankrupt_to_bank_auctions_everything(ed):
@@ -121,14 +121,14 @@ def test_bankrupt_to_bank_auctions_everything(ed):
     own(g, 0, "orange_1", "station_1")
     g.mortgage(0, sq(ed, "station_1"))
     d = 0
-    card = g.st.decks[d].pop(0)
-    g.pl[0].cards.append([d, card])
+    card = g.state.decks[d].pop(0)
+    g.players[0].cards.append([d, card])
     g.cur = 1
     g.bankrupt(0, BANK)
-    assert g.st.decks[d][-1] == card
+    assert g.state.decks[d][-1] == card
     if decision(ed, "bankruptcy.to_bank") == "auction_all":
-        assert g.st.owner[sq(ed, "orange_1")] == 1 and g.st.owner[sq(ed, "station_1")] == 1
-        assert not g.st.mortgaged[sq(ed, "station_1")]
+        assert g.state.owner[sq(ed, "orange_1")] == 1 and g.state.owner[sq(ed, "station_1")] == 1
+        assert not g.state.mortgaged[sq(ed, "station_1")]
 
 
 def test_last_player_wins(ed):
@@ -138,7 +138,7 @@ def test_last_player_wins(ed):
     g.bankrupt(1, 0)
     g.bankrupt(2, 0)
     g.run()
-    assert g.st.over and g.st.ended_by == "last_player" and g.st.winner == 0
+    assert g.state.over and g.state.ended_by == "last_player" and g.state.winner == 0
 
 
 def test_turn_cap_ranks_by_score(ed):
@@ -156,4 +156,4 @@ def test_bank_never_runs_out(ed):
     its ledger keeps money conserved."""
     g = game(ed)
     g.transfer(BANK, 0, 10 ** 9, "test")
-    assert g.st.bank_ledger + sum(p.cash for p in g.pl) == 0
+    assert g.state.bank_ledger + sum(p.cash for p in g.players) == 0

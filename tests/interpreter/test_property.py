@@ -8,21 +8,21 @@ from interpreter.state import BANK
 
 
 def put(g, square_id, houses=0, hotels=0):
-    i = sq(g.ed, square_id)
-    g.st.houses[i] += houses
-    g.st.bank_houses -= houses
-    g.st.hotels[i] += hotels
-    g.st.bank_hotels -= hotels
+    i = sq(g.edition, square_id)
+    g.state.houses[i] += houses
+    g.state.bank_houses -= houses
+    g.state.hotels[i] += hotels
+    g.state.bank_hotels -= hotels
 
 
 def test_buy_at_printed_price(ed):
     """§1 Unowned property (SE 001, NL 003, US 002): the lander may buy at the printed price."""
     g = game(ed, strategies=[Script(Buy=True), Script()], dice=[(1, 2)])
     place(g, 0, "jail")
-    before = g.pl[0].cash
+    before = g.players[0].cash
     turn(g, 0)
     lot = sq(ed, "jail") + 3
-    assert g.st.owner[lot] == 0 and g.pl[0].cash == before - ed.price[lot]
+    assert g.state.owner[lot] == 0 and g.players[0].cash == before - ed.price[lot]
 
 
 def test_declined_property_is_auctioned_to_all(ed):
@@ -41,10 +41,10 @@ def test_declined_property_is_auctioned_to_all(ed):
     place(g, 0, "jail")
     turn(g, 0)
     offered = [a for acts in decliner.offered + other.offered for a in acts if type(a) is A.Bid]
-    assert offered and all(a.amount <= g.pl[0].cash + 10 ** 9 for a in offered)
+    assert offered and all(a.amount <= g.players[0].cash + 10 ** 9 for a in offered)
     assert any(type(a) is A.Bid for acts in decliner.offered for a in acts)   # the decliner may bid
-    assert g.st.owner[lot] in (0, 1)
-    winner = g.st.owner[lot]
+    assert g.state.owner[lot] in (0, 1)
+    winner = g.state.owner[lot]
     auction = [e for e in g.events if e["type"] == "auction"][0]
     assert auction["winner"] == winner and auction["price"] >= ed.raises[0]
 
@@ -53,10 +53,10 @@ def test_bids_within_cash(ed):
     """§1 Auction, assumed `auction.bid_within_cash` (sources silent): no bid offered
     exceeds the bidder's cash."""
     g = game(ed, strategies=[Script(), Script(Bid=lambda game, seat, acts: acts[-1])], dice=[(1, 2)])
-    give(g, 1, -(g.pl[1].cash - 3 * ed.raises[-1] - 1))
+    give(g, 1, -(g.players[1].cash - 3 * ed.raises[-1] - 1))
     place(g, 0, "jail")
     turn(g, 0)
-    bids = [a for acts in g.strats[1].offered for a in acts if type(a) is A.Bid]
+    bids = [a for acts in g.strategies[1].offered for a in acts if type(a) is A.Bid]
     assert bids and max(b.amount for b in bids) <= 3 * ed.raises[-1] + 1
 
 
@@ -65,7 +65,7 @@ def test_no_bid_bank_keeps(ed):
     g = game(ed, dice=[(1, 2)])
     place(g, 0, "jail")
     turn(g, 0)
-    assert g.st.owner[sq(ed, "jail") + 3] == BANK
+    assert g.state.owner[sq(ed, "jail") + 3] == BANK
 
 
 def rent_paid(g):
@@ -175,7 +175,7 @@ def test_card_nearest_utility_rolls_for_rent(ed):
     factor = card["effect"][0]["rent"]["right"]["value"]
     g.dice_source.rolls.append((6, 5))
     turn(g, 0)
-    assert g.pl[0].position == sq(ed, "utility_1")
+    assert g.players[0].position == sq(ed, "utility_1")
     assert rent_paid(g) == 11 * factor
 
 
@@ -188,7 +188,7 @@ def test_card_nearest_station_pays_twice(ed):
     place(g, 0, chance - 5)
     deck_with_top(g, "chance", _card("advance_to_nearest", group="stations"))
     turn(g, 0)
-    target = g.pl[0].position
+    target = g.players[0].position
     assert ed.group_of[target] == ed.group_index["stations"]
     assert rent_paid(g) == 2 * ed.printed[target][1]
 
@@ -200,9 +200,9 @@ def test_cards_top_to_bottom(ed):
     place(g, 0, chest - 3)
     d = ed.deck_index["chest"]
     top = deck_with_top(g, "chest", _card("transfer"))
-    order = list(g.st.decks[d])
+    order = list(g.state.decks[d])
     turn(g, 0)
-    assert g.st.decks[d] == order[1:] + [top]
+    assert g.state.decks[d] == order[1:] + [top]
 
 
 def test_kept_card_is_held_then_returned(ed):
@@ -214,10 +214,10 @@ def test_kept_card_is_held_then_returned(ed):
     d = ed.deck_index["chest"]
     card = deck_with_top(g, "chest", _card("keep"))
     turn(g, 0)
-    assert g.pl[0].cards == [[d, card]] and card not in g.st.decks[d]
+    assert g.players[0].cards == [[d, card]] and card not in g.state.decks[d]
     g.go_to_jail(0)
     turn(g, 0)
-    assert not g.pl[0].in_jail and g.pl[0].cards == [] and g.st.decks[d][-1] == card
+    assert not g.players[0].in_jail and g.players[0].cards == [] and g.state.decks[d][-1] == card
 
 
 def test_tax_square(ed):
@@ -232,10 +232,10 @@ def test_tax_square(ed):
     own(g, 0, "orange_1")
     g.transfer(BANK, 0, 5, "test")
     place(g, 0, tax - 4)
-    worth = g.pl[0].cash + ed.price[sq(ed, "orange_1")]
-    before = g.pl[0].cash
+    worth = g.players[0].cash + ed.price[sq(ed, "orange_1")]
+    before = g.players[0].cash
     turn(g, 0)
-    paid = before - g.pl[0].cash
+    paid = before - g.players[0].cash
     if effects and effects[0]["stmt"] == "choose":
         assert len(pick_last.offered[-1]) == len(effects[0]["options"])
         import math

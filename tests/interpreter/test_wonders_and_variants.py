@@ -8,7 +8,7 @@ import grammar
 import interpreter
 import spec
 from interpreter import actions as A
-from interpreter.compile import Ctx
+from interpreter.translate import Ctx
 from interpreter.state import BANK
 
 from conftest import Script, edition, game, own, place, sq, turn
@@ -26,7 +26,7 @@ def played(name: str, *variants: str) -> interpreter.Edition:
 
 
 def passport(g, seat) -> list[int]:
-    return g.pl[seat].marks[g.ed.state_index["passport"]]
+    return g.players[seat].marks[g.edition.state_index["passport"]]
 
 
 def wonders(ed) -> list[int]:
@@ -36,7 +36,7 @@ def wonders(ed) -> list[int]:
 def flies_to(target):
     """A strategy answer: fly to the square named `target` when offered the choice."""
     def pick(game, seat, actions):
-        return next(a for a in actions if a.label == game.ed.square_names[game.ed.square_index[target]])
+        return next(a for a in actions if a.label == game.edition.square_names[game.edition.square_index[target]])
     return pick
 
 
@@ -69,7 +69,7 @@ def test_wotw_passport_marks_every_square_landed_on():
     g = game(played("wonders-se"), dice=[(1, 2)])
     place(g, 0, "go")
     turn(g, 0)
-    assert sq(g.ed, "brown_2") in passport(g, 0)
+    assert sq(g.edition, "brown_2") in passport(g, 0)
 
 
 def test_wotw_airports_and_utilities_are_not_marked():
@@ -78,29 +78,29 @@ def test_wotw_airports_and_utilities_are_not_marked():
     g = game(played("wonders-se"), strategies=[Script(), Script()], dice=[(1, 1), (3, 4)])
     place(g, 0, "chance_1")
     own(g, 1, "station_2", "utility_1")
-    g.pl[0].marks[0].clear()
+    g.players[0].marks[0].clear()
     g.dice_source.rolls = [(2, 3)]
     place(g, 0, "utility_1")
     g.move_steps(Ctx(0, 3), 0, 3)      # utility_1 -> station_2 (3 squares on)
-    assert sq(g.ed, "station_2") not in passport(g, 0)
-    g.land(Ctx(0, 5), 0, sq(g.ed, "utility_1"))
-    assert sq(g.ed, "utility_1") not in passport(g, 0)
+    assert sq(g.edition, "station_2") not in passport(g, 0)
+    g.land(Ctx(0, 5), 0, sq(g.edition, "utility_1"))
+    assert sq(g.edition, "utility_1") not in passport(g, 0)
 
 
 def test_wotw_auction_purchases_are_marked():
     """§4 Passport (000 p. 2 "markera de egendomar som du köper i auktioner"): a deed won at
     auction is marked in the winner's passport, wherever the winner stands."""
     g = game(played("wonders-se"), strategies=[Script(), Script(Bid=True)])
-    g.auction_deed(sq(g.ed, "dark_blue_2"), 0)
-    assert g.st.owner[sq(g.ed, "dark_blue_2")] == 1
-    assert sq(g.ed, "dark_blue_2") in passport(g, 1)
+    g.auction_deed(sq(g.edition, "dark_blue_2"), 0)
+    assert g.state.owner[sq(g.edition, "dark_blue_2")] == 1
+    assert sq(g.edition, "dark_blue_2") in passport(g, 1)
 
 
 def test_wotw_deeds_dealt_in_the_short_game_are_marked():
     """§4 Passport (000 p. 2 "och de som tilldelas dig när du spelar kortversionen"): with the
     short game, the two dealt deeds are marked."""
     g = interpreter.new_game(played("wonders-se", "short"), ["random"] * 3, seed=5, check_invariants=True)
-    for p in g.pl:
+    for p in g.players:
         dealt = g.deeds_of(p.seat)
         assert len(dealt) == 2 and all(d in passport(g, p.seat) for d in dealt)
 
@@ -113,14 +113,14 @@ def test_wotw_airport_flight_marks_an_unvisited_wonder_without_moving():
     g = game(w, strategies=[Script(Choose=flies_to("dark_blue_2")), Script()], dice=[(2, 3)])
     own(g, 1, "station_1")
     place(g, 0, "go")
-    before = g.pl[0].cash
+    before = g.players[0].cash
     turn(g, 0)
-    assert g.pl[0].position == sq(w, "station_1")
+    assert g.players[0].position == sq(w, "station_1")
     assert sq(w, "dark_blue_2") in passport(g, 0)
-    assert g.st.owner[sq(w, "dark_blue_2")] == BANK
+    assert g.state.owner[sq(w, "dark_blue_2")] == BANK
     rent = w.printed[sq(w, "station_1")][0]
-    assert g.pl[0].cash == before - rent          # the airport's rent only, as for a station
-    offered = [a for offer in g.strats[0].offered for a in offer if type(a) is A.Choose]
+    assert g.players[0].cash == before - rent          # the airport's rent only, as for a station
+    offered = [a for offer in g.strategies[0].offered for a in offer if type(a) is A.Choose]
     assert offered[-1].label == "skip"            # "kan": the flight is optional
 
 
@@ -140,13 +140,13 @@ def test_wotw_all_wonders_end_the_game_with_a_bonus():
     w = played("wonders-se")
     g = game(w, dice=[(1, 2)])
     last = sq(w, "brown_2")
-    g.pl[0].marks[0][:] = sorted(s for s in wonders(w) if s != last)
+    g.players[0].marks[0][:] = sorted(s for s in wonders(w) if s != last)
     place(g, 0, "go")
-    cash = g.pl[0].cash
+    cash = g.players[0].cash
     g.move_steps(Ctx(0, 3), 0, 3)
-    assert g.ending and g.pl[0].cash == cash + 30000
+    assert g.ending and g.players[0].cash == cash + 30000
     g.run()
-    assert g.st.over and g.st.ended_by == "end_game"
+    assert g.state.over and g.state.ended_by == "end_game"
 
 
 def test_wotw_most_money_wins_counted_as_cash():
@@ -154,7 +154,7 @@ def test_wotw_most_money_wins_counted_as_cash():
     money is cash): the score is a player's cash, deeds not counted."""
     g = game(played("wonders-se"))
     own(g, 1, "dark_blue_1", "dark_blue_2")
-    assert g.score(0) == g.pl[0].cash and g.score(1) == g.pl[1].cash
+    assert g.score(0) == g.players[0].cash and g.score(1) == g.players[1].cash
 
 
 # ---- §3 the shorter games -----------------------------------------------------------
@@ -165,7 +165,7 @@ def test_short_two_deeds_dealt_and_paid(name):
     omedelbart betala det angivna priset"): each player holds two deeds and paid their prices."""
     ed = played(name, "short")
     g = interpreter.new_game(ed, ["random"] * 4, seed=3, check_invariants=True)
-    for p in g.pl:
+    for p in g.players:
         dealt = g.deeds_of(p.seat)
         assert len(dealt) == 2
         assert p.cash == ed.start_money - sum(ed.price[d] for d in dealt)
@@ -178,8 +178,8 @@ def test_short_hotel_after_three_houses():
     g = game(ed, cash=200000)
     own(g, 0, "brown_1", "brown_2")
     for s in ("brown_1", "brown_2"):
-        g.st.houses[sq(ed, s)] = 3
-    g.st.bank_houses -= 6
+        g.state.houses[sq(ed, s)] = 3
+    g.state.bank_houses -= 6
     assert g.can_build_hotel(0, sq(ed, "brown_1"))
     g.build_hotel(0, sq(ed, "brown_1"))
     assert g.rent(Ctx(1), sq(ed, "brown_1"), 0) == ed.printed[sq(ed, "brown_1")][-1]
@@ -198,9 +198,9 @@ def test_short_second_bankruptcy_ends_the_game():
     slut"): one bankruptcy plays on; the second ends the game, ranked by wealth."""
     g = game(played("classic-se", "short"), players=4, dice=[(1, 2)] * 8)
     g.bankrupt(1, BANK)
-    assert not g.ed.end_over(g, Ctx())
+    assert not g.edition.end_over(g, Ctx())
     g.bankrupt(2, BANK)
-    assert g.ed.end_over(g, Ctx())
+    assert g.edition.end_over(g, Ctx())
 
 
 def test_short_wealth_each_edition_keeps_its_hotel_value():
@@ -212,8 +212,8 @@ def test_short_wealth_each_edition_keeps_its_hotel_value():
         g = game(ed)
         own(g, 0, "brown_1")
         before = g.score(0)
-        g.st.hotels[sq(ed, "brown_1")] = 1
-        g.st.bank_hotels -= 1
+        g.state.hotels[sq(ed, "brown_1")] = 1
+        g.state.bank_hotels -= 1
         i = sq(ed, "brown_1")
         assert g.score(0) - before == ed.hotel_cost[i] + 3 * ed.house_cost[i]
 
@@ -229,7 +229,7 @@ def test_timed_game_ends_at_the_agreed_round_richest_wins():
     if s["ended_by"] == "end_condition":
         assert s["rounds"] == 30
     g = interpreter.new_game(ed, ["random"] * 4, seed=3)
-    assert all(len(g.deeds_of(p.seat)) == 2 for p in g.pl)
+    assert all(len(g.deeds_of(p.seat)) == 2 for p in g.players)
 
 
 def test_jackpot_taxes_fines_and_cards_go_to_the_pot():
@@ -239,16 +239,16 @@ def test_jackpot_taxes_fines_and_cards_go_to_the_pot():
     g = game(ed, dice=[(1, 3), (3, 3)], cash=1500)
     place(g, 0, "go")
     turn(g, 0)                                      # lands on Income Tax: pays into the pot
-    paid = g.st.pots[0]
-    assert paid > 0 and g.st.bank_ledger == -3000
+    paid = g.state.pots[0]
+    assert paid > 0 and g.state.bank_ledger == -3000
     g.pay(0, BANK, ed.jail_fine, "jail_fine")
-    assert g.st.pots[0] == paid + ed.jail_fine
+    assert g.state.pots[0] == paid + ed.jail_fine
     place(g, 1, "chance_2")                         # 20 - 22 + ... : straight onto Free Parking
     g.dice_source.rolls = [(1, 1)]
     place(g, 1, sq(ed, "free_parking") - 2)
-    before = g.pl[1].cash
+    before = g.players[1].cash
     g.move_steps(Ctx(1, 2), 1, 2)
-    assert g.pl[1].cash == before + paid + ed.jail_fine and g.st.pots[0] == 0
+    assert g.players[1].cash == before + paid + ed.jail_fine and g.state.pots[0] == 0
 
 
 def test_deal_all_deals_every_deed():
@@ -256,9 +256,9 @@ def test_deal_all_deals_every_deed():
     the bank holds no deed when play starts."""
     ed = played("classic-us", "deal-all")
     g = interpreter.new_game(ed, ["random"] * 3, seed=1, check_invariants=True)
-    assert all(g.st.owner[d] >= 0 for d in ed.deeds)
-    assert sorted(len(g.deeds_of(p.seat)) for p in g.pl) == [9, 9, 10]
-    assert all(p.cash == ed.start_money for p in g.pl)
+    assert all(g.state.owner[d] >= 0 for d in ed.deeds)
+    assert sorted(len(g.deeds_of(p.seat)) for p in g.players) == [9, 9, 10]
+    assert all(p.cash == ed.start_money for p in g.players)
 
 
 def test_variants_combine_where_it_makes_sense():

@@ -64,5 +64,5 @@ def test_reads_are_the_parts_an_invariant_names():
     ed = interpreter.load(grammar.compile_file(bundled()["classic-se"]))
     names = [name for name, _, _ in ed.invariants]
     assert reads(ed.invariant_sources[names.index("money_conservation")]) == {
-        ("pl", "cash"), ("st", "bank_ledger"), ("st", "pots"), ("g", "seats")}
-    assert reads("g.ctx_roll(c) > 1") is None and reads("g.st.houses.pop() > 1") is None
+        ("players", "cash"), ("state", "bank_ledger"), ("state", "pots"), ("game", "seats")}
+    assert reads("g.ctx_roll(c) > 1") is None and reads("g.state.houses.pop() > 1") is None

@@ -24,7 +24,7 @@ from grammar.language import parts
 from interpreter.state import BANK
 
 from . import terms as T
-from .compile import Ctx, Unsupported, val
+from .encode import Ctx, Unsupported, val
 from .engine import SymGame
 from .state import fresh, reads
 
@@ -80,7 +80,7 @@ def _at(g: SymGame, p: int, sq: int) -> None:
 
 
 def _dice(g: SymGame):
-    ed = g.ed
+    ed = g.edition
     return g.choice("dice", ("range", ed.dice, ed.dice * ed.faces) if g.provider is None
                     else list(range(ed.dice, ed.dice * ed.faces + 1)))
 

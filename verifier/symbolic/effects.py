@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from . import terms as T
-from .compile import DEFERRED, Ctx, Ref
+from .encode import DEFERRED, Ctx, Ref
 
 
 class EffectsMixin:
@@ -13,7 +13,7 @@ class EffectsMixin:
         """Move forward `steps` squares: fire `on_pass` of squares passed or landed on, then
         land. `land=False` stops before the landing (the roll action: the landing is the
         `square:*` and property actions)."""
-        ed, s = self.ed, self.s
+        ed, s = self.edition, self.s
         n = ed.n
         old = s.position[p]
         new = T.mod(T.add(old, steps), n)
@@ -60,7 +60,7 @@ class EffectsMixin:
         self.fork(T.or_(s.halt, T.not_(T.eq(s.position[p], sq)), s.bankrupt[p]), None, lambda: self.landed(c, p, sq))
 
     def landed(self, c: Ctx, p: int, sq: int) -> None:
-        ed = self.ed
+        ed = self.edition
         block = self.squares[sq].get("on_land") or []
         if block:
             saved = c.reason
@@ -74,7 +74,7 @@ class EffectsMixin:
 
     def move_to(self, c: Ctx, target: int) -> None:
         p = c.me
-        steps = T.mod(T.sub(target, self.s.position[p]), self.ed.n)
+        steps = T.mod(T.sub(target, self.s.position[p]), self.edition.n)
         self.fork(T.eq(steps, 0), lambda: self.land(c, p, target), lambda: self.move_steps(c, p, steps))
 
     def jump_to(self, c: Ctx, target: int) -> None:
@@ -90,13 +90,13 @@ class EffectsMixin:
 
     def move_back(self, c: Ctx, p: int, steps) -> None:
         s = self.s
-        new = T.mod(T.add(s.position[p], steps), self.ed.n)
+        new = T.mod(T.add(s.position[p], steps), self.edition.n)
         s.position[p] = new
         s.progress[p] = T.add(s.progress[p], steps)
-        self.split_value(new, range(self.ed.n), lambda sq: self.land(c, p, sq))
+        self.split_value(new, range(self.edition.n), lambda sq: self.land(c, p, sq))
 
     def advance_nearest(self, c: Ctx, group: int, rent_node) -> None:
-        ed = self.ed
+        ed = self.edition
         squares = ed.group_squares[group]
         if not squares:
             return
@@ -112,7 +112,7 @@ class EffectsMixin:
         self.split_value(self.s.position[c.me], range(ed.n), at)
 
     def go_to_jail(self, p: int, reason: str = "") -> None:
-        ed, s = self.ed, self.s
+        ed, s = self.edition, self.s
         back = T.mod(T.sub(s.position[p], ed.jail_square), ed.n)
         s.progress[p] = T.sub(s.progress[p], back)
         s.position[p] = ed.jail_square
@@ -130,7 +130,7 @@ class EffectsMixin:
     def draw(self, c: Ctx, deck: int, card=None) -> None:
         """Take the top card (an action parameter: any card now in the deck), obey it, put
         it back at the bottom unless it was kept."""
-        s, ed = self.s, self.ed
+        s, ed = self.s, self.edition
         cards = range(len(s.loc[deck]))
         empty = T.and_(*[T.not_(T.eq(x, -1)) for x in s.loc[deck]])
         if self.draw_depth >= self.MAX_DRAWS:
@@ -148,10 +148,10 @@ class EffectsMixin:
         saved_kept, saved_reason = s.kept, c.reason
         s.kept = False
         s.loc[deck][i] = -2                 # in play: neither in the deck nor held
-        c.reason = "card:" + self.ed.decks[deck]["key"]
+        c.reason = "card:" + self.edition.decks[deck]["key"]
         self.draw_depth += 1
         try:
-            self.block(self.ed.decks[deck]["cards"][i].get("effect") or [], c)
+            self.block(self.edition.decks[deck]["cards"][i].get("effect") or [], c)
         finally:
             self.draw_depth -= 1
         self.flag(T.and_(self.s.kept, self.s.deferred), DEFERRED)     # kept unless the landing bankrupts
@@ -167,7 +167,7 @@ class EffectsMixin:
 
     def ctx_roll(self, c: Ctx):
         if c.roll is None:
-            ed = self.ed
+            ed = self.edition
             c.roll = self.choice("roll", ("range", ed.dice, ed.dice * ed.faces), seat=c.me)
         return c.roll
 
@@ -175,7 +175,7 @@ class EffectsMixin:
 
     def hooks(self, event: str, state: str | None = None) -> list:
         """The IR's hooks of one event (of one declared state for `add`), in spec order."""
-        return [h for h in self.ed.ir.get("hooks", []) if h["event"] == event and h.get("state") == state]
+        return [h for h in self.edition.ir.get("hooks", []) if h["event"] == event and h.get("state") == state]
 
     def fire(self, hooks: list, c: Ctx, value: int, way: str | None = None) -> None:
         """Run the hooks with their variable bound to square `value`; once `end game` has
@@ -204,7 +204,7 @@ class EffectsMixin:
         """`add SQUARE to P.STATE`: a new element joins the set, then the `add` hooks run."""
         def new():
             self.s.marks[p][k][sq] = True
-            hooks = self.hooks("add", self.ed.states[k])
+            hooks = self.hooks("add", self.edition.states[k])
             if hooks:
                 self.fire(hooks, Ctx(p, reason="hook:add"), sq)
         self.fork(self.s.marks[p][k][sq], None, new)

@@ -13,7 +13,7 @@ import z3
 from interpreter.state import BANK
 
 from . import terms as T
-from .compile import _MISSING, CompileMixin, Ctx, Unsupported
+from .encode import _MISSING, CompileMixin, Ctx, Unsupported
 from .effects import EffectsMixin
 from .rules import RulesMixin
 from .state import merge
@@ -27,7 +27,7 @@ class SymGame(CompileMixin, EffectsMixin, RulesMixin):
 
     def __init__(self, ed, state, provider=None, force=None, cur: int = BANK, tag: str = "",
                  abstract_bankruptcy: bool = False):
-        self.ed = ed
+        self.edition = ed
         self.squares = sorted(ed.ir["squares"], key=lambda sq: sq["index"])
         self.s = state
         self.provider = provider          # concrete mode: (key, kind, domain, seat) -> value
@@ -166,7 +166,7 @@ class SymGame(CompileMixin, EffectsMixin, RulesMixin):
     def double(self, total):
         """Whether the throw making `total` shows the same face on every die: a decision of
         the throw, possible only where some throw of that total is (or is not) a double."""
-        ed = self.ed
+        ed = self.edition
         doubles = [ed.dice * f for f in range(1, ed.faces + 1)]
         if ed.dice < 2:
             return True
@@ -199,7 +199,7 @@ class SymGame(CompileMixin, EffectsMixin, RulesMixin):
         hook(0)
 
     def jail_pay_fine(self, p: int) -> None:
-        self.pay(p, BANK, self.ed.jail_fine, "jail_fine")
+        self.pay(p, BANK, self.edition.jail_fine, "jail_fine")
         self.leave_jail(p, "fine")
 
     def jail_use_card(self, p: int, deck: int, i: int) -> None:
@@ -211,7 +211,7 @@ class SymGame(CompileMixin, EffectsMixin, RulesMixin):
         self.move(p, total)
 
     def jail_fail(self, p: int, total) -> None:
-        ed, s = self.ed, self.s
+        ed, s = self.edition, self.s
         s.jail_turns[p] = T.add(s.jail_turns[p], 1)
 
         def last_try():

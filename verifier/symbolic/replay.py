@@ -8,7 +8,7 @@ from collections import defaultdict
 
 import interpreter
 from interpreter import actions as A
-from interpreter.compile import Ctx
+from interpreter.translate import Ctx
 from interpreter.engine import Game
 from interpreter.rules import AuctionInfo
 from interpreter.state import BANK
@@ -77,9 +77,9 @@ def _faces(total: int, faces: int, double: bool):
 def run(game, act, args: dict, record: list) -> bool:
     """Apply `act` with `args` to the interpreter game; False when the interpreter cannot
     take the same path (the caller skips the pair)."""
-    ed, st = game.ed, game.st
+    ed, st = game.edition, game.state
     script = Script(record)
-    game.strats = [script] * len(st.players)
+    game.strategies = [script] * len(st.players)
     game.fasts = [None] * len(st.players)
     game.raise_fasts = [script.raise_fast] * len(st.players)
     game.log_on = False
@@ -137,7 +137,7 @@ def run(game, act, args: dict, record: list) -> bool:
     elif name in ("jail:pay_fine", "jail:use_card", "jail:double", "jail:fail"):
         if name == "jail:use_card":
             k, i = act.extra["cards"][args["card"]]
-            cards = game.pl[me].cards
+            cards = game.players[me].cards
             cards.remove([k, i])
             cards.insert(0, [k, i])
             script.extra["jail"] = A.UseCard
@@ -196,12 +196,12 @@ def legal(game, act, args: dict):
     me, sq, name = args.get("me"), args.get("sq"), act.name
     checks = {"build_hotel": "can_build_hotel", "sell_building": "can_sell", "downgrade": "can_downgrade",
               "mortgage": "can_mortgage", "unmortgage": "can_unmortgage"}
-    if game.pl[me].bankrupt:
+    if game.players[me].bankrupt:
         return False
     if name in checks:
         return getattr(game, checks[name])(me, sq)
     if act.family == "action":
-        allowed = game.ed.actions[act.extra["index"]][3]
+        allowed = game.edition.actions[act.extra["index"]][3]
         return args["item"] in allowed(game, Ctx(me, reason="action"))
     return None
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from interpreter.state import BANK, POT0
 
 from . import terms as T
-from .compile import Ref, sum_terms
+from .encode import Ref, sum_terms
 
 
 class RulesMixin:
@@ -45,8 +45,8 @@ class RulesMixin:
         self.fork(T.le(amount, 0), nonpositive, lambda: self._pay(payer, payee, amount, reason))
 
     def _pay(self, payer, payee, amount, reason):
-        if payee == BANK and self.ed.redirect:            # a pot takes these receipts instead
-            payee = self.ed.redirect.get(reason, BANK)
+        if payee == BANK and self.edition.redirect:            # a pot takes these receipts instead
+            payee = self.edition.redirect.get(reason, BANK)
         if payer == payee:
             return
         if payer < 0:                                      # the bank or a pot pays in full
@@ -66,19 +66,19 @@ class RulesMixin:
 
     def group_built(self, g: int):
         s = self.s
-        return T.or_(*[T.or_(T.lt(0, s.houses[sq]), T.lt(0, s.hotels[sq])) for sq in self.ed.group_squares[g]])
+        return T.or_(*[T.or_(T.lt(0, s.houses[sq]), T.lt(0, s.hotels[sq])) for sq in self.edition.group_squares[g]])
 
-    def gcount(self, p, g: int):
-        return sum_terms([T.ite(T.eq(self.s.owner[sq], p), 1, 0) for sq in self.ed.group_squares[g]])
+    def group_counts(self, p, g: int):
+        return sum_terms([T.ite(T.eq(self.s.owner[sq], p), 1, 0) for sq in self.edition.group_squares[g]])
 
-    def gmort(self, g: int):
-        return sum_terms([T.ite(self.s.mortgaged[sq], 1, 0) for sq in self.ed.group_squares[g]])
+    def group_mortgages(self, g: int):
+        return sum_terms([T.ite(self.s.mortgaged[sq], 1, 0) for sq in self.edition.group_squares[g]])
 
     # ---- landing on a deed -------------------------------------------------------------
 
     def property_rule(self, c, p: int, sq: int) -> None:
         self.after_landing()
-        ed, s = self.ed, self.s
+        ed, s = self.edition, self.s
         rent_node = c.rent_fn
         c.rent_fn = None
 
@@ -115,7 +115,7 @@ class RulesMixin:
         amount = self.rent(c, sq, o)
         if rent_node is not None:
             c.rent = amount
-            amount = T.round_money(self.expr(rent_node, c), self.ed.rounding_up)
+            amount = T.round_money(self.expr(rent_node, c), self.edition.rounding_up)
         self.pay(p, o, amount, "rent")
         hooks = self.hooks("rent")
         if hooks:
@@ -123,15 +123,15 @@ class RulesMixin:
 
     def rent(self, c, sq: int, o: int):
         """The deed's rent formula with the rent names bound (docs/language.md)."""
-        ed, s = self.ed, self.s
+        ed, s = self.edition, self.s
         g = ed.group_of[sq]
-        owned = self.gcount(o, g)
+        owned = self.group_counts(o, g)
         c.owner = o
         c.printed = ed.printed[sq]
         c.level = T.ite(T.lt(0, s.hotels[sq]), ed.hotel_level, s.houses[sq])
         c.owned = owned
         c.complete = T.eq(owned, ed.group_size[g])
-        c.mig = self.gmort(g)
+        c.mortgaged_in_group = self.group_mortgages(g)
         c.here = sq
         kind = self.squares[sq]["kind"]
         node = ed.ir.get("rent", {}).get(kind)
@@ -145,7 +145,7 @@ class RulesMixin:
         """The English auction as its outcome: a winner among the bidders (or nobody) and
         a price one of `auction.raises` can reach (at least the least raise; within the
         winner's cash when `auction.bid_within_cash`)."""
-        ed, s = self.ed, self.s
+        ed, s = self.edition, self.s
         least = min(ed.raises)
 
         def may_win(q):
@@ -170,7 +170,7 @@ class RulesMixin:
     def bid(self, w: int, least: int, first: int = 0):
         """The price a winning bidder pays: one of `auction.raises` can reach it (at least
         `first` plus the least raise; within the bidder's cash when `auction.bid_within_cash`)."""
-        ed, s = self.ed, self.s
+        ed, s = self.edition, self.s
         if T.is_sym(s.cash[w]) or not ed.bid_within_cash:
             price = self.choice("auction_price", ("range", first + least, None), seat=w)
         else:
@@ -191,7 +191,7 @@ class RulesMixin:
     def forced_sale(self, p: int, sq: int) -> None:
         """`debt.auction_deeds`: a debtor's deed auctioned to the other players; the price goes
         to the debtor (nobody bidding leaves the deed where it is)."""
-        ed, s = self.ed, self.s
+        ed, s = self.edition, self.s
         least = min(ed.raises)
 
         def may_win(q):
@@ -210,7 +210,7 @@ class RulesMixin:
     def preemption(self, sq: int, lander: int, w: int, price) -> None:
         """`auction.preempt`: the player who landed may take the deed for the last bid plus
         the premium (the premium alone when nobody bid)."""
-        ed, s = self.ed, self.s
+        ed, s = self.edition, self.s
         offer = T.add(price, ed.preempt)
         can = T.and_(T.not_(s.bankrupt[lander]), T.le(offer, s.cash[lander]))
         take = self.choice("preempt", [False, True] if can is not False else [False], seat=lander)
@@ -222,21 +222,21 @@ class RulesMixin:
     # ---- building ----------------------------------------------------------------------
 
     def even_level(self, sq: int):
-        return T.ite(T.lt(0, self.field("hotels", sq)), self.ed.hotel_even_level, self.field("houses", sq))
+        return T.ite(T.lt(0, self.field("hotels", sq)), self.edition.hotel_even_level, self.field("houses", sq))
 
     def group_ready(self, p, g: int):
-        ed = self.ed
+        ed = self.edition
         if ed.group_kind[g] != 1:
             return False
         out = True
         if ed.needs_complete:
-            out = T.and_(out, T.eq(self.gcount(p, g), ed.group_size[g]))
+            out = T.and_(out, T.eq(self.group_counts(p, g), ed.group_size[g]))
         if ed.blocked_by_mortgage:
-            out = T.and_(out, T.eq(self.gmort(g), 0))
+            out = T.and_(out, T.eq(self.group_mortgages(g), 0))
         return out
 
     def can_build(self, p, sq: int, paid: bool = True):
-        ed, s = self.ed, self.s
+        ed, s = self.edition, self.s
         g = ed.group_of[sq]
         cs = [T.eq(s.owner[sq], p), T.eq(s.hotels[sq], 0), T.lt(s.houses[sq], ed.max_houses),
               T.lt(0, s.bank_houses), T.not_(s.mortgaged[sq])]
@@ -249,7 +249,7 @@ class RulesMixin:
         return T.and_(*cs)
 
     def can_build_hotel(self, p, sq: int):
-        ed, s = self.ed, self.s
+        ed, s = self.edition, self.s
         g = ed.group_of[sq]
         cs = [T.eq(s.owner[sq], p), T.lt(s.hotels[sq], ed.hotels_per_lot), T.lt(0, s.bank_hotels),
               T.le(ed.houses_per_hotel, s.houses[sq]), T.le(ed.hotel_cost[sq], s.cash[p]), self.group_ready(p, g)]
@@ -258,7 +258,7 @@ class RulesMixin:
         return T.and_(*cs)
 
     def can_sell(self, p, sq: int):
-        ed, s = self.ed, self.s
+        ed, s = self.edition, self.s
         base = T.and_(T.eq(s.owner[sq], p), T.or_(T.lt(0, s.houses[sq]), T.lt(0, s.hotels[sq])))
         if not ed.even:
             return base
@@ -275,20 +275,20 @@ class RulesMixin:
 
     def can_downgrade(self, p, sq: int):
         s = self.s
-        return T.and_(T.eq(s.owner[sq], p), T.lt(0, s.hotels[sq]), T.le(self.ed.houses_per_hotel, s.bank_houses))
+        return T.and_(T.eq(s.owner[sq], p), T.lt(0, s.hotels[sq]), T.le(self.edition.houses_per_hotel, s.bank_houses))
 
     def can_mortgage(self, p, sq: int):
         s = self.s
-        if not self.ed.mortgages:
+        if not self.edition.mortgages:
             return False
-        return T.and_(T.eq(s.owner[sq], p), T.not_(s.mortgaged[sq]), T.not_(self.group_built(self.ed.group_of[sq])))
+        return T.and_(T.eq(s.owner[sq], p), T.not_(s.mortgaged[sq]), T.not_(self.group_built(self.edition.group_of[sq])))
 
     def can_unmortgage(self, p, sq: int):
         s = self.s
-        return T.and_(T.eq(s.owner[sq], p), s.mortgaged[sq], T.le(self.ed.unmortgage_cost[sq], s.cash[p]))
+        return T.and_(T.eq(s.owner[sq], p), s.mortgaged[sq], T.le(self.edition.unmortgage_cost[sq], s.cash[p]))
 
     def build(self, p: int, sq: int, price=None) -> None:
-        ed, s = self.ed, self.s
+        ed, s = self.edition, self.s
         if price is None:
             self.transfer(p, BANK, ed.house_cost[sq], "build")
         s.houses[sq] = T.add(s.houses[sq], 1)
@@ -296,7 +296,7 @@ class RulesMixin:
         self.check_even(ed.group_of[sq])
 
     def build_hotel(self, p: int, sq: int) -> None:
-        ed, s = self.ed, self.s
+        ed, s = self.edition, self.s
         self.transfer(p, BANK, ed.hotel_cost[sq], "build")
         s.bank_houses = T.add(s.bank_houses, s.houses[sq])
         s.houses[sq] = 0
@@ -305,7 +305,7 @@ class RulesMixin:
         self.check_even(ed.group_of[sq])
 
     def sell_building(self, p: int, sq: int) -> None:
-        ed, s = self.ed, self.s
+        ed, s = self.edition, self.s
         g = ed.group_of[sq]
 
         def hotel():
@@ -329,7 +329,7 @@ class RulesMixin:
         self.check_even(g)
 
     def downgrade(self, p: int, sq: int) -> None:
-        ed, s = self.ed, self.s
+        ed, s = self.edition, self.s
         s.hotels[sq] = T.sub(s.hotels[sq], 1)
         s.bank_hotels = T.add(s.bank_hotels, 1)
         s.houses[sq] = ed.houses_per_hotel
@@ -339,7 +339,7 @@ class RulesMixin:
     def check_even(self, g: int) -> None:
         """A group left uneven by a shortage hotel sale is even again once levels meet."""
         s = self.s
-        levels = [self.even_level(o) for o in self.ed.group_squares[g]]
+        levels = [self.even_level(o) for o in self.edition.group_squares[g]]
         if not levels:
             return
         hi, lo = levels[0], levels[0]
@@ -348,7 +348,7 @@ class RulesMixin:
         s.uneven[g] = T.and_(s.uneven[g], T.not_(T.le(T.sub(hi, lo), 1)))
 
     def sell_all_buildings(self, p: int) -> None:
-        ed, s = self.ed, self.s
+        ed, s = self.edition, self.s
         for sq in ed.deeds:
             mine = T.eq(s.owner[sq], p)
             hotels, houses = T.ite(mine, s.hotels[sq], 0), T.ite(mine, s.houses[sq], 0)
@@ -365,16 +365,16 @@ class RulesMixin:
 
     def mortgage(self, p: int, sq: int) -> None:
         self.s.mortgaged[sq] = True
-        self.transfer(BANK, p, self.ed.mortgage_value[sq], "mortgage")
+        self.transfer(BANK, p, self.edition.mortgage_value[sq], "mortgage")
 
     def unmortgage(self, p: int, sq: int) -> None:
-        self.transfer(p, BANK, self.ed.unmortgage_cost[sq], "unmortgage")
+        self.transfer(p, BANK, self.edition.unmortgage_cost[sq], "unmortgage")
         self.s.mortgaged[sq] = False
 
     def received_mortgaged(self, q: int, sq: int) -> None:
         """A mortgaged deed changed hands: the new holder lifts it now (if the cash allows)
         or pays the transfer interest now and keeps the mortgage."""
-        ed, s = self.ed, self.s
+        ed, s = self.edition, self.s
         can = T.le(ed.unmortgage_cost[sq], s.cash[q])
         lift = self.choice("lift", [False, True] if can is not False else [False], seat=q)
         self.assume(T.implies(lift, can))
@@ -384,16 +384,16 @@ class RulesMixin:
     # ---- trades ------------------------------------------------------------------------
 
     def tradeable(self, sq: int):
-        return True if self.ed.trade_built_groups else T.not_(self.group_built(self.ed.group_of[sq]))
+        return True if self.edition.trade_built_groups else T.not_(self.group_built(self.edition.group_of[sq]))
 
     # ---- debts and bankruptcy ----------------------------------------------------------
 
     def deed_value(self, sq: int):
-        ed = self.ed
+        ed = self.edition
         return T.ite(self.s.mortgaged[sq], ed.price[sq] - ed.mortgage_value[sq], ed.price[sq])
 
     def may_give_deed(self, sq: int, owed, creditor: int):
-        if not self.ed.pay_with_deeds or creditor < 0:
+        if not self.edition.pay_with_deeds or creditor < 0:
             return False
         v = self.deed_value(sq)
         return T.and_(self.tradeable(sq), T.lt(0, v), T.le(v, owed))
@@ -414,7 +414,7 @@ class RulesMixin:
             self.bankrupt_depth -= 1
 
     def _bankrupt(self, p, creditor):
-        ed, s = self.ed, self.s
+        ed, s = self.edition, self.s
         if p == self.cur:
             s.halt = True
         self.sell_all_buildings(p)

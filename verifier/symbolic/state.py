@@ -230,7 +230,7 @@ def initial(ed, players: int) -> SymState:
 
 def from_game(game) -> SymState:
     """The abstraction of a running interpreter game (concrete values)."""
-    st, ed = game.st, game.ed
+    st, ed = game.state, game.edition
     s = SymState(len(st.players))
     for p in st.players:
         s.cash.append(p.cash)

@@ -20,7 +20,7 @@ import spec
 from interpreter.state import BANK, GameState, Player
 from verifier.symbolic import terms as T
 from verifier.symbolic.actions import catalogue
-from verifier.symbolic.compile import Unsupported
+from verifier.symbolic.encode import Unsupported
 from verifier.symbolic.replay import legal, run
 from verifier.symbolic.state import from_game
 

@@ -10,7 +10,7 @@ import grammar
 import spec
 from verifier import prove
 from verifier.symbolic.actions import catalogue
-from verifier.symbolic.compile import CompileMixin
+from verifier.symbolic.encode import CompileMixin
 from verifier.verdicts import Bounded, Proved, Unknown, Violated
 
 
@@ -20,8 +20,8 @@ def ir():
 
 
 def test_dispatch_covers_the_interpreters_kinds():
-    from interpreter.compile import Compiler
-    from verifier.symbolic.compile import EXPR_KINDS, STMT_KINDS
+    from interpreter.translate import Compiler
+    from verifier.symbolic.encode import EXPR_KINDS, STMT_KINDS
     theirs_x = sorted(n[2:] for n in dir(Compiler) if n.startswith("x_"))
     theirs_s = sorted(n[2:] for n in dir(Compiler) if n.startswith("s_"))
     assert set(theirs_x) <= set(EXPR_KINDS)
@@ -43,9 +43,9 @@ def test_a_worked_example_does_not_shape_the_symbolic_state(ir):
     from verifier.symbolic.state import fresh
     assert any("over" in str(x["expect"]) for x in ir["examples"])
     without = {**ir, "examples": []}
-    assert fresh(prove.edition(ir), 2).over is False and fresh(prove.edition(without), 2).over is False
+    assert fresh(prove.playable(ir), 2).over is False and fresh(prove.playable(without), 2).over is False
     passport = grammar.compile_file(str(spec.bundled()["wonders-se"]))      # `end game` is a rule there
-    assert fresh(prove.edition(passport), 2).over is not False
+    assert fresh(prove.playable(passport), 2).over is not False
 
 
 @pytest.mark.parametrize("inv", ["money_conservation", "house_stock", "positions"])
@@ -224,7 +224,7 @@ def test_the_free_parking_jackpot_is_modelled(jackpot):
     (unknown, not inductive, never proved): the fine really reaches the pot."""
     from verifier.symbolic.state import initial
 
-    ed = prove.edition(jackpot)
+    ed = prove.playable(jackpot)
     acts = {a.name: a for a in catalogue(jackpot, 2, ed)}
     parking = next(sq["key"] for sq in jackpot["squares"]
                    if any(s.get("stmt") == "transfer" and s["payer"].get("expr") == "pot"
@@ -266,7 +266,7 @@ def test_a_bounded_checks_later_steps_are_the_proofs_steps_renamed(ir):
     transition is each action's symbolic step (built for the preservation proofs) renamed
     onto the step's state: the same terms as building it there again."""
     from verifier.symbolic.state import fresh
-    ed = prove.edition(ir)
+    ed = prove.playable(ir)
     acts = [a for a in catalogue(ir, 2, ed) if a.name in ("roll", "buy", "rent:lot", "card:chance:0")]
     s1 = fresh(ed, 2, prefix="s1.")
     built = [prove._sym_step(ed, a, 2, prove._fresh(ed, 2)) for a in acts]
@@ -281,10 +281,10 @@ def test_the_citys_formulas_are_worked_out_once_per_area_terms(city, monkeypatch
     """metropol-da p. 10-11 (the city plan: a block raises one area; the skyscrapers and the
     blocks of a turn are sums over every area): a formula that reads only areas' numbers
     is kept per those terms, and the step it makes is the step worked out per whole state."""
-    from verifier.symbolic import compile as C
+    from verifier.symbolic import encode as C
     from verifier.symbolic import terms as T
     from verifier.symbolic.state import fresh
-    ed = prove.edition(city)
+    ed = prove.playable(city)
     act = next(a for a in catalogue(city, 2, ed) if a.name == "action:build_block")
 
     def terms(g):
@@ -312,7 +312,7 @@ def test_a_violation_two_steps_deep_is_confirmed_by_the_interpreter(ledger):
     the step ran with a symbolic or a concrete seat), so the violation is confirmed.
     Counterexample twin: one step deep there is nothing to find."""
     ir = ledger
-    ed = prove.edition(ir)
+    ed = prove.playable(ir)
     acts = [a for a in catalogue(ir, 2, ed) if a.name in ("roll", "square:income_tax")]
     tax = next(sq["index"] for sq in ir["squares"] if sq["key"] == "income_tax")
     verdict = prove.bounded(ir, "bank_pays_out", 2, 2, actions=acts)
@@ -332,7 +332,7 @@ def test_a_bankruptcy_at_the_last_step_ends_the_bound(ledger):
     poor = grammar.compile_text("edition poor extends classic-se\n"
                                 "money {\n  start = 3000\n  notes = [1 x 2000, 1 x 1000]\n}\n", "poor.rules")
     for ir, bound in ((poor, 1), (ledger, 2)):
-        acts = [a for a in catalogue(ir, 2, prove.edition(ir)) if a.name in ("roll", "square:income_tax")]
+        acts = [a for a in catalogue(ir, 2, prove.playable(ir)) if a.name in ("roll", "square:income_tax")]
         verdict = prove.bounded(ir, "no_negative_cash", 2, 2, actions=acts)
         assert isinstance(verdict, Bounded) and verdict.bound == bound, verdict
         assert ("a bankruptcy is reachable at step 2" in verdict.reason) == (bound == 1), verdict.reason
@@ -345,7 +345,7 @@ def test_an_editions_bounded_checks_share_one_transition(ledger):
     depth (each check pushed onto it and popped). classic-se "Inkomstskatt": the violation
     two steps deep is found after another invariant's checks, confirmed by the interpreter;
     the next run starts from a transition of its own and finds the same trace."""
-    acts = [a for a in catalogue(ledger, 2, prove.edition(ledger)) if a.name in ("roll", "square:income_tax")]
+    acts = [a for a in catalogue(ledger, 2, prove.playable(ledger)) if a.name in ("roll", "square:income_tax")]
     runs, traces = [], []
     for _ in range(2):
         with prove.budget() as effort:

@@ -1,5 +1,5 @@
 """IR expressions and statements -> their symbolic meaning (the mirror of
-`interpreter/compile.py`). Each IR kind has one handler, named as in the interpreter
+`interpreter/translate.py`). Each IR kind has one handler, named as in the interpreter
 (`x_attr`, `s_transfer`, ...); an unknown kind is `Unsupported`, never a silent pass.
 
 Expressions are evaluated against the machine's current state (`SymGame.s`), whose
@@ -15,7 +15,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import NamedTuple
 
-from interpreter.compile import Ctx  # the same names in scope as the interpreter (one definition)
+from interpreter.translate import Ctx  # the same names in scope as the interpreter (one definition)
 from interpreter.state import BANK, NO_DEED, POT0
 
 from . import terms as T
@@ -44,7 +44,7 @@ SET_NAMES = ("players", "others", "deeds", "groups", "decks")
 
 
 class CompileMixin:
-    """Mixed into `SymGame`: `self.s` is the state, `self.ed` the interpreter's Edition."""
+    """Mixed into `SymGame`: `self.s` is the state, `self.edition` the interpreter's Edition."""
 
     # ---- expressions ---------------------------------------------------------------
 
@@ -71,25 +71,25 @@ class CompileMixin:
         return Ref("player", BANK)
 
     def x_setting(self, node, c):
-        return self.ed.setting(node["path"])
+        return self.edition.setting(node["path"])
 
     def x_pot(self, node, c):
-        return Ref("pot", self.ed.pot_party[node["key"]])
+        return Ref("pot", self.edition.pot_party[node["key"]])
 
     def x_square(self, node, c):
-        return Ref("deed", self.ed.square_index[node["key"]])
+        return Ref("deed", self.edition.square_index[node["key"]])
 
     def x_group(self, node, c):
-        return Ref("group", self.ed.group_index[node["key"]])
+        return Ref("group", self.edition.group_index[node["key"]])
 
     def x_deck(self, node, c):
-        return Ref("deck", self.ed.deck_index[node["key"]])
+        return Ref("deck", self.edition.deck_index[node["key"]])
 
     def x_var(self, node, c):
         name = node["name"]
         if name in c.vars:
             return c.vars[name]
-        s, ed = self.s, self.ed
+        s, ed = self.s, self.edition
         if name == "me":
             return Ref("player", c.me)
         if name == "dice":
@@ -105,7 +105,7 @@ class CompileMixin:
         if name == "complete":
             return c.complete
         if name == "mortgaged_in_group":
-            return c.mig
+            return c.mortgaged_in_group
         if name == "rent":
             return c.rent
         if name == "roll":
@@ -158,7 +158,7 @@ class CompileMixin:
         sq = val(ref)
         if not T.is_sym(sq):
             return fn(sq)
-        return T.pick(sq, [fn(i) for i in range(self.ed.n)])
+        return T.pick(sq, [fn(i) for i in range(self.edition.n)])
 
     def field(self, name: str, sq: int):
         """A deed field of any square: a square without a deed reads as the interpreter's
@@ -173,12 +173,12 @@ class CompileMixin:
         a = val(ref)
         if not T.is_sym(a):
             return fn(a)
-        return T.pick(a, [fn(i) for i in self.ed.all_areas])
+        return T.pick(a, [fn(i) for i in self.edition.all_areas])
 
     def x_attr(self, node, c):
         of = self.expr(node["subject"], c)
         name = node["name"]
-        s, ed = self.s, self.ed
+        s, ed = self.s, self.edition
         kind = of.kind if isinstance(of, Ref) else None
         if kind == "pot":                                           # a pot has only its cash
             if name != "cash":
@@ -340,7 +340,7 @@ class CompileMixin:
                 raise Unsupported(f"`{name}` takes one player")
             q = val(args[0])
             table = self.s.houses if name == "houses" else self.s.hotels
-            return sum_terms([T.ite(T.eq(self.s.owner[sq], q), table[sq], 0) for sq in self.ed.deeds])
+            return sum_terms([T.ite(T.eq(self.s.owner[sq], q), table[sq], 0) for sq in self.edition.deeds])
         if name == "held":
             return self.held(val(args[0]), val(args[1]))
         if name == "numbers":
@@ -348,7 +348,7 @@ class CompileMixin:
             if T.is_sym(lo) or T.is_sym(hi):
                 raise Unsupported("`numbers` with bounds that depend on the state")
             return [(v, True) for v in range(lo, hi + 1)]
-        formulas = self.ed.ir.get("formulas", {})
+        formulas = self.edition.ir.get("formulas", {})
         if name not in formulas:
             raise Unsupported(f"unknown function `{name}`")
         formula = formulas[name]
@@ -359,8 +359,8 @@ class CompileMixin:
         # state and arguments: the city's formulas are aggregates over every area, called
         # again and again by one step (the key's objects are kept, so no id is reused)
         key = None
-        if _pure(self.ed, name):
-            flat = _read_terms(self.ed, name, self.s)
+        if _pure(self.edition, name):
+            flat = _read_terms(self.edition, name, self.s)
             key = (name, tuple(map(_arg_key, args)), tuple(map(id, flat)))
             if key in self.calls:
                 return self.calls[key][0]
@@ -400,7 +400,7 @@ class CompileMixin:
         self.flag(self.s.deferred, DEFERRED)
 
     def s_transfer(self, node, c):
-        amount = T.round_money(val(self.expr(node["amount"], c)), self.ed.rounding_up)
+        amount = T.round_money(val(self.expr(node["amount"], c)), self.edition.rounding_up)
         payer, payee = val(self.expr(node["payer"], c)), val(self.expr(node["payee"], c))
         self.split_party(payer, lambda a: self.split_party(payee, lambda b: self.pay(a, b, amount, c.reason)))
 
@@ -419,7 +419,7 @@ class CompileMixin:
     def s_move_to(self, node, c):
         target = node["square"]
         if isinstance(target, str):
-            target = self.ed.square_index[target]
+            target = self.edition.square_index[target]
         self.move_to(c, target)
 
     def s_move_by(self, node, c):
@@ -428,7 +428,7 @@ class CompileMixin:
     def s_advance_to_nearest(self, node, c):
         group = node["group"]
         if isinstance(group, str):
-            group = self.ed.group_index[group]
+            group = self.edition.group_index[group]
         self.advance_nearest(c, group, node.get("rent"))
 
     def s_go_to_jail(self, node, c):
@@ -437,7 +437,7 @@ class CompileMixin:
     def s_draw(self, node, c):
         deck = node["deck"]
         if isinstance(deck, str):
-            deck = self.ed.deck_index[deck]
+            deck = self.edition.deck_index[deck]
         self.draw(c, deck)
 
     def s_keep(self, node, c):
@@ -449,14 +449,14 @@ class CompileMixin:
         self.split_value(pick, list(range(len(options))), lambda i: self.block(options[i].get("body", []), c))
 
     def s_add(self, node, c):
-        k = self.ed.state_index[node["state"]]
+        k = self.edition.state_index[node["state"]]
         item, to = val(self.expr(node["item"], c)), val(self.expr(node["player"], c))
 
         def mark(q):
             if q == BANK:
                 self.flag(True, "a declared state of the bank")
                 return
-            self.split_value(item, range(self.ed.n), lambda sq: self.mark(q, k, sq))
+            self.split_value(item, range(self.edition.n), lambda sq: self.mark(q, k, sq))
         self.split_party(to, mark)
 
     def s_choose_in(self, node, c):
@@ -517,7 +517,7 @@ class CompileMixin:
 
     def s_set(self, node, c):
         """`set x.NAME = V`: an area's or a player's declared number."""
-        ed = self.ed
+        ed = self.edition
         of, value = val(self.expr(node["subject"], c)), val(self.expr(node["value"], c))
         name = node["state"]
         if name in ed.area_state_index:
@@ -540,7 +540,7 @@ class CompileMixin:
     def s_call(self, node, c):
         """`do NAME(ARGS)`: the procedure's statements with its parameters bound."""
         name = node["procedure"]
-        procedure = self.ed.ir.get("procedures", {}).get(name)
+        procedure = self.edition.ir.get("procedures", {}).get(name)
         if procedure is None:
             raise Unsupported(f"unknown procedure `{name}`")
         params = procedure["params"]
@@ -557,7 +557,7 @@ class CompileMixin:
     def s_jump_to(self, node, c):
         """`jump to SQUARE`: straight there, passing nothing, and land."""
         target = val(self.expr(node["target"], c))
-        self.split_value(target, range(self.ed.n), lambda sq: self.jump_to(c, sq))
+        self.split_value(target, range(self.edition.n), lambda sq: self.jump_to(c, sq))
 
     def s_place_at(self, node, c):
         """`place at SQUARE`: the token is put there; it neither passes nor lands."""
@@ -569,7 +569,7 @@ class CompileMixin:
         not a condition on the dice in every square's test)."""
         names = node["names"]
         saved = {name: c.vars.get(name, _MISSING) for name in names}
-        faces = list(range(1, self.ed.faces + 1))
+        faces = list(range(1, self.edition.faces + 1))
 
         def bind(i):
             if i == len(names):

@@ -10,7 +10,7 @@ from typing import Callable
 
 from rulebook.booklet import Booklet, anchor, escape, paragraph
 from rulebook.conditions import phrase
-from rulebook.effects import describe
+from rulebook.statements import describe
 from rulebook.mechanics import actions, city, end_over, procedures, score_text, special, terms
 from rulebook.variants import variants_section
 

@@ -28,7 +28,7 @@ class CompileError(Exception):
 
 class Ctx:
     """The names an expression or effect can see (docs/language.md, "Names available")."""
-    __slots__ = ("me", "dice", "owner", "printed", "level", "owned", "complete", "mig",
+    __slots__ = ("me", "dice", "owner", "printed", "level", "owned", "complete", "mortgaged_in_group",
                  "rent", "roll", "vars", "reason", "kept", "card", "rent_fn", "doubles", "here")
 
     def __init__(self, me: int = BANK, dice: int = 0, reason: str = ""):
@@ -55,7 +55,7 @@ class Ctx:
             self.level = 0
             self.owned = 0
             self.complete = False
-            self.mig = 0
+            self.mortgaged_in_group = 0
             self.rent = 0
         return self
 
@@ -117,7 +117,7 @@ def _round(ed, amount) -> int:
 
 class Compiler:
     def __init__(self, ed):
-        self.ed = ed
+        self.edition = ed
         self.formula_stack: list[str] = []
         self.names: dict = {"_divide": _divide, "_scale": _scale, "_count": _count, "_round": _round, "_at": _at}   # what generated code reads
         self.loops = 0                                              # aggregate loop names made
@@ -199,16 +199,16 @@ class Compiler:
         return True, BANK
 
     def x_setting(self, node, env):
-        return True, self.ed.setting(node["path"])
+        return True, self.edition.setting(node["path"])
 
     def x_square(self, node, env):
-        return True, self.ed.square_index[node["key"]]
+        return True, self.edition.square_index[node["key"]]
 
     def x_group(self, node, env):
-        return True, self.ed.group_index[node["key"]]
+        return True, self.edition.group_index[node["key"]]
 
     def x_deck(self, node, env):
-        return True, self.ed.deck_index[node["key"]]
+        return True, self.edition.deck_index[node["key"]]
 
     NAMES = {
         "me": "c.me",
@@ -218,24 +218,24 @@ class Compiler:
         "level": "c.level",
         "owned": "c.owned",
         "complete": "c.complete",
-        "mortgaged_in_group": "c.mig",
+        "mortgaged_in_group": "c.mortgaged_in_group",
         "rent": "c.rent",
         "roll": "g.ctx_roll(c)",
         "players": "g.seats",
-        "squares": "g.ed.all_squares",
-        "pots": "g.ed.pot_parties",
-        "rounds": "g.st.rounds",
-        "over": "(g.st.over or g.ending)",
-        "others": "[q for q in g.seats if q != c.me and not g.pl[q].bankrupt]",
-        "areas": "g.ed.all_areas",
-        "quarters": "g.ed.all_quarters",
-        "turn": "(g.st.turns + 1)",
+        "squares": "g.edition.all_squares",
+        "pots": "g.edition.pot_parties",
+        "rounds": "g.state.rounds",
+        "over": "(g.state.over or g.ending)",
+        "others": "[q for q in g.seats if q != c.me and not g.players[q].bankrupt]",
+        "areas": "g.edition.all_areas",
+        "quarters": "g.edition.all_quarters",
+        "turn": "(g.state.turns + 1)",
         "doubles": "c.doubles",
         "here": "c.here",
     }
 
-    STATE_NAMES = {"houses_in_bank": "g.st.bank_houses", "hotels_in_bank": "g.st.bank_hotels",
-                   "bank_ledger": "g.st.bank_ledger"}
+    STATE_NAMES = {"houses_in_bank": "g.state.bank_houses", "hotels_in_bank": "g.state.bank_hotels",
+                   "bank_ledger": "g.state.bank_ledger"}
 
     def x_var(self, node, env):
         name = node["name"]
@@ -248,7 +248,7 @@ class Compiler:
             return False, self.NAMES[name]
         if name in self.STATE_NAMES:
             return False, self.STATE_NAMES[name]
-        ed = self.ed
+        ed = self.edition
         sets = {"deeds": ed.deeds, "groups": list(range(len(ed.groups))), "decks": list(range(len(ed.decks))),
                 "board_size": ed.n}
         if name in sets:
@@ -279,30 +279,30 @@ class Compiler:
             return "deed"
         return None
 
-    PLAYER_ATTRS = {"cash": "g.pl[{}].cash", "bankrupt": "g.pl[{}].bankrupt", "in_jail": "g.pl[{}].in_jail",
-                    "position": "g.pl[{}].position", "deeds": "g.deeds_of({})",
-                    "jail_turns": "g.pl[{}].jail_turns", "cards": "len(g.pl[{}].cards)"}
-    STATE_ATTRS = {"mortgaged": "g.st.mortgaged[{}]", "houses": "g.st.houses[{}]", "hotels": "g.st.hotels[{}]",
-                   "owner": "g.st.owner[{}]", "level": "g.level({})", "even_level": "g.even_level({})"}
-    GROUP_ATTRS = {"uneven": "({} in g.st.uneven)"}
+    PLAYER_ATTRS = {"cash": "g.players[{}].cash", "bankrupt": "g.players[{}].bankrupt", "in_jail": "g.players[{}].in_jail",
+                    "position": "g.players[{}].position", "deeds": "g.deeds_of({})",
+                    "jail_turns": "g.players[{}].jail_turns", "cards": "len(g.players[{}].cards)"}
+    STATE_ATTRS = {"mortgaged": "g.state.mortgaged[{}]", "houses": "g.state.houses[{}]", "hotels": "g.state.hotels[{}]",
+                   "owner": "g.state.owner[{}]", "level": "g.level({})", "even_level": "g.even_level({})"}
+    GROUP_ATTRS = {"uneven": "({} in g.state.uneven)"}
     DECK_ATTRS = {"size": "g.deck_size({})"}
 
     CITY_ATTRS = {"quarter": "area_quarter", "faces": "area_faces", "areas": "square_areas",
                   "number": "number", "across": "across"}
 
     def x_pot(self, node, env):
-        return True, self.ed.pot_party[node["key"]]
+        return True, self.edition.pot_party[node["key"]]
 
     def x_attr(self, node, env):
         of = self.source(self.expr(node["subject"], env))
         name = node["name"]
-        ed = self.ed
+        ed = self.edition
         if node["subject"].get("expr") == "pot" or self.kind(node["subject"], env) == "pot":
-            return False, f"g.st.pots[{POT0} - {of}]"
+            return False, f"g.state.pots[{POT0} - {of}]"
         if name in ed.state_index:                         # a player's declared state
-            return False, f"g.pl[{of}].marks[{ed.state_index[name]}]"
+            return False, f"g.players[{of}].marks[{ed.state_index[name]}]"
         if name in ed.area_state_index:                    # an area's declared number
-            return False, f"g.st.areas[{ed.area_state_index[name]}][{of}]"
+            return False, f"g.state.areas[{ed.area_state_index[name]}][{of}]"
         if name in self.CITY_ATTRS:                        # an area's place, a square's areas and marks
             return False, f"{self.source((True, getattr(ed, self.CITY_ATTRS[name])))}[{of}]"
         if name == "kind":                                 # only a square has a kind
@@ -315,7 +315,7 @@ class Compiler:
         else:
             pattern = self.PLAYER_ATTRS.get(name) or self.STATE_ATTRS.get(name)
             if kind == "party" and name in self.PLAYER_ATTRS:      # the bank reads as a player holding nothing
-                pattern = pattern.replace("g.pl[{}]", "g.party({})")
+                pattern = pattern.replace("g.players[{}]", "g.party({})")
             tables = {"price": ed.price, "mortgage": ed.mortgage_value, "house_cost": ed.house_cost,
                       "hotel_cost": ed.hotel_cost, "group": ed.group_of}
         if pattern is not None:
@@ -438,7 +438,7 @@ class Compiler:
             if len(args) != 2:
                 raise CompileError("`numbers` takes two whole numbers")
             return False, f"range({self.source(args[0])}, {self.source(args[1])} + 1)"
-        formulas = self.ed.ir.get("formulas", {})
+        formulas = self.edition.ir.get("formulas", {})
         if name not in formulas:
             raise CompileError(f"unknown function `{name}`")
         if name in self.formula_stack:
@@ -483,9 +483,9 @@ class Compiler:
         """One function (its parties and amount inline, as in an expression)."""
         amount = self.expr(node["amount"], env)
         if amount[0]:
-            money = self.source((True, _round(self.ed, amount[1])))
+            money = self.source((True, _round(self.edition, amount[1])))
         else:
-            money = f"_round({self.source((True, self.ed))}, {amount[1]})"
+            money = f"_round({self.source((True, self.edition))}, {amount[1]})"
         payer, payee = self.source(self.expr(node["payer"], env)), self.source(self.expr(node["payee"], env))
         return eval(f"lambda g, c: g.pay({payer}, {payee}, {money}, c.reason)", self.names)
 
@@ -511,7 +511,7 @@ class Compiler:
     def s_move_to(self, node, env):
         target = node["square"]
         if isinstance(target, str):
-            target = self.ed.square_index[target]
+            target = self.edition.square_index[target]
         return lambda g, c: g.move_to(c, target)
 
     def s_move_by(self, node, env):
@@ -521,7 +521,7 @@ class Compiler:
     def s_advance_to_nearest(self, node, env):
         group = node["group"]
         if isinstance(group, str):
-            group = self.ed.group_index[group]
+            group = self.edition.group_index[group]
         rent = node.get("rent")
         rent_fn = self.fn(rent, env) if rent is not None else None
         return lambda g, c: g.advance_nearest(c, group, rent_fn)
@@ -532,7 +532,7 @@ class Compiler:
     def s_draw(self, node, env):
         deck = node["deck"]
         if isinstance(deck, str):
-            deck = self.ed.deck_index[deck]
+            deck = self.edition.deck_index[deck]
         return lambda g, c: g.draw(c, deck)
 
     def s_keep(self, node, env):
@@ -561,7 +561,7 @@ class Compiler:
 
     def s_add(self, node, env):
         item, player = self.fn(node["item"], env), self.fn(node["player"], env)
-        state = self.ed.state_index[node["state"]]
+        state = self.edition.state_index[node["state"]]
         return lambda g, c: g.mark(player(g, c), state, item(g, c))
 
     def s_end_game(self, node, env):
@@ -575,7 +575,7 @@ class Compiler:
 
     def s_set(self, node, env):
         of, value = self.fn(node["subject"], env), self.fn(node["value"], env)
-        ed = self.ed
+        ed = self.edition
         name = node["state"]
         if name in ed.area_state_index:
             k = ed.area_state_index[name]
@@ -585,7 +585,7 @@ class Compiler:
 
     def s_call(self, node, env):
         """`do NAME(ARGS)`: the procedure's statements, compiled once, with its parameters bound."""
-        ed = self.ed
+        ed = self.edition
         name = node["procedure"]
         procedure = ed.ir.get("procedures", {}).get(name)
         if procedure is None:
@@ -652,7 +652,7 @@ class Compiler:
             amount = self.fn(s["amount"], env)
             payer, payee = self.fn(s["payer"], env), self.fn(s["payee"], env)
             parts.append((amount, payer, payee))
-        ed = self.ed
+        ed = self.edition
 
         def estimate(g, c):
             total = 0

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, fields, is_dataclass
 from fractions import Fraction
 from typing import Callable
 
-from grammar import syntax as s
+from grammar import syntax
 from grammar.diagnostics import Span
 from grammar.language import PERCENT
 
@@ -150,13 +150,13 @@ FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
 NEGATE = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}
 
 
-def narrowed(cond: s.Expr, holds: bool, facts: Facts, value: Callable[[s.Expr, Facts], Bounds]) -> Facts:
+def narrowed(cond: syntax.Expr, holds: bool, facts: Facts, value: Callable[[syntax.Expr, Facts], Bounds]) -> Facts:
     """The facts known where `cond` is `holds`: `x > 0`, `x != 0`, `not`, `and`, `or`."""
-    if isinstance(cond, s.Not):
+    if isinstance(cond, syntax.Not):
         return narrowed(cond.operand, not holds, facts, value)
-    if isinstance(cond, s.Binary) and (cond.op, holds) in (("and", True), ("or", False)):
+    if isinstance(cond, syntax.Binary) and (cond.op, holds) in (("and", True), ("or", False)):
         return narrowed(cond.right, holds, narrowed(cond.left, holds, facts, value), value)
-    if not isinstance(cond, s.Binary) or cond.op not in FLIP:
+    if not isinstance(cond, syntax.Binary) or cond.op not in FLIP:
         return facts
     op = cond.op if holds else NEGATE[cond.op]
     out = dict(facts)
@@ -193,7 +193,7 @@ class Known:
     names: dict[str, Bounds]             # `dice`, `board_size`, `level`, ... (unbound names)
     attributes: dict[str, Bounds]        # `.price`, `.position`, ... of any player, deed or deck
     printed: Bounds                      # every printed rent of the board
-    formulas: dict[str, s.Formula]
+    formulas: dict[str, syntax.Formula]
     # a formula's bounds for the bounds of its arguments, read once: a call reads the body
     # quietly and without facts, so the same arguments always give the same bounds
     calls: dict[tuple[str, tuple[Bounds, ...]], Bounds] = field(default_factory=dict)
@@ -203,8 +203,8 @@ class Known:
 class Faults:
     """Where a reading reports what it finds: a divisor that can be 0, a constant past the limit."""
 
-    divisor: Callable[[s.Expr, Bounds], None]
-    huge: Callable[[s.Expr, Fraction], None]
+    divisor: Callable[[syntax.Expr, Bounds], None]
+    huge: Callable[[syntax.Expr, Fraction], None]
 
 
 ARITHMETIC = {"+": add, "-": lambda a, b: add(a, negate(b)), "*": multiply, "/": divide}
@@ -221,54 +221,55 @@ class Reader:
         self.known = known
         self.faults = faults
 
-    def value(self, node: s.Expr, scope: dict[str, Bounds], facts: Facts) -> Bounds:
+    def value(self, node: syntax.Expr, scope: dict[str, Bounds], facts: Facts) -> Bounds:
         """The bounds of `node` where the variables of `scope` are bound and `facts` hold."""
         found = self._value(node, scope, facts)
         fact = facts.get(shape(node)) if facts else None
         return found if fact is None else found.meet(fact)
 
-    def _value(self, node: s.Expr, scope: dict[str, Bounds], facts: Facts) -> Bounds:
-        if isinstance(node, s.Int):
+    def _value(self, node: syntax.Expr, scope: dict[str, Bounds], facts: Facts) -> Bounds:
+        if isinstance(node, syntax.Int):
             return self._sized(node, point(node.value))
-        if isinstance(node, s.Percent):
+        if isinstance(node, syntax.Percent):
             return point(Fraction(node.value, PERCENT))
-        if isinstance(node, s.Bool):
+        if isinstance(node, syntax.Bool):
             return ANYTHING
-        if isinstance(node, s.Name):
+        if isinstance(node, syntax.Name):
             return scope[node.text] if node.text in scope else self.known.names.get(node.text, ANYTHING)
-        if isinstance(node, s.Attr):
-            if isinstance(node.of, s.Name) and node.of.text not in scope:
+        if isinstance(node, syntax.Attr):
+            if isinstance(node.of, syntax.Name) and node.of.text not in scope:
                 path = f"{node.of.text}.{node.name.text}"
                 if path in self.known.settings:
                     return self.known.settings[path]
             self.value(node.of, scope, facts)
             return self.known.attributes.get(node.name.text, ANYTHING)
-        if isinstance(node, s.Index):
+        if isinstance(node, syntax.Index):
             self.value(node.at, scope, facts)
-            if isinstance(node.of, s.Name) and node.of.text == "printed" and "printed" not in scope:
+            if isinstance(node.of, syntax.Name) and node.of.text == "printed" and "printed" not in scope:
                 return self.known.printed
-            if isinstance(node.of, s.Attr) and isinstance(node.of.of, s.Name) and node.of.of.text not in scope:
+            if (isinstance(node.of, syntax.Attr) and isinstance(node.of.of, syntax.Name)
+                    and node.of.of.text not in scope):
                 return self.known.lists.get(f"{node.of.of.text}.{node.of.name.text}", ANYTHING)
             self.value(node.of, scope, facts)
             return ANYTHING
-        if isinstance(node, s.Neg):
+        if isinstance(node, syntax.Neg):
             return negate(self.value(node.operand, scope, facts))
-        if isinstance(node, s.Not):
+        if isinstance(node, syntax.Not):
             self.value(node.operand, scope, facts)
             return ANYTHING
-        if isinstance(node, s.Conditional):
+        if isinstance(node, syntax.Conditional):
             self.value(node.cond, scope, facts)
             then = self.value(node.then, scope, narrowed(node.cond, True, facts, self._reading(scope)))
             otherwise = self.value(node.otherwise, scope, narrowed(node.cond, False, facts, self._reading(scope)))
             return then.join(otherwise)
-        if isinstance(node, s.Binary):
+        if isinstance(node, syntax.Binary):
             return self.binary(node, scope, facts)
-        if isinstance(node, s.Call):
+        if isinstance(node, syntax.Call):
             return self.call(node, scope, facts)
-        assert isinstance(node, s.Aggregate), f"an expression of no known kind: {type(node).__name__}"
+        assert isinstance(node, syntax.Aggregate), f"an expression of no known kind: {type(node).__name__}"
         return self.aggregate(node, scope, facts)
 
-    def binary(self, node: s.Binary, scope: dict[str, Bounds], facts: Facts) -> Bounds:
+    def binary(self, node: syntax.Binary, scope: dict[str, Bounds], facts: Facts) -> Bounds:
         if node.op in ("and", "or"):       # the right side is read only when the left allows it
             self.value(node.left, scope, facts)
             self.value(node.right, scope, narrowed(node.left, node.op == "and", facts, self._reading(scope)))
@@ -279,7 +280,7 @@ class Reader:
             return ANYTHING
         # `a + b + c ...` nests to the left, one node per term: read it in a loop, not a recursion
         chain = []
-        while isinstance(node, s.Binary) and node.op in ARITHMETIC:
+        while isinstance(node, syntax.Binary) and node.op in ARITHMETIC:
             chain.append(node)
             node = node.left
         found = self.value(node, scope, facts)
@@ -292,7 +293,7 @@ class Reader:
                 found = found if fact is None else found.meet(fact)
         return found
 
-    def arithmetic(self, node: s.Binary, left: Bounds, right: Bounds) -> Bounds:
+    def arithmetic(self, node: syntax.Binary, left: Bounds, right: Bounds) -> Bounds:
         if node.op == "/":
             if right.zero:
                 self.faults.divisor(node.right, right)
@@ -300,7 +301,7 @@ class Reader:
             return self._sized(node, divide(left, right))
         return self._sized(node, ARITHMETIC[node.op](left, right))
 
-    def call(self, node: s.Call, scope: dict[str, Bounds], facts: Facts) -> Bounds:
+    def call(self, node: syntax.Call, scope: dict[str, Bounds], facts: Facts) -> Bounds:
         args = [self.value(arg, scope, facts) for arg in node.args]
         formula = self.known.formulas.get(node.fn.text)
         if formula is None:
@@ -312,11 +313,11 @@ class Reader:
             self.known.calls[key] = quiet.value(formula.body, {p.text: a for p, a in zip(formula.params, args)}, {})
         return self.known.calls[key]
 
-    def aggregate(self, node: s.Aggregate, scope: dict[str, Bounds], facts: Facts) -> Bounds:
+    def aggregate(self, node: syntax.Aggregate, scope: dict[str, Bounds], facts: Facts) -> Bounds:
         self.value(node.over, scope, facts)
         var = node.var.text
         element = ANYTHING
-        if isinstance(node.over, s.Call) and node.over.fn.text == "numbers" and len(node.over.args) == 2:
+        if isinstance(node.over, syntax.Call) and node.over.fn.text == "numbers" and len(node.over.args) == 2:
             low, high = (Reader(self.known, QUIET).value(a, scope, facts) for a in node.over.args)
             element = Bounds(low.low, high.high)
         body = self.value(node.body, scope | {var: element}, without(facts, var))
@@ -330,14 +331,14 @@ class Reader:
             return body.join(point(0))            # an empty set gives 0
         return ANYTHING
 
-    def _sized(self, node: s.Expr, found: Bounds) -> Bounds:
+    def _sized(self, node: syntax.Expr, found: Bounds) -> Bounds:
         """A constant past the limit is reported once, where it is made, and reads as unknown after."""
         if found.value is not None and abs(found.value) > LIMIT:
             self.faults.huge(node, found.value)
             return ANYTHING
         return found
 
-    def _reading(self, scope: dict[str, Bounds]) -> Callable[[s.Expr, Facts], Bounds]:
+    def _reading(self, scope: dict[str, Bounds]) -> Callable[[syntax.Expr, Facts], Bounds]:
         quiet = Reader(self.known, QUIET)
         return lambda node, facts: quiet.value(node, scope, facts)
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from grammar import language as lang
-from grammar import syntax as s
+from grammar import syntax
 from grammar.diagnostics import Diagnostic, Span, did_you_mean, known
 from grammar.language import ANY, BOOL, INT, RATIO, Type
 
@@ -59,7 +59,7 @@ class Lowering:
         self.names.report(Diagnostic.at(code, message, span, hint))
         return {"expr": "int", "value": 0}, ANY
 
-    def expect(self, what: str, node: s.Expr, scope: Scope, wanted: str) -> dict:
+    def expect(self, what: str, node: syntax.Expr, scope: Scope, wanted: str) -> dict:
         """Lower `node` and check it is a number, an int or a bool (`wanted`)."""
         ir, t = self.expr(node, scope)
         ok = {"number": lang.is_number(t), "int": t.name in ("int", "any"), "bool": t.name in ("bool", "any")}
@@ -70,18 +70,18 @@ class Lowering:
 
     # ---- expressions ------------------------------------------------------------------
 
-    def expr(self, node: s.Expr, scope: Scope) -> tuple[dict, Type]:
-        if isinstance(node, s.Int):
+    def expr(self, node: syntax.Expr, scope: Scope) -> tuple[dict, Type]:
+        if isinstance(node, syntax.Int):
             return {"expr": "int", "value": node.value}, INT
-        if isinstance(node, s.Percent):
+        if isinstance(node, syntax.Percent):
             return {"expr": "ratio", "num": node.value, "den": lang.PERCENT}, RATIO
-        if isinstance(node, s.Bool):
+        if isinstance(node, syntax.Bool):
             return {"expr": "bool", "value": node.value}, BOOL
-        if isinstance(node, s.Name):
+        if isinstance(node, syntax.Name):
             return self.name(node, scope)
-        if isinstance(node, s.Attr):
+        if isinstance(node, syntax.Attr):
             return self.attr(node, scope)
-        if isinstance(node, s.Index):
+        if isinstance(node, syntax.Index):
             of, t = self.expr(node.of, scope)
             at = self.expect("a list index", node.at, scope, "int")
             if t.name == "list":
@@ -90,18 +90,18 @@ class Lowering:
                 self.error("E301", f"only a list can be indexed, found `{t}`", node.of.span,
                            "`printed` (in rent formulas) is a list: `printed[0]`")
             return {"expr": "index", "list": of, "position": at}, ANY
-        if isinstance(node, s.Neg):
-            if isinstance(node.operand, s.Int):
+        if isinstance(node, syntax.Neg):
+            if isinstance(node.operand, syntax.Int):
                 return {"expr": "int", "value": -node.operand.value}, INT
             ir, t = self.expr(node.operand, scope)
             if not lang.is_number(t):
                 return self.error("E301", f"`-` needs a number, found `{t}`", node.operand.span, HINTS["number"])
             return {"expr": "neg", "operand": ir}, t
-        if isinstance(node, s.Not):
+        if isinstance(node, syntax.Not):
             return {"expr": "not", "operand": self.expect("the operand of `not`", node.operand, scope, "bool")}, BOOL
-        if isinstance(node, s.Binary):
+        if isinstance(node, syntax.Binary):
             return self.binary(node, scope)
-        if isinstance(node, s.Conditional):
+        if isinstance(node, syntax.Conditional):
             cond = self.expect("an `if` condition", node.cond, scope, "bool")
             then, t1 = self.expr(node.then, scope)
             other, t2 = self.expr(node.otherwise, scope)
@@ -110,12 +110,12 @@ class Lowering:
                 return self.error("E301", f"the branches of `if` differ: `{t1}` and `{t2}`", node.span,
                                   "both branches must give the same kind of value")
             return {"expr": "if", "cond": cond, "then": then, "otherwise": other}, joined
-        if isinstance(node, s.Call):
+        if isinstance(node, syntax.Call):
             return self.call(node, scope)
-        assert isinstance(node, s.Aggregate)
+        assert isinstance(node, syntax.Aggregate)
         return self.aggregate(node, scope)
 
-    def name(self, node: s.Name, scope: Scope) -> tuple[dict, Type]:
+    def name(self, node: syntax.Name, scope: Scope) -> tuple[dict, Type]:
         if node.text == "bank" and scope.get("bank") == lang.PARTY:
             return {"expr": "bank"}, lang.PARTY
         if node.text in scope:
@@ -130,23 +130,24 @@ class Lowering:
             return {"expr": "pot", "key": node.text}, lang.POT
         return self.unknown_name(node, scope)
 
-    def unknown_name(self, node: s.Name, scope: Scope) -> tuple[dict, Type]:
+    def unknown_name(self, node: syntax.Name, scope: Scope) -> tuple[dict, Type]:
         if node.text in lang.NAME_PLACES:
             hint = f"`{node.text}` can be used {lang.NAME_PLACES[node.text]} only"
         else:
             hint = did_you_mean(node.text, list(scope) + list(self.names.settings))
         return self.error("E209", f"unknown name `{node.text}`", node.span, hint)
 
-    def attr(self, node: s.Attr, scope: Scope) -> tuple[dict, Type]:
+    def attr(self, node: syntax.Attr, scope: Scope) -> tuple[dict, Type]:
         of = node.of
         # `bank.houses` is a setting: the section `bank` is not the party `bank`
-        if isinstance(of, s.Name) and of.text in self.names.settings and scope.get(of.text, lang.PARTY) == lang.PARTY:
+        if (isinstance(of, syntax.Name) and of.text in self.names.settings
+                and scope.get(of.text, lang.PARTY) == lang.PARTY):
             keys = self.names.settings[of.text]
             if node.name.text not in keys:
                 return self.error("E207", f"unknown setting `{of.text}.{node.name.text}`", node.name.span,
                                   did_you_mean(node.name.text, keys))
             return {"expr": "setting", "path": f"{of.text}.{node.name.text}"}, keys[node.name.text]
-        if isinstance(of, s.Name) and of.text not in scope and of.text not in self.names.pots:
+        if isinstance(of, syntax.Name) and of.text not in scope and of.text not in self.names.pots:
             return self.unknown_name(of, scope)
         ir, t = self.expr(of, scope)
         if t.name in ("player", "party", "any") and node.name.text in self.names.states:
@@ -163,13 +164,13 @@ class Lowering:
             owner = "" if t.name == "any" else f" of a {t}"
             return self.error("E214", f"unknown attribute `{node.name.text}`{owner}", node.name.span,
                               did_you_mean(node.name.text, attrs) or "attributes are " + _listing(attrs))
-        if t.name == "any" and isinstance(of, s.Name) and of.text in self.names.params:
+        if t.name == "any" and isinstance(of, syntax.Name) and of.text in self.names.params:
             owner = lang.PLAYER if node.name.text in lang.PLAYER_ATTRS else \
                 lang.AREA if node.name.text in lang.AREA_ATTRS else lang.DEED
             self.names.params[of.text] = owner
         return {"expr": "attr", "subject": ir, "name": node.name.text}, attrs[node.name.text]
 
-    def binary(self, node: s.Binary, scope: Scope) -> tuple[dict, Type]:
+    def binary(self, node: syntax.Binary, scope: Scope) -> tuple[dict, Type]:
         op = node.op
         if op in ("and", "or"):
             left = self.expect(f"the left of `{op}`", node.left, scope, "bool")
@@ -200,9 +201,9 @@ class Lowering:
         exact = INT if lt == INT and rt == INT and op != "/" else (ANY if ANY in (lt, rt) else RATIO)
         return {"expr": "bin", "operator": op, "left": left, "right": right}, exact
 
-    def operand(self, node: s.Expr, other: s.Expr, scope: Scope) -> tuple[dict, Type]:
+    def operand(self, node: syntax.Expr, other: syntax.Expr, scope: Scope) -> tuple[dict, Type]:
         """One side of `==`/`!=`: a bare name beside a rule with options is one of its options."""
-        if isinstance(node, s.Name) and node.text not in scope:
+        if isinstance(node, syntax.Name) and node.text not in scope:
             _, other_type = self.peek(other, scope)
             if other_type.name == "enum":
                 if node.text not in other_type.options:
@@ -212,17 +213,17 @@ class Lowering:
                 return {"expr": "enum", "value": node.text}, other_type
         return self.expr(node, scope)
 
-    def peek(self, node: s.Expr, scope: Scope) -> tuple[dict, Type]:
+    def peek(self, node: syntax.Expr, scope: Scope) -> tuple[dict, Type]:
         """The type of `node` without reporting its errors (they are reported where it is lowered)."""
         report, self.names.report = self.names.report, lambda d: None
         try:
-            if isinstance(node, s.Name) and node.text not in scope:
+            if isinstance(node, syntax.Name) and node.text not in scope:
                 return {}, ANY
             return self.expr(node, scope)
         finally:
             self.names.report = report
 
-    def call(self, node: s.Call, scope: Scope) -> tuple[dict, Type]:
+    def call(self, node: syntax.Call, scope: Scope) -> tuple[dict, Type]:
         fn = node.fn.text
         if fn in lang.BUILTINS:
             params, result = lang.BUILTINS[fn]
@@ -243,12 +244,12 @@ class Lowering:
             if _join(t, param) is None:
                 self.error("E301", f"`{fn}` needs a `{param}` here, found `{t}`", arg.span,
                            "pass a value of the parameter's type")
-            if param.name != "any" and isinstance(arg, s.Name) and self.names.params.get(arg.text) == ANY:
+            if param.name != "any" and isinstance(arg, syntax.Name) and self.names.params.get(arg.text) == ANY:
                 self.names.params[arg.text] = param
             args.append(ir)
         return {"expr": "call", "function": fn, "args": args}, result
 
-    def aggregate(self, node: s.Aggregate, scope: Scope) -> tuple[dict, Type]:
+    def aggregate(self, node: syntax.Aggregate, scope: Scope) -> tuple[dict, Type]:
         fn = node.fn.text
         if fn not in lang.AGGREGATES:
             return self.error("E208", f"unknown aggregate `{fn}`", node.fn.span,
@@ -272,33 +273,33 @@ class Lowering:
 
     # ---- statements -------------------------------------------------------------------
 
-    def block(self, body: tuple[s.Stmt, ...], scope: Scope, in_card: bool) -> list[dict]:
+    def block(self, body: tuple[syntax.Stmt, ...], scope: Scope, in_card: bool) -> list[dict]:
         return [self.stmt(stmt, scope, in_card) for stmt in body]
 
-    def stmt(self, node: s.Stmt, scope: Scope, in_card: bool) -> dict:
-        if isinstance(node, s.Pay):
+    def stmt(self, node: syntax.Stmt, scope: Scope, in_card: bool) -> dict:
+        if isinstance(node, syntax.Pay):
             return {"stmt": "transfer", "amount": self.expect("the amount of `pay`", node.amount, scope, "number"),
                     "payer": {"expr": "var", "name": "me"}, "payee": self.party(node.to, scope)}
-        if isinstance(node, s.Collect):
+        if isinstance(node, syntax.Collect):
             amount = self.expect("the amount of `collect`", node.amount, scope, "number")
             return {"stmt": "transfer", "amount": amount, "payer": self.party(node.source, scope),
                     "payee": {"expr": "var", "name": "me"}}
-        if isinstance(node, s.ForEach):
+        if isinstance(node, syntax.ForEach):
             over, t = self.expr(node.over, scope)
             if t.name not in ("set", "any"):
                 self.error("E301", f"`for` ranges over a set, found `{t}`", node.over.span,
                            "a set is `players`, `others` or `p.deeds`")
             body = self.block(node.body, scope | {node.var.text: t.element or ANY}, in_card)
             return {"stmt": "for", "var": node.var.text, "over": over, "body": body}
-        if isinstance(node, s.MoveTo):
+        if isinstance(node, syntax.MoveTo):
             index = self.names.squares.get(node.square.text)
             if index is None:
                 self.error("E203", f"unknown square `{node.square.text}`", node.square.span,
                            known(node.square.text, self.names.squares, "squares"))
             return {"stmt": "move_to", "square": index or 0}
-        if isinstance(node, s.MoveBy):
+        if isinstance(node, syntax.MoveBy):
             return {"stmt": "move_by", "steps": self.expect("the steps of `move by`", node.steps, scope, "int")}
-        if isinstance(node, s.Advance):
+        if isinstance(node, syntax.Advance):
             if node.group.text not in self.names.groups:
                 self.error("E204", f"unknown group `{node.group.text}`", node.group.span,
                            known(node.group.text, self.names.groups, "groups"))
@@ -307,28 +308,28 @@ class Lowering:
                 inner = scope | {name: t for name, t in lang.WITH_RENT_NAMES.items() if name not in scope}
                 rent = self.expect("the rent of `advance`", node.rent, inner, "number")
             return {"stmt": "advance_to_nearest", "group": node.group.text, "rent": rent}
-        if isinstance(node, s.GoToJail):
+        if isinstance(node, syntax.GoToJail):
             if not self.names.jail:
                 self.error("E406", "`go to jail` in a game without a jail", node.span,
                            "give the edition a `jail { ... }` section, or remove the statement")
             return {"stmt": "go_to_jail"}
-        if isinstance(node, s.Draw):
+        if isinstance(node, syntax.Draw):
             if node.deck.text not in self.names.decks:
                 self.error("E205", f"unknown deck `{node.deck.text}`", node.deck.span,
                            did_you_mean(node.deck.text, self.names.decks))
             return {"stmt": "draw", "deck": node.deck.text}
-        if isinstance(node, s.Keep):
+        if isinstance(node, syntax.Keep):
             if not in_card:
                 self.error("E404", "`keep` outside a card", node.span,
                            "only a card can be kept; on a square, remove `keep`")
             return {"stmt": "keep"}
-        if isinstance(node, s.ChooseIn):
+        if isinstance(node, syntax.ChooseIn):
             return self.choose_in(node, scope, in_card)
-        if isinstance(node, s.Add):
+        if isinstance(node, syntax.Add):
             return self.add(node, scope)
-        if isinstance(node, s.EndGame):
+        if isinstance(node, syntax.EndGame):
             return {"stmt": "end_game"}
-        if isinstance(node, s.Deal):
+        if isinstance(node, syntax.Deal):
             if "me" in scope:
                 self.error("E405", "`deal` outside `setup`", node.span,
                            "deeds are dealt once, before play: put `deal` in a `setup { ... }` block")
@@ -338,30 +339,30 @@ class Lowering:
                 self.error("E210", f"`{kind}` is not a kind of deed", node.kind.span,
                            did_you_mean(kind, lang.DEED_KINDS) or "the kinds are " + _listing(lang.DEED_KINDS))
             return {"stmt": "deal", "each": each, "paying": node.paying, "deed_kind": kind}
-        if isinstance(node, s.SetState):
+        if isinstance(node, syntax.SetState):
             return self.set_state(node, scope)
-        if isinstance(node, s.DoProcedure):
+        if isinstance(node, syntax.DoProcedure):
             return self.do_procedure(node, scope)
-        if isinstance(node, (s.JumpTo, s.PlaceAt)):
+        if isinstance(node, (syntax.JumpTo, syntax.PlaceAt)):
             square, t = self.expr(node.square, scope)
             if _join(t, lang.SQUARE) is None and t.name != "deed":
                 self.error("E301", f"a token goes to a square, not to a `{t}`", node.square.span,
                            "name a square, or a variable that holds one")
-            return {"stmt": "jump_to" if isinstance(node, s.JumpTo) else "place_at", "target": square}
-        if isinstance(node, s.Throw):
+            return {"stmt": "jump_to" if isinstance(node, syntax.JumpTo) else "place_at", "target": square}
+        if isinstance(node, syntax.Throw):
             inner = scope | {name.text: INT for name in node.names}
             return {"stmt": "throw", "names": [name.text for name in node.names],
                     "body": self.block(node.body, inner, in_card)}
-        if isinstance(node, s.Choose):
+        if isinstance(node, syntax.Choose):
             return {"stmt": "choose", "options": [
                 {"label": option.label.value, "body": self.block(option.body, scope, in_card)}
                 for option in node.options]}
-        assert isinstance(node, s.When)
+        assert isinstance(node, syntax.When)
         return {"stmt": "if", "cond": self.expect("an `if` condition", node.cond, scope, "bool"),
                 "then": self.block(node.then, scope, in_card),
                 "otherwise": self.block(node.otherwise, scope, in_card)}
 
-    def choose_in(self, node: s.ChooseIn, scope: Scope, in_card: bool) -> dict:
+    def choose_in(self, node: syntax.ChooseIn, scope: Scope, in_card: bool) -> dict:
         over, t = self.expr(node.over, scope)
         if t.name not in ("set", "any"):
             self.error("E301", f"`choose` ranges over a set, found `{t}`", node.over.span,
@@ -372,7 +373,7 @@ class Lowering:
         return {"stmt": "choose_in", "var": node.var.text, "over": over, "where": where, "skip": node.skip,
                 "element": element.name, "body": self.block(node.body, inner, in_card)}
 
-    def add(self, node: s.Add, scope: Scope) -> dict:
+    def add(self, node: syntax.Add, scope: Scope) -> dict:
         player = self.party(node.player, scope)
         state = self.names.states.get(node.state.text)
         item, t = self.expr(node.item, scope)
@@ -385,7 +386,7 @@ class Lowering:
                        "add an element of the state's declared type")
         return {"stmt": "add", "item": item, "player": player, "state": node.state.text}
 
-    def set_state(self, node: s.SetState, scope: Scope) -> dict:
+    def set_state(self, node: syntax.SetState, scope: Scope) -> dict:
         of, t = self.expr(node.of, scope)
         name = node.state.text
         table = self.names.area_states if t.name == "area" else self.names.states if t.name in ("player", "party") \
@@ -398,7 +399,7 @@ class Lowering:
         value = self.expect(f"the value of `{name}`", node.value, scope, "int")
         return {"stmt": "set", "subject": of, "state": name, "value": value}
 
-    def do_procedure(self, node: s.DoProcedure, scope: Scope) -> dict:
+    def do_procedure(self, node: syntax.DoProcedure, scope: Scope) -> dict:
         name = node.name.text
         allowed = self.names.procedures if self.callable_procedures is None else \
             {n: k for n, k in self.names.procedures.items() if n in self.callable_procedures}
@@ -412,7 +413,7 @@ class Lowering:
                        f"given {len(node.args)}", node.span, "give one argument per parameter")
         return {"stmt": "call", "procedure": name, "args": [self.expr(arg, scope)[0] for arg in node.args]}
 
-    def party(self, node: s.Name, scope: Scope) -> dict:
+    def party(self, node: syntax.Name, scope: Scope) -> dict:
         if node.text == "bank":
             return {"expr": "bank"}
         if node.text in self.names.pots and node.text not in scope:

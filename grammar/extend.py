@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from grammar import syntax as s
+from grammar import syntax
 from grammar.diagnostics import Diagnostic, Source, SpecError, bad_byte, did_you_mean
 from grammar.parse import parse
 from spec import bundled
@@ -19,31 +19,31 @@ from spec import bundled
 class MergedSpec:
     """One edition with everything it extends merged in, in the parent's order."""
 
-    header: s.Header                                    # the child's own header
+    header: syntax.Header                                    # the child's own header
     lineage: tuple[str, ...]                            # root first
-    settings: dict[tuple[str, str], tuple[s.Name, s.Setting]] = field(default_factory=dict)
-    contested: dict[str, s.Contested] = field(default_factory=dict)
-    decisions: dict[str, s.Decide] = field(default_factory=dict)
-    formulas: dict[str, s.Formula] = field(default_factory=dict)
-    invariants: dict[str, tuple[str, s.Invariant]] = field(default_factory=dict)   # name -> (edition id, item)
-    groups: dict[str, s.Group] = field(default_factory=dict)
-    squares: dict[str, s.Square] = field(default_factory=dict)
-    decks: dict[str, s.Deck] = field(default_factory=dict)
-    states: dict[str, s.State] = field(default_factory=dict)
-    hooks: list[s.Hook] = field(default_factory=list)       # in the order written, parents' first
-    setup: s.Setup | None = None
-    pots: dict[str, s.Pot] = field(default_factory=dict)
-    areas: dict[str, s.Area] = field(default_factory=dict)
-    procedures: dict[str, s.Procedure] = field(default_factory=dict)
-    actions: dict[str, s.Action] = field(default_factory=dict)
-    statistics: dict[str, s.Statistic] = field(default_factory=dict)
-    examples: dict[str, tuple[str, s.Example]] = field(default_factory=dict)      # name -> (edition id, item)
+    settings: dict[tuple[str, str], tuple[syntax.Name, syntax.Setting]] = field(default_factory=dict)
+    contested: dict[str, syntax.Contested] = field(default_factory=dict)
+    decisions: dict[str, syntax.Decide] = field(default_factory=dict)
+    formulas: dict[str, syntax.Formula] = field(default_factory=dict)
+    invariants: dict[str, tuple[str, syntax.Invariant]] = field(default_factory=dict)   # name -> (edition id, item)
+    groups: dict[str, syntax.Group] = field(default_factory=dict)
+    squares: dict[str, syntax.Square] = field(default_factory=dict)
+    decks: dict[str, syntax.Deck] = field(default_factory=dict)
+    states: dict[str, syntax.State] = field(default_factory=dict)
+    hooks: list[syntax.Hook] = field(default_factory=list)       # in the order written, parents' first
+    setup: syntax.Setup | None = None
+    pots: dict[str, syntax.Pot] = field(default_factory=dict)
+    areas: dict[str, syntax.Area] = field(default_factory=dict)
+    procedures: dict[str, syntax.Procedure] = field(default_factory=dict)
+    actions: dict[str, syntax.Action] = field(default_factory=dict)
+    statistics: dict[str, syntax.Statistic] = field(default_factory=dict)
+    examples: dict[str, tuple[str, syntax.Example]] = field(default_factory=dict)      # name -> (edition id, item)
     variants: tuple[str, ...] = ()                           # overlays laid on, in order
 
 
 # Items a child gives whole (its own replaces the parent's of the same name): kind -> (word, table).
-_NAMED = {s.Area: ("area", "areas"), s.Procedure: ("procedure", "procedures"),
-          s.Action: ("action", "actions"), s.Statistic: ("statistic", "statistics")}
+_NAMED = {syntax.Area: ("area", "areas"), syntax.Procedure: ("procedure", "procedures"),
+          syntax.Action: ("action", "actions"), syntax.Statistic: ("statistic", "statistics")}
 
 # Parents already read in this process, by path and modification time.
 _parents: dict[tuple[Path, int], MergedSpec] = {}
@@ -68,19 +68,20 @@ def read(path: Path) -> Source:
             line=line, column=column, hint="save the file as UTF-8", text=text)]) from None
 
 
-def extend(file: s.File, directory: Path | None, chain: tuple[Path, ...] = ()) -> MergedSpec:
+def extend(file: syntax.File, directory: Path | None, chain: tuple[Path, ...] = ()) -> MergedSpec:
     """Merge a parsed file onto the edition it extends (looked up in `directory`, then `spec/`)."""
     parent = None
     if file.header.variant:
         raise SpecError([Diagnostic.at("E217", f"`{file.header.id.text}` is a variant, not an edition",
                                        file.header.span,
-                                       f"lay it on an edition: `boardrules check EDITION --variant {file.header.id.text}`")])
+                                       "lay it on an edition: "
+                                       f"`boardrules check EDITION --variant {file.header.id.text}`")])
     if file.header.parent is not None:
         parent = _parent(file.header.parent, directory, chain)
     return _merge(parent, file)
 
 
-def overlay(edition: MergedSpec, variants: list[s.File]) -> MergedSpec:
+def overlay(edition: MergedSpec, variants: list[syntax.File]) -> MergedSpec:
     """Lay variant files (`variant ID for FAMILY`) over a complete edition, in order.
 
     A variant merges like a child edition; it fits only an edition of its family, and two
@@ -118,30 +119,30 @@ def overlay(edition: MergedSpec, variants: list[s.File]) -> MergedSpec:
     return edition
 
 
-def _claims(file: s.File) -> list[tuple[str, s.Name]]:
+def _claims(file: syntax.File) -> list[tuple[str, syntax.Name]]:
     """What a variant gives that another variant may not give too (hooks add up, so none)."""
-    out: list[tuple[str, s.Name]] = []
+    out: list[tuple[str, syntax.Name]] = []
     for item in file.items:
-        if isinstance(item, s.Section):
+        if isinstance(item, syntax.Section):
             out += [(f"`{item.name.text}.{st.key.text}`", st.key) for st in item.settings]
-        elif isinstance(item, s.Decide):
+        elif isinstance(item, syntax.Decide):
             out.append((f"`decide {item.section.text}.{item.key.text}`", item.key))
-        elif isinstance(item, s.Formula):
+        elif isinstance(item, syntax.Formula):
             out.append((f"formula `{item.name.text}`", item.name))
-        elif isinstance(item, s.Setup):
-            out.append(("a `setup` block", s.Name(item.span, "setup")))
-        elif isinstance(item, s.Board):
+        elif isinstance(item, syntax.Setup):
+            out.append(("a `setup` block", syntax.Name(item.span, "setup")))
+        elif isinstance(item, syntax.Board):
             out += [(f"square `{sq.id.text}`", sq.id) for sq in item.squares]
-        elif isinstance(item, (s.Pot, s.Group, s.Deck, s.Area)):
+        elif isinstance(item, (syntax.Pot, syntax.Group, syntax.Deck, syntax.Area)):
             out.append((f"`{item.id.text}`", item.id))
-        elif isinstance(item, (s.Procedure, s.Action, s.Statistic)):
+        elif isinstance(item, (syntax.Procedure, syntax.Action, syntax.Statistic)):
             out.append((f"`{item.name.text}`", item.name))
-        elif isinstance(item, s.State):
+        elif isinstance(item, syntax.State):
             out.append((f"state `{item.name.text}`", item.name))
     return out
 
 
-def _parent(name: s.Name, directory: Path | None, chain: tuple[Path, ...]) -> MergedSpec:
+def _parent(name: syntax.Name, directory: Path | None, chain: tuple[Path, ...]) -> MergedSpec:
     candidates = dict(bundled())
     if directory is not None:
         candidates |= {p.stem: p for p in sorted(directory.glob("*.rules"))}
@@ -162,7 +163,7 @@ def _parent(name: s.Name, directory: Path | None, chain: tuple[Path, ...]) -> Me
     return _parents[key]
 
 
-def _merge(parent: MergedSpec | None, file: s.File) -> MergedSpec:
+def _merge(parent: MergedSpec | None, file: syntax.File) -> MergedSpec:
     """Lay one file over its parent: settings by key, groups, squares, decks by id."""
     header = file.header
     edition = MergedSpec(header, (parent.lineage if parent else ()) + (header.id.text,))
@@ -175,9 +176,9 @@ def _merge(parent: MergedSpec | None, file: s.File) -> MergedSpec:
         edition.hooks.extend(parent.hooks)
     setup = parent.setup if parent is not None else None
     errors: list[Diagnostic] = []
-    seen: dict[tuple[str, str], s.Name] = {}
+    seen: dict[tuple[str, str], syntax.Name] = {}
 
-    def once(kind: str, name: s.Name, what: str) -> bool:
+    def once(kind: str, name: syntax.Name, what: str) -> bool:
         """False (and an error) when this file already gave an item of that kind and name."""
         if (kind, name.text) in seen:
             first = seen[(kind, name.text)].span
@@ -187,7 +188,7 @@ def _merge(parent: MergedSpec | None, file: s.File) -> MergedSpec:
         seen[(kind, name.text)] = name
         return True
 
-    def inherited(table: dict, name: s.Name, what: str) -> bool:
+    def inherited(table: dict, name: syntax.Name, what: str) -> bool:
         """False (and an error) when a child names an id its parent lacks."""
         if parent is None or name.text in table:
             return True
@@ -198,23 +199,23 @@ def _merge(parent: MergedSpec | None, file: s.File) -> MergedSpec:
         return False
 
     for item in file.items:
-        if isinstance(item, s.Section):
+        if isinstance(item, syntax.Section):
             for setting in item.settings:
                 key = f"{item.name.text}.{setting.key.text}"
                 if once("setting", replace(setting.key, text=key), "setting"):
                     edition.settings[(item.name.text, setting.key.text)] = (item.name, setting)
-        elif isinstance(item, s.Contested):
+        elif isinstance(item, syntax.Contested):
             key = f"{item.section.text}.{item.key.text}"
             if once("contested", replace(item.key, text=key), "contested rule"):
                 edition.contested[key] = item
-        elif isinstance(item, s.Decide):
+        elif isinstance(item, syntax.Decide):
             key = f"{item.section.text}.{item.key.text}"
             if once("decide", replace(item.key, text=key), "decision"):
                 edition.decisions[key] = item
-        elif isinstance(item, s.Formula):
+        elif isinstance(item, syntax.Formula):
             if once("formula", item.name, "formula"):
                 edition.formulas[item.name.text] = item
-        elif isinstance(item, s.Invariant):
+        elif isinstance(item, syntax.Invariant):
             if once("invariant", item.name, "invariant"):
                 if item.name.text in edition.invariants:
                     owner = edition.invariants[item.name.text][0]
@@ -223,39 +224,39 @@ def _merge(parent: MergedSpec | None, file: s.File) -> MergedSpec:
                                                 "parent's invariants); give yours another name"))
                 else:
                     edition.invariants[item.name.text] = (header.id.text, item)
-        elif isinstance(item, s.Example):
+        elif isinstance(item, syntax.Example):
             if once("example", item.name, "example"):       # a child's replaces the parent's: its rules may differ
                 edition.examples[item.name.text] = (header.id.text, item)
-        elif isinstance(item, s.State):
+        elif isinstance(item, syntax.State):
             if once("state", item.name, "state"):
                 edition.states[item.name.text] = item
-        elif isinstance(item, s.Hook):
+        elif isinstance(item, syntax.Hook):
             edition.hooks.append(item)
-        elif isinstance(item, s.Setup):
-            if once("setup", s.Name(item.span, "setup"), "setup block"):
+        elif isinstance(item, syntax.Setup):
+            if once("setup", syntax.Name(item.span, "setup"), "setup block"):
                 setup = item
-        elif isinstance(item, s.Pot):
+        elif isinstance(item, syntax.Pot):
             if once("pot", item.id, "pot"):
                 old = edition.pots.get(item.id.text)
                 edition.pots[item.id.text] = item if old is None else replace(
                     old, name=item.name or old.name, settings=_settings(old.settings, item.settings))
         elif type(item) in _NAMED:
             what, table = _NAMED[type(item)]
-            name = item.id if isinstance(item, s.Area) else item.name
+            name = item.id if isinstance(item, syntax.Area) else item.name
             if once(what, name, what):
                 getattr(edition, table)[name.text] = item      # a child's replaces the parent's
-        elif isinstance(item, s.Group):
+        elif isinstance(item, syntax.Group):
             if once("group", item.id, "group") and inherited(parent.groups if parent else {}, item.id, "group"):
                 edition.groups[item.id.text] = _merge_group(edition.groups.get(item.id.text), item)
-        elif isinstance(item, s.Board):
-            if not once("board", s.Name(item.span, "board"), "board"):
+        elif isinstance(item, syntax.Board):
+            if not once("board", syntax.Name(item.span, "board"), "board"):
                 continue
             for square in item.squares:
                 if once("square", square.id, "square") and \
                         inherited(parent.squares if parent else {}, square.id, "square"):
                     merged = _merge_square(edition.squares.get(square.id.text), square, errors)
                     edition.squares[square.id.text] = merged
-        elif isinstance(item, s.Deck):
+        elif isinstance(item, syntax.Deck):
             if once("deck", item.id, "deck") and inherited(parent.decks if parent else {}, item.id, "deck"):
                 old = edition.decks.get(item.id.text)
                 edition.decks[item.id.text] = item if old is None else replace(
@@ -270,20 +271,20 @@ def _merge(parent: MergedSpec | None, file: s.File) -> MergedSpec:
     return replace(edition, setup=setup, variants=parent.variants if parent is not None else ())
 
 
-def _settings(old: tuple[s.Setting, ...], new: tuple[s.Setting, ...]) -> tuple[s.Setting, ...]:
+def _settings(old: tuple[syntax.Setting, ...], new: tuple[syntax.Setting, ...]) -> tuple[syntax.Setting, ...]:
     """The parent's settings with the child's replacing those of the same key, new ones last."""
     merged = {setting.key.text: setting for setting in old}
     merged |= {setting.key.text: setting for setting in new}
     return tuple(merged.values())
 
 
-def _merge_group(old: s.Group | None, new: s.Group) -> s.Group:
+def _merge_group(old: syntax.Group | None, new: syntax.Group) -> syntax.Group:
     if old is None:
         return new
     return replace(old, id=new.id, name=new.name or old.name, settings=_settings(old.settings, new.settings))
 
 
-def _merge_square(old: s.Square | None, new: s.Square, errors: list[Diagnostic]) -> s.Square:
+def _merge_square(old: syntax.Square | None, new: syntax.Square, errors: list[Diagnostic]) -> syntax.Square:
     if old is None:
         return new
     if old.kind != new.kind:

@@ -231,8 +231,8 @@ SQUARE_ATTRS = {"kind": Type("enum", options=("square",) + DEED_KINDS), "owner":
                 "number": INT, "across": SQUARE}
 AREA_ATTRS = {"quarter": QUARTER, "faces": SQUARES}
 POT_ATTRS = {"cash": INT}
-ATTRS = {"square": SQUARE_ATTRS, "area": AREA_ATTRS, "pot": POT_ATTRS, "player": PLAYER_ATTRS, "party": PLAYER_ATTRS, "deed": DEED_ATTRS, "group": GROUP_ATTRS,
-         "deck": DECK_ATTRS}
+ATTRS = {"square": SQUARE_ATTRS, "area": AREA_ATTRS, "pot": POT_ATTRS, "player": PLAYER_ATTRS, "party": PLAYER_ATTRS,
+         "deed": DEED_ATTRS, "group": GROUP_ATTRS, "deck": DECK_ATTRS}
 
 BUILTINS: dict[str, tuple[tuple[Type, ...], Type]] = {
     "houses": ((PLAYER,), INT),

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Sequence
 
 from grammar import language as lang
-from grammar import syntax as s
+from grammar import syntax
 from grammar.diagnostics import Diagnostic, Span, SpecError, did_you_mean, known
 from grammar.expressions import Lowering, Names, Signature
 from grammar.extend import MergedSpec, read
@@ -47,17 +47,17 @@ def lower(edition: MergedSpec) -> dict:
     return ir
 
 
-def _span(first: s.Name, last: s.Name) -> Span:
+def _span(first: syntax.Name, last: syntax.Name) -> Span:
     """From the start of one name to the end of another (`jail.fine_timing`)."""
     return Span(first.span.source, first.span.line, first.span.column, last.span.end_line, last.span.end_column)
 
 
-def _describe(value: s.Value) -> str:
+def _describe(value: syntax.Value) -> str:
     return {
-        s.Int: "a number", s.Percent: "a percentage", s.Bool: "yes/no", s.Text: "a text",
-        s.Range: "a range", s.Notes: "a list of notes", s.Numbers: "a list of numbers",
-        s.Texts: "a list of texts", s.Names: "a list of names",
-    }.get(type(value)) or (f"the name `{value.text}`" if isinstance(value, s.Name) else "an expression")
+        syntax.Int: "a number", syntax.Percent: "a percentage", syntax.Bool: "yes/no", syntax.Text: "a text",
+        syntax.Range: "a range", syntax.Notes: "a list of notes", syntax.Numbers: "a list of numbers",
+        syntax.Texts: "a list of texts", syntax.Names: "a list of names",
+    }.get(type(value)) or (f"the name `{value.text}`" if isinstance(value, syntax.Name) else "an expression")
 
 
 class _Lower:
@@ -89,7 +89,7 @@ class _Lower:
     def error(self, code: str, message: str, span: Span | None, hint: str | None = None) -> None:
         self.diagnostics.append(Diagnostic.at(code, message, span, hint))
 
-    def lacks(self, items: str, what: str, item: s.Name, message: str, hint: str) -> None:
+    def lacks(self, items: str, what: str, item: syntax.Name, message: str, hint: str) -> None:
         """An item of a concrete edition lacks `what` (E402). Items inherited from a base are
         told once per kind of item and `what` (tell_inherited): an edition of an abstract
         base gives them all in one fix, and an error for each in the base's file buries its own."""
@@ -103,11 +103,12 @@ class _Lower:
         """The first inherited item lacking each thing, with how many more lack it."""
         for (items, _), found in self.inherited.items():
             first, more = found[0], len(found) - 1
-            self.diagnostics.append(replace(first, message=first.message + (f" (nor do {more} more {items})" if more else "")))
+            nor = f" (nor do {more} more {items})" if more else ""
+            self.diagnostics.append(replace(first, message=first.message + nor))
 
-    def _group_kind(self, group: s.Group) -> str:
+    def _group_kind(self, group: syntax.Group) -> str:
         for setting in group.settings:
-            if setting.key.text == "kind" and isinstance(setting.value, s.Name):
+            if setting.key.text == "kind" and isinstance(setting.value, syntax.Name):
                 return setting.value.text
         return ""
 
@@ -228,7 +229,8 @@ class _Lower:
             params = [p.text for p in formula.params]
             for i, param in enumerate(formula.params):
                 if param.text in params[:i]:
-                    self.error("E211", f"duplicate parameter `{param.text}`", param.span, "give each parameter its own name")
+                    self.error("E211", f"duplicate parameter `{param.text}`", param.span,
+                               "give each parameter its own name")
             self.names.params = {p: ANY for p in params}
             body, result = self.effects.expr(formula.body, lang.EVERYWHERE | {p: ANY for p in params})
             self.names.formulas[name] = Signature(tuple(self.names.params[p] for p in params), result)
@@ -335,7 +337,7 @@ class _Lower:
                         "steps": steps, "expect": expects})
         return out
 
-    def example_players(self, example: s.Example, allowed: dict | None) -> tuple[s.Name, ...]:
+    def example_players(self, example: syntax.Example, allowed: dict | None) -> tuple[syntax.Name, ...]:
         """The seats' names of an example (its first line), each a new name."""
         first = example.players
         taken = set(lang.EVERYWHERE) | set(self.names.squares) | set(self.names.groups) | set(self.names.decks) \
@@ -352,7 +354,7 @@ class _Lower:
                        f"{allowed['min']} to {allowed['max']}", first.span, "name as many players as the game allows")
         return first.players
 
-    def example_squares(self, step: s.ExampleStep, kinds: dict[str, str], settings: dict) -> list[str]:
+    def example_squares(self, step: syntax.ExampleStep, kinds: dict[str, str], settings: dict) -> list[str]:
         """The squares a line names: deeds for `give`, `mortgage` and a turn's `sells`, lots
         for `houses` and `hotel`, any square for `put`."""
         wanted = {"give": lang.DEED_KINDS, "mortgage": lang.DEED_KINDS, "sells": lang.DEED_KINDS, "houses": ("lot",),
@@ -367,7 +369,8 @@ class _Lower:
             elif step.what in wanted and kind not in wanted[step.what]:
                 lots = step.what in ("houses", "hotel")
                 self.error("E307", f"`{step.what}` needs {'a lot' if lots else 'a deed'}, `{name.text}` is a {kind}",
-                           name.span, did_you_mean(name.text, [k for k, v in kinds.items() if v in wanted[step.what]])
+                           name.span,
+                           did_you_mean(name.text, [k for k, v in kinds.items() if v in wanted[step.what]])
                            or ("houses and hotels stand on lots" if lots else "only a lot, station or utility is a deed"))
         if step.what in ("houses", "hotel") and not self.builds:
             self.error("E302", f"`{step.what}` in an example of an edition without houses and hotels", step.span,
@@ -378,11 +381,12 @@ class _Lower:
                        "for a hotel write `hotel on LOT`")
         return [name.text for name in step.squares]
 
-    def example_sales(self, step: s.ExampleStep, kinds: dict[str, str], settings: dict) -> list[dict]:
+    def example_sales(self, step: syntax.ExampleStep, kinds: dict[str, str], settings: dict) -> list[dict]:
         """`sells DEED, ... to BUYER for N`: deeds, another player, one sale a turn (the
         engine takes one offer in a manage window)."""
         for extra in step.sales[1:]:
-            self.error("E302", "a turn makes one sale", extra.span, "sell in a later turn, or several deeds in one sale")
+            self.error("E302", "a turn makes one sale", extra.span,
+                       "sell in a later turn, or several deeds in one sale")
         seller = step.players[-1].text
         out = []
         for sale in step.sales:
@@ -392,7 +396,7 @@ class _Lower:
             out.append({"deeds": deeds, "buyer": sale.buyer.text, "price": sale.price})
         return out
 
-    def example_bids(self, step: s.ExampleStep) -> list[dict]:
+    def example_bids(self, step: syntax.ExampleStep) -> list[dict]:
         """`BIDDER bids up to N`: one limit a bidder a turn, above nothing."""
         out, seen = [], set()
         for bid in step.bids:
@@ -406,7 +410,7 @@ class _Lower:
             out.append({"player": bid.bidder.text, "limit": bid.limit})
         return out
 
-    def example_set(self, step: s.ExampleStep) -> dict:
+    def example_set(self, step: syntax.ExampleStep) -> dict:
         """`set AREA.STATE = N`: an area's declared number (blocks stacked, a roof)."""
         area, state = step.squares[0], step.state
         if area.text not in self.names.areas:
@@ -417,7 +421,7 @@ class _Lower:
                        did_you_mean(state.text, self.names.area_states) or "declare it: `state area.NAME : int`")
         return {"area": area.text, "state": state.text, "number": step.number}
 
-    def example_mark(self, step: s.ExampleStep, kinds: dict[str, str]) -> dict:
+    def example_mark(self, step: syntax.ExampleStep, kinds: dict[str, str]) -> dict:
         """`mark SQUARE, ... in PLAYER.STATE`: squares already in a player's declared set of
         squares (a passport stamped before the example starts)."""
         state = step.state
@@ -431,7 +435,7 @@ class _Lower:
                 self.error("E203", f"unknown square `{name.text}`", name.span, known(name.text, kinds, "squares"))
         return {"state": state.text, "squares": [name.text for name in step.squares]}
 
-    def example_card(self, step: s.ExampleStep, placed: dict[str, set[int]]) -> dict:
+    def example_card(self, step: syntax.ExampleStep, placed: dict[str, set[int]]) -> dict:
         """`card "TEXT" on top of DECK`: the deck, and the number of its card printed so; a
         deck with several cards printed alike gives its next one to each line naming them."""
         deck = self.edition.decks.get(step.deck.text)
@@ -453,7 +457,7 @@ class _Lower:
         taken.add(copies[0])
         return {"deck": step.deck.text, "card": copies[0]}
 
-    def example_throws(self, step: s.ExampleStep, game: dict) -> None:
+    def example_throws(self, step: syntax.ExampleStep, game: dict) -> None:
         """Every throw of a `turn` shows one face per die, or one face (a die thrown on its
         own by a rule's `throw`), each a face the dice have."""
         dice, faces = game.get("dice"), game.get("die_faces")
@@ -475,7 +479,8 @@ class _Lower:
             given = {setting.key.text for setting in area.settings}
             for key in lang.AREA_KEYS:
                 if key not in given and lang.AREA_KEYS[key].required:
-                    self.error("E402", f"area `{aid}` has no `{key}`", area.id.span, f"add `{key} = ...` to `area {aid}`")
+                    self.error("E402", f"area `{aid}` has no `{key}`", area.id.span,
+                               f"add `{key} = ...` to `area {aid}`")
             out.append(entry)
         return out
 
@@ -506,7 +511,8 @@ class _Lower:
             for setting in action.settings:
                 key = setting.key.text
                 if key not in lang.ACTION_KEYS:
-                    self.error("E207", f"unknown action setting `{key}`", setting.key.span, did_you_mean(key, lang.ACTION_KEYS))
+                    self.error("E207", f"unknown action setting `{key}`", setting.key.span,
+                               did_you_mean(key, lang.ACTION_KEYS))
                     continue
                 # `allowed` reads the element; `required` speaks of the player, for all elements at once
                 entry[key] = self.effects.expect(f"`{name}.{key}`", setting.value,
@@ -527,7 +533,7 @@ class _Lower:
                        | self.keyed("pot", lang.POT_KEYS, pid, pot.settings))
         return out
 
-    def keyed(self, what: str, keys: dict[str, Key], owner: str, settings: tuple[s.Setting, ...]) -> dict:
+    def keyed(self, what: str, keys: dict[str, Key], owner: str, settings: tuple[syntax.Setting, ...]) -> dict:
         """The settings of one item (a pot, an area) against its keys: unknown keys are E207."""
         out = {}
         for setting in settings:
@@ -555,7 +561,8 @@ class _Lower:
                                "remove `by ...`: only a deed changing hands has a way")
                 elif way.text not in lang.ACQUIRE_WAYS:
                     self.error("E210", f"`{way.text}` is not a way to acquire a deed", way.span,
-                               did_you_mean(way.text, lang.ACQUIRE_WAYS) or "the ways are " + _listing(lang.ACQUIRE_WAYS))
+                               did_you_mean(way.text, lang.ACQUIRE_WAYS)
+                               or "the ways are " + _listing(lang.ACQUIRE_WAYS))
             state = None
             if event == "add":
                 if hook.to is None or hook.to.text not in self.names.states:
@@ -635,58 +642,58 @@ class _Lower:
                                    f"a concrete edition must set it: add `{key} = ...` to the `{section}` section")
         return settings, notes, rent, about, printed
 
-    def value(self, key: Key, setting: s.Setting, path: str, of_kind: str | None = None):
+    def value(self, key: Key, setting: syntax.Setting, path: str, of_kind: str | None = None):
         """The IR value of one setting, or None (and an error) when it is not of its key's kind
         (`of_kind`: the kind of the deed it belongs to, whose groups an unknown group's hint lists)."""
         v = setting.value
         kind = key.kind
         if kind == "int":
-            if isinstance(v, s.Int):
+            if isinstance(v, syntax.Int):
                 return v.value if self.within(key, [v.value], v.span, path) else None
-            if isinstance(v, s.Neg) and isinstance(v.operand, s.Int):
+            if isinstance(v, syntax.Neg) and isinstance(v.operand, syntax.Int):
                 return -v.operand.value if self.within(key, [-v.operand.value], v.span, path) else None
-        elif kind == "ratio" and isinstance(v, s.Percent):
+        elif kind == "ratio" and isinstance(v, syntax.Percent):
             return {"num": v.value, "den": lang.PERCENT}
-        elif kind == "bool" and isinstance(v, s.Bool):
+        elif kind == "bool" and isinstance(v, syntax.Bool):
             return v.value
-        elif kind == "text" and isinstance(v, s.Text):
+        elif kind == "text" and isinstance(v, syntax.Text):
             return v.value
-        elif kind == "name" and isinstance(v, s.Name):
+        elif kind == "name" and isinstance(v, syntax.Name):
             return v.text
-        elif kind == "range" and isinstance(v, s.Range):
+        elif kind == "range" and isinstance(v, syntax.Range):
             if v.low > v.high:
                 self.error("E302", f"`{path}` is an empty range: {v.low} is more than {v.high}", v.span,
                            "write the smaller bound first")
                 return None
             return {"min": v.low, "max": v.high}
-        elif kind == "notes" and isinstance(v, s.Notes):
+        elif kind == "notes" and isinstance(v, syntax.Notes):
             return [{"count": n.count, "value": n.value} for n in v.notes]
-        elif kind == "numbers" and isinstance(v, s.Numbers):
+        elif kind == "numbers" and isinstance(v, syntax.Numbers):
             return list(v.values) if self.within(key, v.values, v.span, path) else None
-        elif kind == "names" and isinstance(v, s.Names):
+        elif kind == "names" and isinstance(v, syntax.Names):
             bad = [n for n in v.names if n.text not in key.options]
             for n in bad:
                 self.error("E210", f"`{n.text}` is not an option of `{path}`", n.span,
                            did_you_mean(n.text, key.options) or "the options are " + _listing(key.options))
             return None if bad else [n.text for n in v.names]
-        elif kind == "squares" and isinstance(v, s.Names):
+        elif kind == "squares" and isinstance(v, syntax.Names):
             bad = [n for n in v.names if n.text not in self.names.squares]
             for n in bad:
                 self.error("E203", f"unknown square `{n.text}`", n.span, known(n.text, self.names.squares, "squares"))
             return None if bad else [n.text for n in v.names]
-        elif kind == "square" and isinstance(v, s.Name):
+        elif kind == "square" and isinstance(v, syntax.Name):
             if v.text not in self.names.squares:
                 self.error("E203", f"unknown square `{v.text}`", v.span, known(v.text, self.names.squares, "squares"))
                 return None
             return v.text
-        elif kind == "group" and isinstance(v, s.Name):
+        elif kind == "group" and isinstance(v, syntax.Name):
             if v.text not in self.names.groups:
                 fit = [gid for gid, kind in self.names.groups.items() if of_kind in (None, kind)]
                 self.error("E204", f"unknown group `{v.text}`", v.span,
                            known(v.text, fit, f"{of_kind} groups" if of_kind else "groups"))
                 return None
             return v.text
-        elif kind == "formula" and isinstance(v, s.Name):
+        elif kind == "formula" and isinstance(v, syntax.Name):
             signature = self.names.formulas.get(v.text)
             if v.text not in self.edition.formulas:
                 self.error("E208", f"unknown formula `{v.text}`", v.span, did_you_mean(v.text, self.edition.formulas))
@@ -696,21 +703,21 @@ class _Lower:
                            f"{len(signature.params)}", v.span, f"define `formula {v.text}(p) = ...`")
                 return None
             return v.text
-        elif kind == "enum" and isinstance(v, s.Name):
+        elif kind == "enum" and isinstance(v, syntax.Name):
             if v.text not in key.options:
                 self.error("E210", f"`{v.text}` is not an option of `{path}`", v.span,
                            did_you_mean(v.text, key.options) or "the options are " + _listing(key.options))
                 return None
             return v.text
-        elif kind == "texts" and isinstance(v, (s.Text, s.Texts)):
-            return [v.value] if isinstance(v, s.Text) else list(v.values)
-        elif kind == "condition" and not isinstance(v, (s.Text, s.Range, s.Notes, s.Numbers, s.Texts)):
+        elif kind == "texts" and isinstance(v, (syntax.Text, syntax.Texts)):
+            return [v.value] if isinstance(v, syntax.Text) else list(v.values)
+        elif kind == "condition" and not isinstance(v, (syntax.Text, syntax.Range, syntax.Notes, syntax.Numbers, syntax.Texts)):
             return self.effects.expect(f"`{path}`", v, lang.EVERYWHERE, "bool")
-        elif kind == "rent" and not isinstance(v, (s.Text, s.Range, s.Notes, s.Numbers, s.Texts)):
+        elif kind == "rent" and not isinstance(v, (syntax.Text, syntax.Range, syntax.Notes, syntax.Numbers, syntax.Texts)):
             return self.effects.expect(f"`{path}`", v, lang.RENT_NAMES, "number")
         wanted = "one of " + _listing(key.options) if kind == "enum" else KIND_WORDS.get(kind, "an expression")
         self.error("E302", f"`{path}` must be {wanted}, found {_describe(v)}", v.span,
-                   "texts are quoted, numbers and names are not" if isinstance(v, s.Text) or kind in ("text", "texts")
+                   "texts are quoted, numbers and names are not" if isinstance(v, syntax.Text) or kind in ("text", "texts")
                    else f"write `{path.rsplit('.', 1)[1]} = ` and {wanted}")
         return None
 
@@ -752,7 +759,7 @@ class _Lower:
             for setting in square.settings:
                 if setting.key.text != "group":
                     continue
-                if isinstance(setting.value, s.Name) and self.names.groups.get(setting.value.text) == square.kind:
+                if isinstance(setting.value, syntax.Name) and self.names.groups.get(setting.value.text) == square.kind:
                     members[setting.value.text].append(index)
                 else:
                     self.strays.add(square.kind)
@@ -815,11 +822,11 @@ class _Lower:
             })
         return out
 
-    def deed(self, square: s.Square, groups: dict[str, dict], max_houses: int | None,
+    def deed(self, square: syntax.Square, groups: dict[str, dict], max_houses: int | None,
              priced: bool, mortgages: bool) -> dict:
         keys = lang.DEED_KEYS | (lang.LOT_KEYS if square.kind == "lot" else {})
         deed: dict = {}
-        given: dict[str, s.Setting] = {}
+        given: dict[str, syntax.Setting] = {}
         for setting in square.settings:
             key = setting.key.text
             if key in lang.SQUARE_KEYS:
@@ -857,7 +864,8 @@ class _Lower:
             elif square.kind in self.strays:     # a group one short: the stray deed's error says why
                 wanted, why = None, ""
             else:
-                wanted, why = len(group["squares"]), f"one for each number of {square.kind}s of group `{group['key']}` an owner can hold"
+                wanted = len(group["squares"])
+                why = f"one for each number of {square.kind}s of group `{group['key']}` an owner can hold"
             if wanted is not None and len(deed["rent"]) != wanted:
                 self.error("E303", f"{square.kind} `{square.id.text}` has {len(deed['rent'])} rents, "
                            f"it needs {wanted}", given["rent"].value.span, f"one rent per case: {why}")
@@ -878,7 +886,7 @@ def _source_text(span: Span) -> str:
     return " ".join(line.strip() for line in lines)
 
 
-def _state_type(st: s.State) -> Type:
+def _state_type(st: syntax.State) -> Type:
     """What reading a declared state gives: a set of its elements, or a number."""
     if st.element is None:
         return lang.STATE_SCALARS.get(st.container.text, ANY)
@@ -886,10 +894,10 @@ def _state_type(st: s.State) -> Type:
 
 
 @cache
-def _prelude() -> tuple[s.Invariant, ...]:
+def _prelude() -> tuple[syntax.Invariant, ...]:
     """The built-in invariants, read once per process."""
     items = parse(read(PRELUDE)).items
-    assert all(isinstance(item, s.Invariant) for item in items), "the prelude holds invariants only"
+    assert all(isinstance(item, syntax.Invariant) for item in items), "the prelude holds invariants only"
     return items
 
 
@@ -904,7 +912,7 @@ def _calls(node, formulas: dict) -> set[str]:
     stack = [node]
     while stack:
         n = stack.pop()
-        if isinstance(n, s.Call) and n.fn.text in formulas:
+        if isinstance(n, syntax.Call) and n.fn.text in formulas:
             found.add(n.fn.text)
         for child in vars(n).values() if hasattr(n, "__dataclass_fields__") else ():
             if isinstance(child, tuple):

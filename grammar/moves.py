@@ -12,22 +12,22 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from grammar import syntax as s
+from grammar import syntax
 from grammar.bounds import ANYTHING, Reader
 from grammar.extend import MergedSpec
 
 Node = tuple        # ("land", square) | ("pass", square, at) | ("deck", deck id, at)
-MOVES = (s.MoveTo, s.MoveBy, s.JumpTo, s.Advance, s.Draw)
+MOVES = (syntax.MoveTo, syntax.MoveBy, syntax.JumpTo, syntax.Advance, syntax.Draw)
 # Statements that neither move the token nor can stop what follows them (their blocks aside).
 # Not `keep`: a deck whose cards are kept runs out, and a draw from an empty deck does nothing.
-CALM = (s.Collect, s.SetState)
+CALM = (syntax.Collect, syntax.SetState)
 
 
 @dataclass(frozen=True)
 class Step:
     """Where a statement certainly sends the token next (None: somewhere not known here)."""
 
-    stmt: s.Stmt
+    stmt: syntax.Stmt
     to: Node | None
 
 
@@ -36,7 +36,7 @@ class Cycle:
     """Steps that lead back to their first, for ever; `at` is the statement to blame."""
 
     nodes: tuple[Node, ...]
-    at: s.Stmt
+    at: syntax.Stmt
 
 
 class Moves:
@@ -96,7 +96,8 @@ class Moves:
         out: dict[Node, list[Step] | None] = {}
         # every landing, and every `on_pass` that a throw of the dice can run
         todo: list[Node] = [("land", i) for i in range(self.n)] + \
-            [("pass", sq, at) for sq, body in self.on_pass.items() if not self.calm(body, set()) for at in range(self.n)]
+            [("pass", square, at) for square, body in self.on_pass.items() if not self.calm(body, set())
+             for at in range(self.n)]
         while todo:
             node = todo.pop()
             if node in out:
@@ -127,12 +128,12 @@ class Moves:
         step = self.first(square.on_land.body, sq, set()) if square.on_land else None
         return None if step is None else [step]
 
-    def first(self, body: tuple[s.Stmt, ...], at: int, bound: set[str]) -> Step | None:
+    def first(self, body: tuple[syntax.Stmt, ...], at: int, bound: set[str]) -> Step | None:
         """The first move of a block, when nothing before it can stop it."""
         for stmt in body:
             if isinstance(stmt, MOVES):
                 return Step(stmt, self.target(stmt, at, bound))
-            if isinstance(stmt, s.DoProcedure) and stmt.name.text in self.edition.procedures:
+            if isinstance(stmt, syntax.DoProcedure) and stmt.name.text in self.edition.procedures:
                 procedure = self.edition.procedures[stmt.name.text]
                 step = self.first(procedure.body, at, {p.text for p in procedure.params})
                 if step is not None:
@@ -143,18 +144,18 @@ class Moves:
                 return None
         return None
 
-    def target(self, stmt: s.Stmt, at: int, bound: set[str]) -> Node | None:
+    def target(self, stmt: syntax.Stmt, at: int, bound: set[str]) -> Node | None:
         """Where a move statement sends a token standing on `at` (interpreter/effects.py)."""
-        if isinstance(stmt, s.Draw):
+        if isinstance(stmt, syntax.Draw):
             return ("deck", stmt.deck.text, at)
-        if isinstance(stmt, (s.MoveTo, s.JumpTo)):
+        if isinstance(stmt, (syntax.MoveTo, syntax.JumpTo)):
             name = stmt.square
-            if not isinstance(name, s.Name) or name.text in bound or name.text not in self.index:
+            if not isinstance(name, syntax.Name) or name.text in bound or name.text not in self.index:
                 return None
             to = self.index[name.text]
             steps = (to - at) % self.n
-            return ("land", to) if isinstance(stmt, s.JumpTo) or steps == 0 else self.forward(at, steps)
-        if isinstance(stmt, s.Advance):
+            return ("land", to) if isinstance(stmt, syntax.JumpTo) or steps == 0 else self.forward(at, steps)
+        if isinstance(stmt, syntax.Advance):
             squares = self.groups.get(stmt.group.text) or []
             if not squares:
                 return None
@@ -174,48 +175,49 @@ class Moves:
             return None if self.once_per_lap else ("pass", sq, (at + steps) % self.n)
         return ("land", (at + steps) % self.n)
 
-    def calm(self, body: tuple[s.Stmt, ...], seen: set[str]) -> bool:
+    def calm(self, body: tuple[syntax.Stmt, ...], seen: set[str]) -> bool:
         """Whether a block can neither move the token nor stop the move it is part of."""
         for stmt in body:
             if isinstance(stmt, CALM):
                 continue
-            if isinstance(stmt, s.Add):
+            if isinstance(stmt, syntax.Add):
                 hooks = [h for h in self.edition.hooks if h.event.text == "add" and h.to is not None
                          and h.to.text == stmt.state.text]
                 if stmt.state.text in seen or not all(self.calm(h.body, seen | {stmt.state.text}) for h in hooks):
                     return False
-            elif isinstance(stmt, s.DoProcedure):
+            elif isinstance(stmt, syntax.DoProcedure):
                 procedure = self.edition.procedures.get(stmt.name.text)
-                if procedure is None or stmt.name.text in seen or not self.calm(procedure.body, seen | {stmt.name.text}):
+                if (procedure is None or stmt.name.text in seen
+                        or not self.calm(procedure.body, seen | {stmt.name.text})):
                     return False
-            elif isinstance(stmt, (s.ForEach, s.ChooseIn, s.Throw)):
+            elif isinstance(stmt, (syntax.ForEach, syntax.ChooseIn, syntax.Throw)):
                 if not self.calm(stmt.body, seen):
                     return False
-            elif isinstance(stmt, s.When):
+            elif isinstance(stmt, syntax.When):
                 if not (self.calm(stmt.then, seen) and self.calm(stmt.otherwise, seen)):
                     return False
-            elif isinstance(stmt, s.Choose):
+            elif isinstance(stmt, syntax.Choose):
                 if not all(self.calm(option.body, seen) for option in stmt.options):
                     return False
             else:
                 return False
         return True
 
-    def applies(self, cond: s.Expr | None, var: str, kind: str) -> bool | None:
+    def applies(self, cond: syntax.Expr | None, var: str, kind: str) -> bool | None:
         """Whether a land hook's condition holds on a square of `kind`: yes, no, or not known here."""
         if cond is None:
             return True
-        if isinstance(cond, s.Not):
+        if isinstance(cond, syntax.Not):
             inner = self.applies(cond.operand, var, kind)
             return None if inner is None else not inner
-        if isinstance(cond, s.Binary) and cond.op in ("and", "or"):
+        if isinstance(cond, syntax.Binary) and cond.op in ("and", "or"):
             left, right = self.applies(cond.left, var, kind), self.applies(cond.right, var, kind)
             if cond.op == "and":
                 return False if False in (left, right) else None if None in (left, right) else True
             return True if True in (left, right) else None if None in (left, right) else False
-        left = cond.left if isinstance(cond, s.Binary) and cond.op in ("==", "!=") else None
-        if isinstance(left, s.Attr) and isinstance(left.of, s.Name) and left.of.text == var \
-                and left.name.text == "kind" and isinstance(cond.right, s.Name):
+        left = cond.left if isinstance(cond, syntax.Binary) and cond.op in ("==", "!=") else None
+        if isinstance(left, syntax.Attr) and isinstance(left.of, syntax.Name) and left.of.text == var \
+                and left.name.text == "kind" and isinstance(cond.right, syntax.Name):
             return (kind == cond.right.text) == (cond.op == "==")
         return None
 

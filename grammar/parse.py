@@ -14,7 +14,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedTok
 from lark.lexer import PatternStr
 from lark.tree import Meta
 
-from grammar import syntax as s
+from grammar import syntax
 from grammar.diagnostics import Diagnostic, Source, Span, SpecError, brief, shown
 
 GRAMMAR = Path(__file__).with_name("rules.lark")
@@ -79,7 +79,7 @@ def _parser() -> Lark:
     )
 
 
-def parse(source: Source) -> s.File:
+def parse(source: Source) -> syntax.File:
     """Parse one spec text; raise SpecError (E102-E104) on the first syntax error."""
     _comments.by_line = {}
     try:
@@ -206,7 +206,8 @@ def _syntax_error(source: Source, error: UnexpectedInput) -> Diagnostic:
     if token.type in ("INT", "PERCENT") and number:
         span = Span(source, token.line, token.column - len(number.group()), token.end_line, token.end_column)
         return Diagnostic.at("E103", f"`{number.group()}{token.value}` is not a whole number", span,
-                             f"amounts are whole numbers: write `{number.group()[:-1]}`; a share is a percentage such as `5%`")
+                             f"amounts are whole numbers: write `{number.group()[:-1]}`; "
+                             "a share is a percentage such as `5%`")
     word = LAST_WORD.search(before)
     keyword = word and _keyword_for(source.text, word, token)
     if keyword:
@@ -262,7 +263,8 @@ def _unclosed_brace(source: Source, token: Token, expected: str) -> Diagnostic |
             return Diagnostic.at(
                 "E106", "this `{` is never closed", Span(source, line, column, line, column + 1),
                 f"close it with `}}` before line {token.line}",
-                f"the parser noticed at {shown(source.name)}:{token.line}:{token.column}: unexpected `{brief(token.value)}`, {expected}")
+                f"the parser noticed at {shown(source.name)}:{token.line}:{token.column}: "
+                f"unexpected `{brief(token.value)}`, {expected}")
     return None
 
 
@@ -295,7 +297,7 @@ def _binary(op: str):
     """The builder of one binary operator's node (the grammar gives each its own alias)."""
     def build(self, meta, children):
         left, right = children
-        return s.Binary(self._span(meta), op, left, right)
+        return syntax.Binary(self._span(meta), op, left, right)
     return build
 
 
@@ -320,55 +322,56 @@ class _Build(Transformer):
     def _token_span(self, token: Token) -> Span:
         return Span(self.source, token.line, token.column, token.end_line, token.end_column)
 
-    def _name(self, token: Token) -> s.Name:
-        return s.Name(self._token_span(token), str(token))
+    def _name(self, token: Token) -> syntax.Name:
+        return syntax.Name(self._token_span(token), str(token))
 
     def _note(self, meta) -> str | None:
         """The comment that directly follows an item on the line where it ends."""
         end_column, text = self.trailing.get(meta.end_line, (None, None))
         return text if end_column == meta.end_column else None
 
-    def _text(self, token: Token | None) -> s.Text | None:
+    def _text(self, token: Token | None) -> syntax.Text | None:
         if token is None:
             return None
-        return s.Text(self._token_span(token), _unquote(token))
+        return syntax.Text(self._token_span(token), _unquote(token))
 
     # -- file and items
 
     def start(self, meta, children):
         header, *items = children
-        return s.File(self.source, header, tuple(items))
+        return syntax.File(self.source, header, tuple(items))
 
     def header(self, meta, children):
         abstract = children[0] is not None and children[0].type == "ABSTRACT"
         ids = [c for c in children if isinstance(c, Token) and c.type == "EDITION_ID"]
         parent = self._name(ids[1]) if len(ids) > 1 else None
-        return s.Header(self._span(meta), abstract, self._name(ids[0]), parent)
+        return syntax.Header(self._span(meta), abstract, self._name(ids[0]), parent)
 
     def variant_header(self, meta, children):
         id_, family = children
-        return s.Header(self._span(meta), False, self._name(id_), self._name(family), variant=True)
+        return syntax.Header(self._span(meta), False, self._name(id_), self._name(family), variant=True)
 
     def state(self, meta, children):
         owner, name, container, element = (None if c is None else self._name(c) for c in children)
-        return s.State(self._span(meta), owner, name, container, element)
+        return syntax.State(self._span(meta), owner, name, container, element)
 
     def area(self, meta, children):
         id_, name, *settings = children
-        return s.Area(self._span(meta), self._name(id_), self._text(name), tuple(settings))
+        return syntax.Area(self._span(meta), self._name(id_), self._text(name), tuple(settings))
 
     def procedure(self, meta, children):
         name, *params, body = children
-        return s.Procedure(self._span(meta), self._name(name), tuple(self._name(p) for p in params if p is not None), body)
+        return syntax.Procedure(self._span(meta), self._name(name),
+                                tuple(self._name(p) for p in params if p is not None), body)
 
     def action(self, meta, children):
         name, var, over, label, *settings, effect = children
-        return s.Action(self._span(meta), self._name(name), self._name(var), over, self._text(label),
+        return syntax.Action(self._span(meta), self._name(name), self._name(var), over, self._text(label),
                         tuple(settings), effect)
 
     def hook(self, meta, children):
         event, var, by, to, cond, body = children
-        return s.Hook(self._span(meta), self._name(event), self._name(var), by or (), to, cond, body)
+        return syntax.Hook(self._span(meta), self._name(event), self._name(var), by or (), to, cond, body)
 
     def hook_by(self, meta, children):
         return tuple(self._name(c) for c in children)
@@ -377,54 +380,54 @@ class _Build(Transformer):
         return self._name(children[0])
 
     def setup(self, meta, children):
-        return s.Setup(self._span(meta), children[0])
+        return syntax.Setup(self._span(meta), children[0])
 
     def pot(self, meta, children):
         id_, name, *settings = children
-        return s.Pot(self._span(meta), self._name(id_), self._text(name), tuple(settings))
+        return syntax.Pot(self._span(meta), self._name(id_), self._text(name), tuple(settings))
 
     def section(self, meta, children):
         name, *settings = children
-        return s.Section(self._span(meta), self._name(name), tuple(settings))
+        return syntax.Section(self._span(meta), self._name(name), tuple(settings))
 
     def setting(self, meta, children):
         key, value = children
-        return s.Setting(self._span(meta), self._name(key), value, self._note(meta))
+        return syntax.Setting(self._span(meta), self._name(key), value, self._note(meta))
 
     def contested(self, meta, children):
         section, key, *options = children
-        return s.Contested(self._span(meta), self._name(section), self._name(key),
+        return syntax.Contested(self._span(meta), self._name(section), self._name(key),
                            tuple(self._name(o) for o in options), self._note(meta))
 
     def decide(self, meta, children):
         section, key, choice = children
-        return s.Decide(self._span(meta), self._name(section), self._name(key), self._name(choice),
+        return syntax.Decide(self._span(meta), self._name(section), self._name(key), self._name(choice),
                         self._note(meta))
 
     def formula(self, meta, children):
         name, *params, body = children
         params = tuple(self._name(p) for p in params if p is not None)
-        return s.Formula(self._span(meta), self._name(name), params, body)
+        return syntax.Formula(self._span(meta), self._name(name), params, body)
 
     def invariant(self, meta, children):
         name, text, body = children
-        return s.Invariant(self._span(meta), self._name(name), self._text(text), body)
+        return syntax.Invariant(self._span(meta), self._name(name), self._text(text), body)
 
     def statistic(self, meta, children):
         name, text, body = children
-        return s.Statistic(self._span(meta), self._name(name), self._text(text), body)
+        return syntax.Statistic(self._span(meta), self._name(name), self._text(text), body)
 
     def group(self, meta, children):
         id_, name, *settings = children
-        return s.Group(self._span(meta), self._name(id_), self._text(name), tuple(settings))
+        return syntax.Group(self._span(meta), self._name(id_), self._text(name), tuple(settings))
 
     def board(self, meta, children):
-        return s.Board(self._span(meta), tuple(children))
+        return syntax.Board(self._span(meta), tuple(children))
 
     def square(self, meta, children):
         kind, id_, name, *parts = children
-        settings = tuple(p for p in parts if isinstance(p, s.Setting))
-        blocks: dict[str, s.Block] = {}
+        settings = tuple(p for p in parts if isinstance(p, syntax.Setting))
+        blocks: dict[str, syntax.Block] = {}
         for part in parts:
             if isinstance(part, tuple):
                 which, block = part
@@ -433,84 +436,85 @@ class _Build(Transformer):
                         "E211", f"duplicate `{which}` block on square `{id_}`", block.span,
                         f"write one `{which}` block; it may hold several statements"))
                 blocks[which] = block
-        return s.Square(self._span(meta), str(kind), self._name(id_), self._text(name), settings,
+        return syntax.Square(self._span(meta), str(kind), self._name(id_), self._text(name), settings,
                         blocks.get("on_land"), blocks.get("on_pass"))
 
     def on_land(self, meta, children):
-        return "on_land", s.Block(self._span(meta), children[0])
+        return "on_land", syntax.Block(self._span(meta), children[0])
 
     def on_pass(self, meta, children):
-        return "on_pass", s.Block(self._span(meta), children[0])
+        return "on_pass", syntax.Block(self._span(meta), children[0])
 
     def deck(self, meta, children):
         id_, name, *cards = children
-        return s.Deck(self._span(meta), self._name(id_), self._text(name), tuple(cards))
+        return syntax.Deck(self._span(meta), self._name(id_), self._text(name), tuple(cards))
 
     def card(self, meta, children):
         text, body = children
-        return s.Card(self._span(meta), self._text(text), body)
+        return syntax.Card(self._span(meta), self._text(text), body)
 
     # -- worked examples
 
     def example(self, meta, children):
         name, text, players, *steps = children
-        return s.Example(self._span(meta), self._name(name), self._text(text), players,
+        return syntax.Example(self._span(meta), self._name(name), self._text(text), players,
                          tuple(step for step in steps if step.what != "expect"),
                          tuple(step for step in steps if step.what == "expect"))
 
     def ex_players(self, meta, children):
-        return s.ExampleStep(self._span(meta), "players", players=tuple(self._name(c) for c in children))
+        return syntax.ExampleStep(self._span(meta), "players", players=tuple(self._name(c) for c in children))
 
     def ex_give(self, meta, children):
         *deeds, to = children
-        return s.ExampleStep(self._span(meta), "give", players=(self._name(to),),
+        return syntax.ExampleStep(self._span(meta), "give", players=(self._name(to),),
                              squares=tuple(self._name(c) for c in deeds))
 
     def ex_houses(self, meta, children):
         count, *lots = children
-        return s.ExampleStep(self._span(meta), "houses", squares=tuple(self._name(c) for c in lots), number=_int(count))
+        return syntax.ExampleStep(self._span(meta), "houses", squares=tuple(self._name(c) for c in lots),
+                                  number=_int(count))
 
     def ex_hotel(self, meta, children):
-        return s.ExampleStep(self._span(meta), "hotel", squares=tuple(self._name(c) for c in children))
+        return syntax.ExampleStep(self._span(meta), "hotel", squares=tuple(self._name(c) for c in children))
 
     def ex_mortgage(self, meta, children):
-        return s.ExampleStep(self._span(meta), "mortgage", squares=tuple(self._name(c) for c in children))
+        return syntax.ExampleStep(self._span(meta), "mortgage", squares=tuple(self._name(c) for c in children))
 
     def ex_cash(self, meta, children):
         who, amount = children
-        return s.ExampleStep(self._span(meta), "cash", players=(self._name(who),), number=_int(amount))
+        return syntax.ExampleStep(self._span(meta), "cash", players=(self._name(who),), number=_int(amount))
 
     def ex_put(self, meta, children):
         who, square = children
-        return s.ExampleStep(self._span(meta), "put", players=(self._name(who),), squares=(self._name(square),))
+        return syntax.ExampleStep(self._span(meta), "put", players=(self._name(who),), squares=(self._name(square),))
 
     def ex_jail(self, meta, children):
         who, tries, _word = children
-        return s.ExampleStep(self._span(meta), "jail", players=(self._name(who),),
+        return syntax.ExampleStep(self._span(meta), "jail", players=(self._name(who),),
                              number=0 if tries is None else _int(tries))
 
     def ex_card(self, meta, children):
         text, deck = children
-        return s.ExampleStep(self._span(meta), "card", card=self._text(text), deck=self._name(deck))
+        return syntax.ExampleStep(self._span(meta), "card", card=self._text(text), deck=self._name(deck))
 
     def ex_set(self, meta, children):
         area, state, value = children
-        return s.ExampleStep(self._span(meta), "set", squares=(self._name(area),), state=self._name(state),
+        return syntax.ExampleStep(self._span(meta), "set", squares=(self._name(area),), state=self._name(state),
                              number=_int(value))
 
     def ex_mark(self, meta, children):
         *squares, who, state = children
-        return s.ExampleStep(self._span(meta), "mark", players=(self._name(who),),
+        return syntax.ExampleStep(self._span(meta), "mark", players=(self._name(who),),
                              squares=tuple(self._name(c) for c in squares), state=self._name(state))
 
     def ex_turn(self, meta, children):
         who, *plays = children
         throws = tuple(throw for play in plays if isinstance(play, list) for throw in play)
         choices = tuple(CHOICES[play.type] for play in plays if isinstance(play, Token))
-        labels = tuple(play for play in plays if isinstance(play, s.Text))
-        sales = tuple(play for play in plays if isinstance(play, s.Sale))
-        bids = tuple(play for play in plays if isinstance(play, s.Bid))
-        return s.ExampleStep(self._span(meta), "turn", players=(self._name(who),), throws=throws, choices=choices,
+        labels = tuple(play for play in plays if isinstance(play, syntax.Text))
+        sales = tuple(play for play in plays if isinstance(play, syntax.Sale))
+        bids = tuple(play for play in plays if isinstance(play, syntax.Bid))
+        return syntax.ExampleStep(self._span(meta), "turn", players=(self._name(who),), throws=throws, choices=choices,
                              labels=labels, sales=sales, bids=bids)
 
     def ex_chooses(self, meta, children):
@@ -518,11 +522,11 @@ class _Build(Transformer):
 
     def ex_sells(self, meta, children):
         *deeds, buyer, price = children
-        return s.Sale(self._span(meta), tuple(self._name(c) for c in deeds), self._name(buyer), _int(price))
+        return syntax.Sale(self._span(meta), tuple(self._name(c) for c in deeds), self._name(buyer), _int(price))
 
     def ex_bids(self, meta, children):
         bidder, limit = children
-        return s.Bid(self._span(meta), self._name(bidder), _int(limit))
+        return syntax.Bid(self._span(meta), self._name(bidder), _int(limit))
 
     def ex_rolls(self, meta, children):
         return list(children)
@@ -531,7 +535,7 @@ class _Build(Transformer):
         return tuple(_int(c) for c in children)
 
     def ex_expect(self, meta, children):
-        return s.ExampleStep(self._span(meta), "expect", expr=children[0])
+        return syntax.ExampleStep(self._span(meta), "expect", expr=children[0])
 
     # -- values
 
@@ -540,23 +544,23 @@ class _Build(Transformer):
 
     def range(self, meta, children):
         low, high = children
-        return s.Range(self._span(meta), _int(low), _int(high))
+        return syntax.Range(self._span(meta), _int(low), _int(high))
 
     def notes(self, meta, children):
-        return s.Notes(self._span(meta), tuple(children))
+        return syntax.Notes(self._span(meta), tuple(children))
 
     def note(self, meta, children):
         count, value = children
-        return s.Note(self._span(meta), _int(count), _int(value))
+        return syntax.Note(self._span(meta), _int(count), _int(value))
 
     def numbers(self, meta, children):
-        return s.Numbers(self._span(meta), tuple(_int(c) for c in children if c is not None))
+        return syntax.Numbers(self._span(meta), tuple(_int(c) for c in children if c is not None))
 
     def names(self, meta, children):
-        return s.Names(self._span(meta), tuple(self._name(c) for c in children))
+        return syntax.Names(self._span(meta), tuple(self._name(c) for c in children))
 
     def texts(self, meta, children):
-        return s.Texts(self._span(meta), tuple(self._text(c).value for c in children))
+        return syntax.Texts(self._span(meta), tuple(self._text(c).value for c in children))
 
     # -- effects
 
@@ -565,128 +569,128 @@ class _Build(Transformer):
 
     def pay(self, meta, children):
         amount, to = children
-        return s.Pay(self._span(meta), amount, self._name(to))
+        return syntax.Pay(self._span(meta), amount, self._name(to))
 
     def collect(self, meta, children):
         amount, source = children
-        return s.Collect(self._span(meta), amount, self._name(source))
+        return syntax.Collect(self._span(meta), amount, self._name(source))
 
     def for_each(self, meta, children):
         var, over, body = children
-        return s.ForEach(self._span(meta), self._name(var), over, body)
+        return syntax.ForEach(self._span(meta), self._name(var), over, body)
 
     def move_to(self, meta, children):
-        return s.MoveTo(self._span(meta), self._name(children[0]))
+        return syntax.MoveTo(self._span(meta), self._name(children[0]))
 
     def move_by(self, meta, children):
-        return s.MoveBy(self._span(meta), children[0])
+        return syntax.MoveBy(self._span(meta), children[0])
 
     def advance(self, meta, children):
         group, rent = children
-        return s.Advance(self._span(meta), self._name(group), rent)
+        return syntax.Advance(self._span(meta), self._name(group), rent)
 
     def go_to_jail(self, meta, children):
-        return s.GoToJail(self._span(meta))
+        return syntax.GoToJail(self._span(meta))
 
     def draw(self, meta, children):
-        return s.Draw(self._span(meta), self._name(children[0]))
+        return syntax.Draw(self._span(meta), self._name(children[0]))
 
     def keep(self, meta, children):
-        return s.Keep(self._span(meta))
+        return syntax.Keep(self._span(meta))
 
     def choose(self, meta, children):
-        return s.Choose(self._span(meta), tuple(children))
+        return syntax.Choose(self._span(meta), tuple(children))
 
     def choose_in(self, meta, children):
         var, over, where, skip, body = children
-        return s.ChooseIn(self._span(meta), self._name(var), over, where, skip is not None, body)
+        return syntax.ChooseIn(self._span(meta), self._name(var), over, where, skip is not None, body)
 
     def add_to(self, meta, children):
         item, player, state = children
-        return s.Add(self._span(meta), item, self._name(player), self._name(state))
+        return syntax.Add(self._span(meta), item, self._name(player), self._name(state))
 
     def end_game(self, meta, children):
-        return s.EndGame(self._span(meta))
+        return syntax.EndGame(self._span(meta))
 
     def deal(self, meta, children):
         each, kind, paying = children
         if isinstance(each, Token) and each.type == "ALL":
             each = None
-        return s.Deal(self._span(meta), each, paying is not None, None if kind is None else self._name(kind))
+        return syntax.Deal(self._span(meta), each, paying is not None, None if kind is None else self._name(kind))
 
     def set_state(self, meta, children):
         of, state, value = children
-        return s.SetState(self._span(meta), self._name(of), self._name(state), value)
+        return syntax.SetState(self._span(meta), self._name(of), self._name(state), value)
 
     def do_procedure(self, meta, children):
         name, *args = children
-        return s.DoProcedure(self._span(meta), self._name(name), tuple(a for a in args if a is not None))
+        return syntax.DoProcedure(self._span(meta), self._name(name), tuple(a for a in args if a is not None))
 
     def jump_to(self, meta, children):
-        return s.JumpTo(self._span(meta), children[0])
+        return syntax.JumpTo(self._span(meta), children[0])
 
     def place_at(self, meta, children):
-        return s.PlaceAt(self._span(meta), children[0])
+        return syntax.PlaceAt(self._span(meta), children[0])
 
     def throw(self, meta, children):
         *names, body = children
-        return s.Throw(self._span(meta), tuple(self._name(n) for n in names), body)
+        return syntax.Throw(self._span(meta), tuple(self._name(n) for n in names), body)
 
     def option(self, meta, children):
         label, body = children
-        return s.Option(self._span(meta), self._text(label), body)
+        return syntax.Option(self._span(meta), self._text(label), body)
 
     def if_stmt(self, meta, children):
         cond, then, otherwise = children
-        if isinstance(otherwise, s.When):
+        if isinstance(otherwise, syntax.When):
             otherwise = (otherwise,)
-        return s.When(self._span(meta), cond, then, otherwise or ())
+        return syntax.When(self._span(meta), cond, then, otherwise or ())
 
     # -- expressions
 
     def if_expr(self, meta, children):
-        return s.Conditional(self._span(meta), *children)
+        return syntax.Conditional(self._span(meta), *children)
 
     or_, and_, member = _binary("or"), _binary("and"), _binary("in")
     eq, ne, lt, le, gt, ge = _binary("=="), _binary("!="), _binary("<"), _binary("<="), _binary(">"), _binary(">=")
     add, sub, mul, div = _binary("+"), _binary("-"), _binary("*"), _binary("/")
 
     def not_(self, meta, children):
-        return s.Not(self._span(meta), children[0])
+        return syntax.Not(self._span(meta), children[0])
 
     def neg(self, meta, children):
-        return s.Neg(self._span(meta), children[0])
+        return syntax.Neg(self._span(meta), children[0])
 
     def attr(self, meta, children):
         of, name = children
-        return s.Attr(self._span(meta), of, self._name(name))
+        return syntax.Attr(self._span(meta), of, self._name(name))
 
     def index(self, meta, children):
         of, at = children
-        return s.Index(self._span(meta), of, at)
+        return syntax.Index(self._span(meta), of, at)
 
     def int(self, meta, children):
-        return s.Int(self._span(meta), _int(children[0]))
+        return syntax.Int(self._span(meta), _int(children[0]))
 
     def percent(self, meta, children):
-        return s.Percent(self._span(meta), _int(children[0][:-1]))
+        return syntax.Percent(self._span(meta), _int(children[0][:-1]))
 
     def yes(self, meta, children):
-        return s.Bool(self._span(meta), True)
+        return syntax.Bool(self._span(meta), True)
 
     def no(self, meta, children):
-        return s.Bool(self._span(meta), False)
+        return syntax.Bool(self._span(meta), False)
 
     def name(self, meta, children):
         return self._name(children[0])
 
     def call(self, meta, children):
         fn, *args = children
-        return s.Call(self._span(meta), self._name(fn), tuple(a for a in args if a is not None))
+        return syntax.Call(self._span(meta), self._name(fn), tuple(a for a in args if a is not None))
 
     def aggregate(self, meta, children):
         fn, var, over, body = children
-        return s.Aggregate(self._span(meta), self._name(fn), self._name(var), over, body)
+        return syntax.Aggregate(self._span(meta), self._name(fn), self._name(var), over, body)
 
 
 def _int(token: str) -> int:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from grammar import syntax as s
+from grammar import syntax
 from grammar.bounds import (ANYTHING, LIMIT, NATURAL, Bounds, Faults, Facts, Known, Reader, between, hull,
                             QUIET, narrowed, point, without)
 from grammar.diagnostics import Diagnostic, Span
@@ -28,21 +28,21 @@ def sanity(edition: MergedSpec, ir: dict) -> list[Diagnostic]:
     def report(diagnostic: Diagnostic) -> None:
         found.setdefault((diagnostic.file, diagnostic.line, diagnostic.column), diagnostic)
 
-    def divisor(node: s.Expr, bounds: Bounds) -> None:
+    def divisor(node: syntax.Expr, bounds: Bounds) -> None:
         words = _words(node.span)
         if bounds.value == 0:
             report(Diagnostic.at("E309", f"division by zero: `{words}` is always 0", node.span,
                                  "divide by a number other than 0"))
         else:
-            x = words if isinstance(node, (s.Name, s.Attr)) else "n"      # a short name, or a letter
+            x = words if isinstance(node, (syntax.Name, syntax.Attr)) else "n"      # a short name, or a letter
             counted = bounds.low is not None and bounds.low >= 0     # a count: one more is never 0
             report(Diagnostic.at("E309", f"division by `{words}`, which can be 0", node.span,
                                  f"guard it: `if {x} > 0 then ... / {x} else ...`"
                                  + (f", or divide by `{x} + 1`" if counted else "")
                                  + (", with `n` the divisor" if x == "n" else "")))
 
-    def huge(node: s.Expr, value: Fraction) -> None:
-        said = f"the amount {_number(value)} is" if isinstance(node, s.Int) else \
+    def huge(node: syntax.Expr, value: Fraction) -> None:
+        said = f"the amount {_number(value)} is" if isinstance(node, syntax.Int) else \
             f"`{_words(node.span)}` comes to {_number(value)}, which is"
         report(Diagnostic.at("E310", f"{said} past {MOST}", node.span,
                              f"no amount or count of a game comes near {MOST}: check the number"))
@@ -66,8 +66,9 @@ def sanity(edition: MergedSpec, ir: dict) -> list[Diagnostic]:
 # ---- E309 and constants past the limit: every expression, read with its guards ------------------
 
 # The expressions a statement reads itself (its blocks and guards aside).
-READ = {s.Pay: ("amount",), s.Collect: ("amount",), s.MoveBy: ("steps",), s.Advance: ("rent",),
-        s.JumpTo: ("square",), s.PlaceAt: ("square",), s.Add: ("item",), s.Deal: ("each",), s.SetState: ("value",)}
+READ = {syntax.Pay: ("amount",), syntax.Collect: ("amount",), syntax.MoveBy: ("steps",), syntax.Advance: ("rent",),
+        syntax.JumpTo: ("square",), syntax.PlaceAt: ("square",), syntax.Add: ("item",), syntax.Deal: ("each",),
+        syntax.SetState: ("value",)}
 
 
 class _Walk:
@@ -84,13 +85,13 @@ class _Walk:
         for formula in edition.formulas.values():
             read(formula.body, dict.fromkeys((p.text for p in formula.params), ANYTHING), {})
         for _, item in (*edition.invariants.values(), *edition.examples.values()):
-            for expr in (item.body,) if isinstance(item, s.Invariant) else (e.expr for e in item.expects):
+            for expr in (item.body,) if isinstance(item, syntax.Invariant) else (e.expr for e in item.expects):
                 read(expr, {}, {})
         for item in edition.statistics.values():
             read(item.body, {}, {})
         for _, setting in _settings(edition):
-            if not _literal(setting.value) and not isinstance(setting.value, (s.Text, s.Range, s.Notes, s.Numbers,
-                                                                                 s.Names, s.Texts)):
+            if not _literal(setting.value) and not isinstance(setting.value, (syntax.Text, syntax.Range, syntax.Notes, syntax.Numbers,
+                                                                                 syntax.Names, syntax.Texts)):
                 read(setting.value, {}, {})
         for square in edition.squares.values():
             for block in (square.on_land, square.on_pass):
@@ -117,31 +118,31 @@ class _Walk:
                 read(setting.value, scope, {})
             self.block(action.effect, scope, {})
 
-    def block(self, body: tuple[s.Stmt, ...], scope: dict[str, Bounds], facts: Facts) -> None:
+    def block(self, body: tuple[syntax.Stmt, ...], scope: dict[str, Bounds], facts: Facts) -> None:
         read = self.reader.value
         for stmt in body:
             if type(stmt) in READ:
                 for name in READ[type(stmt)]:
                     if getattr(stmt, name) is not None:
                         read(getattr(stmt, name), scope, facts)
-            elif isinstance(stmt, s.DoProcedure):
+            elif isinstance(stmt, syntax.DoProcedure):
                 for arg in stmt.args:
                     read(arg, scope, facts)
-            elif isinstance(stmt, s.When):
+            elif isinstance(stmt, syntax.When):
                 read(stmt.cond, scope, facts)
                 self.block(stmt.then, scope, narrowed(stmt.cond, True, facts, self._quiet(scope)))
                 self.block(stmt.otherwise, scope, narrowed(stmt.cond, False, facts, self._quiet(scope)))
-            elif isinstance(stmt, s.Choose):
+            elif isinstance(stmt, syntax.Choose):
                 for option in stmt.options:
                     self.block(option.body, scope, facts)
-            elif isinstance(stmt, (s.ForEach, s.ChooseIn)):
+            elif isinstance(stmt, (syntax.ForEach, syntax.ChooseIn)):
                 read(stmt.over, scope, facts)
                 inner, known = scope | {stmt.var.text: ANYTHING}, without(facts, stmt.var.text)
-                if isinstance(stmt, s.ChooseIn) and stmt.where is not None:
+                if isinstance(stmt, syntax.ChooseIn) and stmt.where is not None:
                     read(stmt.where, inner, known)
                     known = narrowed(stmt.where, True, known, self._quiet(inner))
                 self.block(stmt.body, inner, known)
-            elif isinstance(stmt, s.Throw):
+            elif isinstance(stmt, syntax.Throw):
                 names = [name.text for name in stmt.names]
                 self.block(stmt.body, scope | dict.fromkeys(names, self.die), without(facts, *names))
 
@@ -167,7 +168,7 @@ def _amounts(edition: MergedSpec) -> list[Diagnostic]:
     return out
 
 
-def _settings(edition: MergedSpec) -> list[tuple[str, s.Setting]]:
+def _settings(edition: MergedSpec) -> list[tuple[str, syntax.Setting]]:
     """Every setting of an edition, with what it belongs to: a section, a group, a square, ..."""
     out = [(section, setting) for (section, _), (_, setting) in edition.settings.items()]
     for things in (edition.groups, edition.squares, edition.areas, edition.pots):
@@ -175,21 +176,21 @@ def _settings(edition: MergedSpec) -> list[tuple[str, s.Setting]]:
     return out
 
 
-def _numbers(value: s.Value) -> list[tuple[s.Value, int]]:
+def _numbers(value: syntax.Value) -> list[tuple[syntax.Value, int]]:
     """The whole numbers a setting's value states, each with what to point at."""
     if _literal(value):
-        return [(value, value.value if isinstance(value, s.Int) else -value.operand.value)]
-    if isinstance(value, s.Range):
+        return [(value, value.value if isinstance(value, syntax.Int) else -value.operand.value)]
+    if isinstance(value, syntax.Range):
         return [(value, value.low), (value, value.high)]
-    if isinstance(value, s.Notes):
+    if isinstance(value, syntax.Notes):
         return [(note, number) for note in value.notes for number in (note.count, note.value)]
-    if isinstance(value, s.Numbers):
+    if isinstance(value, syntax.Numbers):
         return [(value, number) for number in value.values]
     return []
 
 
-def _literal(value: s.Value) -> bool:
-    return isinstance(value, s.Int) or isinstance(value, s.Neg) and isinstance(value.operand, s.Int)
+def _literal(value: syntax.Value) -> bool:
+    return isinstance(value, syntax.Int) or isinstance(value, syntax.Neg) and isinstance(value.operand, syntax.Int)
 
 
 def _number(value: Fraction | int) -> str:

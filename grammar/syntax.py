@@ -552,7 +552,8 @@ class Bid:
 @dataclass(frozen=True)
 class ExampleStep:
     """One line of an example: `what` is its first word (`players`, `give`, `houses`, `hotel`,
-    `mortgage`, `cash`, `put`, `jail`, `card`, `set`, `mark`, `turn`, `expect`); the other fields are the ones it takes."""
+    `mortgage`, `cash`, `put`, `jail`, `card`, `set`, `mark`, `turn`, `expect`); the other fields are the ones it
+    takes."""
 
     span: Span
     what: str

@@ -310,7 +310,8 @@ class Reader:
         key = (node.fn.text, tuple(args))
         if key not in self.known.calls:
             quiet = Reader(self.known, QUIET)
-            self.known.calls[key] = quiet.value(formula.body, {p.text: a for p, a in zip(formula.params, args)}, {})
+            given = {param.text: arg for param, arg in zip(formula.params, args, strict=True)}
+            self.known.calls[key] = quiet.value(formula.body, given, {})
         return self.known.calls[key]
 
     def aggregate(self, node: syntax.Aggregate, scope: dict[str, Bounds], facts: Facts) -> Bounds:

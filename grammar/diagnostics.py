@@ -13,7 +13,6 @@ from functools import cached_property
 from pathlib import Path
 from typing import Iterable
 
-
 # The most diagnostics one error report shows.
 SHOWN = 20
 # A source line up to WHOLE characters long is shown whole (a long example line); of a

@@ -239,7 +239,7 @@ class Lowering:
             return self.error("E305", f"`{fn}` takes {len(params)} argument{'s' * (len(params) != 1)}, "
                               f"given {len(node.args)}", node.span, "give one argument per parameter")
         args = []
-        for arg, param in zip(node.args, params):
+        for arg, param in zip(node.args, params, strict=True):
             ir, t = self.expr(arg, scope)
             if _join(t, param) is None:
                 self.error("E301", f"`{fn}` needs a `{param}` here, found `{t}`", arg.span,

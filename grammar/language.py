@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-
 # ---- types of expressions ------------------------------------------------------------------
 
 @dataclass(frozen=True)

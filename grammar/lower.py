@@ -15,8 +15,8 @@ from grammar import syntax
 from grammar.diagnostics import Diagnostic, Span, SpecError, did_you_mean, known
 from grammar.expressions import Lowering, Names, Signature
 from grammar.extend import MergedSpec, read
-from grammar.parse import parse
 from grammar.language import ANY, Key, Type
+from grammar.parse import parse
 
 IR_VERSION = 2
 PRELUDE = Path(__file__).with_name("prelude.rules")   # the built-in invariants every edition gets

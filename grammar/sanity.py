@@ -8,8 +8,22 @@ from __future__ import annotations
 from fractions import Fraction
 
 from grammar import syntax
-from grammar.bounds import (ANYTHING, LIMIT, NATURAL, Bounds, Faults, Facts, Known, Reader, between, hull,
-                            QUIET, narrowed, point, without)
+from grammar.bounds import (
+    ANYTHING,
+    LIMIT,
+    NATURAL,
+    QUIET,
+    Bounds,
+    Facts,
+    Faults,
+    Known,
+    Reader,
+    between,
+    hull,
+    narrowed,
+    point,
+    without,
+)
 from grammar.diagnostics import Diagnostic, Span
 from grammar.extend import MergedSpec
 from grammar.moves import Moves

@@ -11,7 +11,6 @@ from typing import Union
 
 from grammar.diagnostics import Source, Span
 
-
 # ---- expressions -----------------------------------------------------------------------
 
 @dataclass(frozen=True)

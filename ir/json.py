@@ -31,6 +31,7 @@ FAMILIES: tuple[tuple[str, Any, str], ...] = (
 """The tagged unions: the key holding the tag, the union, and what to call one in errors."""
 
 _TAG_KEY: dict[type, str] = {cls: key for key, union, _ in FAMILIES for cls in get_args(union)}
+_TAG: dict[type, str] = {cls: cls.TAG for _, union, _ in FAMILIES for cls in get_args(union)}
 
 
 class IRError(ValueError):
@@ -146,8 +147,9 @@ def _named(kind: Any, data: Any, path: str) -> tuple[Any, ...]:
     if not isinstance(data, list) or len(data) != len(kind._fields):
         raise IRError(f"{_where(path)}: expected a list of {len(kind._fields)} ({', '.join(kind._fields)}), "
                       f"got {_describe(data)}")
-    return typing.cast(tuple[Any, ...], kind(*(_load(hints[name], value, f"{path}[{i}]")
-                                                for i, (name, value) in enumerate(zip(kind._fields, data)))))
+    fields = enumerate(zip(kind._fields, data, strict=True))
+    values = (_load(hints[name], value, f"{path}[{i}]") for i, (name, value) in fields)
+    return typing.cast(tuple[Any, ...], kind(*values))
 
 
 def _object(cls: Any, data: Any, path: str, tag_key: str | None = None) -> Any:
@@ -220,7 +222,7 @@ def _dump(value: Any) -> Any:
         out: dict[str, Any] = {}
         tag_key = _TAG_KEY.get(type(value))
         if tag_key is not None:
-            out[tag_key] = getattr(value, "TAG")
+            out[tag_key] = _TAG[type(value)]
         for field in dataclasses.fields(value):
             item = getattr(value, field.name)
             if item is None and field.default is None:

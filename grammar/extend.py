@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any, Callable
 
 from grammar import syntax
 from grammar.diagnostics import Diagnostic, Source, SpecError, bad_byte, did_you_mean
@@ -57,7 +58,8 @@ def read(path: Path) -> Source:
         raise SpecError([Diagnostic("E100", f"no spec file `{path}`", file=str(path),
                                     hint="check the path; a spec file ends in `.rules`")]) from None
     except OSError as error:
-        raise SpecError([Diagnostic("E100", f"cannot read `{path}`: {error.strerror.lower()}", file=str(path),
+        why = (error.strerror or str(error)).lower()
+        raise SpecError([Diagnostic("E100", f"cannot read `{path}`: {why}", file=str(path),
                                     hint="give the path of a `.rules` file you may read")]) from None
     try:
         return Source(str(path), data.decode("utf-8"))
@@ -92,7 +94,7 @@ def overlay(edition: MergedSpec, variants: list[syntax.File]) -> MergedSpec:
     errors: list[Diagnostic] = []
     for file in variants:
         header = file.header
-        if not header.variant:
+        if not header.variant or header.parent is None:       # the grammar gives a variant its family
             errors.append(Diagnostic.at("E217", f"`{header.id.text}` is an edition, not a variant", header.span,
                                         "a variant file starts with `variant ID for FAMILY`"))
             continue
@@ -124,7 +126,7 @@ def _claims(file: syntax.File) -> list[tuple[str, syntax.Name]]:
     out: list[tuple[str, syntax.Name]] = []
     for item in file.items:
         if isinstance(item, syntax.Section):
-            out += [(f"`{item.name.text}.{st.key.text}`", st.key) for st in item.settings]
+            out += [(f"`{item.name.text}.{setting.key.text}`", setting.key) for setting in item.settings]
         elif isinstance(item, syntax.Decide):
             out.append((f"`decide {item.section.text}.{item.key.text}`", item.key))
         elif isinstance(item, syntax.Formula):
@@ -132,7 +134,7 @@ def _claims(file: syntax.File) -> list[tuple[str, syntax.Name]]:
         elif isinstance(item, syntax.Setup):
             out.append(("a `setup` block", syntax.Name(item.span, "setup")))
         elif isinstance(item, syntax.Board):
-            out += [(f"square `{sq.id.text}`", sq.id) for sq in item.squares]
+            out += [(f"square `{square.id.text}`", square.id) for square in item.squares]
         elif isinstance(item, (syntax.Pot, syntax.Group, syntax.Deck, syntax.Area)):
             out.append((f"`{item.id.text}`", item.id))
         elif isinstance(item, (syntax.Procedure, syntax.Action, syntax.Statistic)):
@@ -165,110 +167,148 @@ def _parent(name: syntax.Name, directory: Path | None, chain: tuple[Path, ...]) 
 
 def _merge(parent: MergedSpec | None, file: syntax.File) -> MergedSpec:
     """Lay one file over its parent: settings by key, groups, squares, decks by id."""
-    header = file.header
-    edition = MergedSpec(header, (parent.lineage if parent else ()) + (header.id.text,))
-    if parent is not None:
-        for name in ("settings", "contested", "decisions", "formulas", "invariants", "groups", "squares", "decks",
-                     "examples"):
-            getattr(edition, name).update(getattr(parent, name))
-        for name in ("states", "pots", "areas", "procedures", "actions", "statistics"):
-            getattr(edition, name).update(getattr(parent, name))
-        edition.hooks.extend(parent.hooks)
-    setup = parent.setup if parent is not None else None
-    errors: list[Diagnostic] = []
-    seen: dict[tuple[str, str], syntax.Name] = {}
+    merge = _Merge(parent, file.header)
+    for item in file.items:
+        lay = _LAY.get(type(item))
+        if lay is not None:
+            lay(merge, item)
+    if merge.errors:
+        raise SpecError(merge.errors)
+    return replace(merge.edition, setup=merge.setup, variants=parent.variants if parent is not None else ())
 
-    def once(kind: str, name: syntax.Name, what: str) -> bool:
+
+class _Merge:
+    """One file being laid over its parent: the edition so far, the errors found, and the
+    items this file already gave (each kind and name once per file)."""
+
+    def __init__(self, parent: MergedSpec | None, header: syntax.Header) -> None:
+        self.parent = parent
+        self.header = header
+        self.edition = MergedSpec(header, (parent.lineage if parent else ()) + (header.id.text,))
+        if parent is not None:
+            for name in ("settings", "contested", "decisions", "formulas", "invariants", "groups", "squares",
+                         "decks", "examples"):
+                getattr(self.edition, name).update(getattr(parent, name))
+            for name in ("states", "pots", "areas", "procedures", "actions", "statistics"):
+                getattr(self.edition, name).update(getattr(parent, name))
+            self.edition.hooks.extend(parent.hooks)
+        self.setup = parent.setup if parent is not None else None
+        self.errors: list[Diagnostic] = []
+        self.seen: dict[tuple[str, str], syntax.Name] = {}
+
+    def once(self, kind: str, name: syntax.Name, what: str) -> bool:
         """False (and an error) when this file already gave an item of that kind and name."""
-        if (kind, name.text) in seen:
-            first = seen[(kind, name.text)].span
-            errors.append(Diagnostic.at("E211", f"duplicate {what} `{name.text}`", name.span,
-                                     f"it is already given at line {first.line}; give it once"))
+        if (kind, name.text) in self.seen:
+            first = self.seen[(kind, name.text)].span
+            self.errors.append(Diagnostic.at("E211", f"duplicate {what} `{name.text}`", name.span,
+                                             f"it is already given at line {first.line}; give it once"))
             return False
-        seen[(kind, name.text)] = name
+        self.seen[(kind, name.text)] = name
         return True
 
-    def inherited(table: dict, name: syntax.Name, what: str) -> bool:
-        """False (and an error) when a child names an id its parent lacks."""
-        if parent is None or name.text in table:
+    def inherited(self, table: str, name: syntax.Name, what: str) -> bool:
+        """False (and an error) when a child names an id its parent's `table` lacks."""
+        parent = self.parent
+        if parent is None or name.text in getattr(parent, table):
             return True
-        errors.append(Diagnostic.at("E201", f"{what} `{name.text}` is not in the parent edition "
-                                 f"`{parent.lineage[-1]}`", name.span,
-                                 did_you_mean(name.text, table) or
-                                 f"a child edition can only change the parent's {what}s"))
+        self.errors.append(Diagnostic.at("E201", f"{what} `{name.text}` is not in the parent edition "
+                                         f"`{parent.lineage[-1]}`", name.span,
+                                         did_you_mean(name.text, getattr(parent, table)) or
+                                         f"a child edition can only change the parent's {what}s"))
         return False
 
-    for item in file.items:
-        if isinstance(item, syntax.Section):
-            for setting in item.settings:
-                key = f"{item.name.text}.{setting.key.text}"
-                if once("setting", replace(setting.key, text=key), "setting"):
-                    edition.settings[(item.name.text, setting.key.text)] = (item.name, setting)
-        elif isinstance(item, syntax.Contested):
-            key = f"{item.section.text}.{item.key.text}"
-            if once("contested", replace(item.key, text=key), "contested rule"):
-                edition.contested[key] = item
-        elif isinstance(item, syntax.Decide):
-            key = f"{item.section.text}.{item.key.text}"
-            if once("decide", replace(item.key, text=key), "decision"):
-                edition.decisions[key] = item
-        elif isinstance(item, syntax.Formula):
-            if once("formula", item.name, "formula"):
-                edition.formulas[item.name.text] = item
-        elif isinstance(item, syntax.Invariant):
-            if once("invariant", item.name, "invariant"):
-                if item.name.text in edition.invariants:
-                    owner = edition.invariants[item.name.text][0]
-                    errors.append(Diagnostic.at("E211", f"duplicate invariant `{item.name.text}`", item.name.span,
-                                                f"edition `{owner}` already declares it (a child inherits its "
-                                                "parent's invariants); give yours another name"))
-                else:
-                    edition.invariants[item.name.text] = (header.id.text, item)
-        elif isinstance(item, syntax.Example):
-            if once("example", item.name, "example"):       # a child's replaces the parent's: its rules may differ
-                edition.examples[item.name.text] = (header.id.text, item)
-        elif isinstance(item, syntax.State):
-            if once("state", item.name, "state"):
-                edition.states[item.name.text] = item
-        elif isinstance(item, syntax.Hook):
-            edition.hooks.append(item)
-        elif isinstance(item, syntax.Setup):
-            if once("setup", syntax.Name(item.span, "setup"), "setup block"):
-                setup = item
-        elif isinstance(item, syntax.Pot):
-            if once("pot", item.id, "pot"):
-                old = edition.pots.get(item.id.text)
-                edition.pots[item.id.text] = item if old is None else replace(
-                    old, name=item.name or old.name, settings=_settings(old.settings, item.settings))
-        elif type(item) in _NAMED:
-            what, table = _NAMED[type(item)]
-            name = item.id if isinstance(item, syntax.Area) else item.name
-            if once(what, name, what):
-                getattr(edition, table)[name.text] = item      # a child's replaces the parent's
-        elif isinstance(item, syntax.Group):
-            if once("group", item.id, "group") and inherited(parent.groups if parent else {}, item.id, "group"):
-                edition.groups[item.id.text] = _merge_group(edition.groups.get(item.id.text), item)
-        elif isinstance(item, syntax.Board):
-            if not once("board", syntax.Name(item.span, "board"), "board"):
-                continue
-            for square in item.squares:
-                if once("square", square.id, "square") and \
-                        inherited(parent.squares if parent else {}, square.id, "square"):
-                    merged = _merge_square(edition.squares.get(square.id.text), square, errors)
-                    edition.squares[square.id.text] = merged
-        elif isinstance(item, syntax.Deck):
-            if once("deck", item.id, "deck") and inherited(parent.decks if parent else {}, item.id, "deck"):
-                old = edition.decks.get(item.id.text)
-                edition.decks[item.id.text] = item if old is None else replace(
-                    old, name=item.name or old.name, cards=item.cards or old.cards)
-                if old is not None and item.cards:      # the parent's examples that set its cards show them
-                    for name, (origin, example) in list(edition.examples.items()):
-                        if origin != header.id.text and any(step.what == "card" and step.deck.text == item.id.text
-                                                            for step in example.steps):
-                            del edition.examples[name]
-    if errors:
-        raise SpecError(errors)
-    return replace(edition, setup=setup, variants=parent.variants if parent is not None else ())
+    def section(self, item: syntax.Section) -> None:
+        for setting in item.settings:
+            key = f"{item.name.text}.{setting.key.text}"
+            if self.once("setting", replace(setting.key, text=key), "setting"):
+                self.edition.settings[(item.name.text, setting.key.text)] = (item.name, setting)
+
+    def contested(self, item: syntax.Contested) -> None:
+        key = f"{item.section.text}.{item.key.text}"
+        if self.once("contested", replace(item.key, text=key), "contested rule"):
+            self.edition.contested[key] = item
+
+    def decide(self, item: syntax.Decide) -> None:
+        key = f"{item.section.text}.{item.key.text}"
+        if self.once("decide", replace(item.key, text=key), "decision"):
+            self.edition.decisions[key] = item
+
+    def formula(self, item: syntax.Formula) -> None:
+        if self.once("formula", item.name, "formula"):
+            self.edition.formulas[item.name.text] = item
+
+    def invariant(self, item: syntax.Invariant) -> None:
+        if not self.once("invariant", item.name, "invariant"):
+            return
+        if item.name.text in self.edition.invariants:
+            owner = self.edition.invariants[item.name.text][0]
+            self.errors.append(Diagnostic.at("E211", f"duplicate invariant `{item.name.text}`", item.name.span,
+                                             f"edition `{owner}` already declares it (a child inherits its "
+                                             "parent's invariants); give yours another name"))
+        else:
+            self.edition.invariants[item.name.text] = (self.header.id.text, item)
+
+    def example(self, item: syntax.Example) -> None:
+        if self.once("example", item.name, "example"):       # a child's replaces the parent's: its rules may differ
+            self.edition.examples[item.name.text] = (self.header.id.text, item)
+
+    def state(self, item: syntax.State) -> None:
+        if self.once("state", item.name, "state"):
+            self.edition.states[item.name.text] = item
+
+    def hook(self, item: syntax.Hook) -> None:
+        self.edition.hooks.append(item)
+
+    def setup_block(self, item: syntax.Setup) -> None:
+        if self.once("setup", syntax.Name(item.span, "setup"), "setup block"):
+            self.setup = item
+
+    def pot(self, item: syntax.Pot) -> None:
+        if self.once("pot", item.id, "pot"):
+            old = self.edition.pots.get(item.id.text)
+            self.edition.pots[item.id.text] = item if old is None else replace(
+                old, name=item.name or old.name, settings=_settings(old.settings, item.settings))
+
+    def named(self, item: syntax.Area | syntax.Procedure | syntax.Action | syntax.Statistic) -> None:
+        what, table = _NAMED[type(item)]
+        name = item.id if isinstance(item, syntax.Area) else item.name
+        if self.once(what, name, what):
+            getattr(self.edition, table)[name.text] = item      # a child's replaces the parent's
+
+    def group(self, item: syntax.Group) -> None:
+        if self.once("group", item.id, "group") and self.inherited("groups", item.id, "group"):
+            self.edition.groups[item.id.text] = _merge_group(self.edition.groups.get(item.id.text), item)
+
+    def board(self, item: syntax.Board) -> None:
+        if not self.once("board", syntax.Name(item.span, "board"), "board"):
+            return
+        for square in item.squares:
+            if self.once("square", square.id, "square") and self.inherited("squares", square.id, "square"):
+                merged = _merge_square(self.edition.squares.get(square.id.text), square, self.errors)
+                self.edition.squares[square.id.text] = merged
+
+    def deck(self, item: syntax.Deck) -> None:
+        if not (self.once("deck", item.id, "deck") and self.inherited("decks", item.id, "deck")):
+            return
+        old = self.edition.decks.get(item.id.text)
+        self.edition.decks[item.id.text] = item if old is None else replace(
+            old, name=item.name or old.name, cards=item.cards or old.cards)
+        if old is not None and item.cards:      # the parent's examples that set its cards show them
+            for name, (origin, example) in list(self.edition.examples.items()):
+                if origin != self.header.id.text and any(step.what == "card" and step.deck is not None
+                                                         and step.deck.text == item.id.text
+                                                         for step in example.steps):
+                    del self.edition.examples[name]
+
+
+# How each kind of item is laid over the parent.
+_LAY: dict[type, Callable[[_Merge, Any], None]] = {
+    syntax.Section: _Merge.section, syntax.Contested: _Merge.contested, syntax.Decide: _Merge.decide,
+    syntax.Formula: _Merge.formula, syntax.Invariant: _Merge.invariant, syntax.Example: _Merge.example,
+    syntax.State: _Merge.state, syntax.Hook: _Merge.hook, syntax.Setup: _Merge.setup_block, syntax.Pot: _Merge.pot,
+    syntax.Area: _Merge.named, syntax.Procedure: _Merge.named, syntax.Action: _Merge.named,
+    syntax.Statistic: _Merge.named, syntax.Group: _Merge.group, syntax.Board: _Merge.board, syntax.Deck: _Merge.deck,
+}
 
 
 def _settings(old: tuple[syntax.Setting, ...], new: tuple[syntax.Setting, ...]) -> tuple[syntax.Setting, ...]:

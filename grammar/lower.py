@@ -19,6 +19,8 @@ from grammar.language import ANY, Key, Type
 from grammar.parse import parse
 
 IR_VERSION = 2
+# The setting values that are not expressions (a `condition` or `rent` setting is one).
+NOT_EXPRESSIONS = (syntax.Text, syntax.Range, syntax.Notes, syntax.Numbers, syntax.Texts)
 PRELUDE = Path(__file__).with_name("prelude.rules")   # the built-in invariants every edition gets
 
 # The type a setting has when an expression reads it, by the kind of its key.
@@ -50,6 +52,15 @@ def lower(edition: MergedSpec) -> dict:
 def _span(first: syntax.Name, last: syntax.Name) -> Span:
     """From the start of one name to the end of another (`jail.fine_timing`)."""
     return Span(first.span.source, first.span.line, first.span.column, last.span.end_line, last.span.end_column)
+
+
+def _whole(value: syntax.Value) -> int | None:
+    """The number a setting writes as `5` or `-5`, or None for anything else."""
+    if isinstance(value, syntax.Int):
+        return value.value
+    if isinstance(value, syntax.Neg) and isinstance(value.operand, syntax.Int):
+        return -value.operand.value
+    return None
 
 
 def _describe(value: syntax.Value) -> str:
@@ -288,54 +299,61 @@ class _Lower:
         """Each example's players, set-up steps and turns (names checked against the board
         and the seats), and its expectations as yes/no expressions over the game state with
         the players' names bound."""
-        kinds = {sq["key"]: sq["kind"] for sq in squares}
+        kinds = {square["key"]: square["kind"] for square in squares}
         out = []
         for origin, example in self.edition.examples.values():
             players = self.example_players(example, settings.get("game", {}).get("players"))
-            seats = {p.text for p in players}
-            steps = []
+            seats = {player.text for player in players}
             placed: dict[str, set[int]] = {}      # per deck: the cards `card` lines set on top
-            for step in example.steps:
-                for who in (*step.players, *(sale.buyer for sale in step.sales), *(bid.bidder for bid in step.bids)):
-                    if who.text not in seats:
-                        self.error("E209", f"unknown player `{who.text}`", who.span,
-                                   did_you_mean(who.text, seats) or
-                                   f"the example's players are {_listing(sorted(seats))}")
-                entry = {"step": step.what, "written_at": [step.span.line, step.span.column]}
-                if step.players:
-                    entry["player"] = step.players[-1].text
-                if step.what == "set":
-                    entry |= self.example_set(step)
-                elif step.what == "mark":
-                    entry |= self.example_mark(step, kinds)
-                elif step.squares:
-                    entry["squares"] = self.example_squares(step, kinds, settings)
-                if step.number is not None:
-                    entry["number"] = step.number
-                if step.what == "jail" and not self.names.jail:
-                    self.error("E406", "`jail` in an example of an edition without a `jail` section", step.span,
-                               "this game has no jail: remove the line")
-                if step.what == "card":
-                    entry |= self.example_card(step, placed)
-                if step.what == "turn":
-                    entry["throws"] = [list(throw) for throw in step.throws]
-                    entry["choices"] = list(step.choices)
-                    if step.labels:
-                        entry["labels"] = [label.value for label in step.labels]
-                    if step.sales:
-                        entry["sales"] = self.example_sales(step, kinds, settings)
-                    if step.bids:
-                        entry["bids"] = self.example_bids(step)
-                    self.example_throws(step, settings.get("game", {}))
-                steps.append(entry)
-            scope = lang.EVERYWHERE | {p.text: lang.PLAYER for p in players}
+            steps = [self.example_step(step, seats, kinds, settings, placed) for step in example.steps]
+            scope = lang.EVERYWHERE | {player.text: lang.PLAYER for player in players}
             expects = [{"body": self.effects.expect("an expectation", step.expr, scope, "bool"),
                         "text": _source_text(step.expr.span), "written_at": [step.span.line, step.span.column]}
                        for step in example.expects]
             out.append({"name": example.name.text, "text": example.text.value, "origin": origin,
-                        "written_at": [example.span.line, example.span.column], "players": [p.text for p in players],
-                        "steps": steps, "expect": expects})
+                        "written_at": [example.span.line, example.span.column],
+                        "players": [player.text for player in players], "steps": steps, "expect": expects})
         return out
+
+    def example_step(self, step: syntax.ExampleStep, seats: set[str], kinds: dict[str, str], settings: dict,
+                     placed: dict[str, set[int]]) -> dict:
+        """One line of an example, its names checked against the seats and the board."""
+        for who in (*step.players, *(sale.buyer for sale in step.sales), *(bid.bidder for bid in step.bids)):
+            if who.text not in seats:
+                self.error("E209", f"unknown player `{who.text}`", who.span,
+                           did_you_mean(who.text, seats) or
+                           f"the example's players are {_listing(sorted(seats))}")
+        entry = {"step": step.what, "written_at": [step.span.line, step.span.column]}
+        if step.players:
+            entry["player"] = step.players[-1].text
+        if step.what == "set":
+            entry |= self.example_set(step)
+        elif step.what == "mark":
+            entry |= self.example_mark(step, kinds)
+        elif step.squares:
+            entry["squares"] = self.example_squares(step, kinds, settings)
+        if step.number is not None:
+            entry["number"] = step.number
+        if step.what == "jail" and not self.names.jail:
+            self.error("E406", "`jail` in an example of an edition without a `jail` section", step.span,
+                       "this game has no jail: remove the line")
+        if step.what == "card":
+            entry |= self.example_card(step, placed)
+        if step.what == "turn":
+            entry |= self.example_turn(step, kinds, settings)
+        return entry
+
+    def example_turn(self, step: syntax.ExampleStep, kinds: dict[str, str], settings: dict) -> dict:
+        """A `turn` line: its throws, choices, labels, sales and bids."""
+        entry: dict = {"throws": [list(throw) for throw in step.throws], "choices": list(step.choices)}
+        if step.labels:
+            entry["labels"] = [label.value for label in step.labels]
+        if step.sales:
+            entry["sales"] = self.example_sales(step, kinds, settings)
+        if step.bids:
+            entry["bids"] = self.example_bids(step)
+        self.example_throws(step, settings.get("game", {}))
+        return entry
 
     def example_players(self, example: syntax.Example, allowed: dict | None) -> tuple[syntax.Name, ...]:
         """The seats' names of an example (its first line), each a new name."""
@@ -371,7 +389,8 @@ class _Lower:
                 self.error("E307", f"`{step.what}` needs {'a lot' if lots else 'a deed'}, `{name.text}` is a {kind}",
                            name.span,
                            did_you_mean(name.text, [k for k, v in kinds.items() if v in wanted[step.what]])
-                           or ("houses and hotels stand on lots" if lots else "only a lot, station or utility is a deed"))
+                           or ("houses and hotels stand on lots" if lots
+                               else "only a lot, station or utility is a deed"))
         if step.what in ("houses", "hotel") and not self.builds:
             self.error("E302", f"`{step.what}` in an example of an edition without houses and hotels", step.span,
                        "this game has no `building` section: remove the line")
@@ -625,33 +644,35 @@ class _Lower:
             if decision["choice"] is not None and section in settings:
                 settings[section][key] = decision["choice"]
         if self.concrete:
-            used = {section for section, _ in self.edition.settings}
-            for section, keys in lang.SECTIONS.items():
-                if section in lang.OPTIONAL_SECTIONS and section not in used:
-                    # the game has no such part: its counts read as 0 and its rules as `no`
-                    # (docs/language.md), so `bank.houses` still means something to an invariant
-                    settings[section] = {key: 0 if spec.kind == "int" else False
-                                         for key, spec in keys.items() if spec.kind in ("int", "bool")}
-                    continue
-                for key, spec in keys.items():
-                    if spec.kind == "rent":
-                        continue      # required per kind of deed on the board: check_rent_kinds
-                    if spec.required and (section, key) not in self.edition.settings:
-                        self.error("E402", f"required setting `{section}.{key}` is missing",
-                                   self.edition.header.span,
-                                   f"a concrete edition must set it: add `{key} = ...` to the `{section}` section")
+            self.required_settings(settings)
         return settings, notes, rent, about, printed
+
+    def required_settings(self, settings: dict[str, dict]) -> None:
+        """A concrete edition's missing required settings (E402), and the sections it leaves
+        out read as absent parts."""
+        used = {section for section, _ in self.edition.settings}
+        for section, keys in lang.SECTIONS.items():
+            if section in lang.OPTIONAL_SECTIONS and section not in used:
+                # the game has no such part: its counts read as 0 and its rules as `no`
+                # (docs/language.md), so `bank.houses` still means something to an invariant
+                settings[section] = {key: 0 if spec.kind == "int" else False
+                                     for key, spec in keys.items() if spec.kind in ("int", "bool")}
+                continue
+            for key, spec in keys.items():
+                if spec.kind == "rent":
+                    continue      # required per kind of deed on the board: check_rent_kinds
+                if spec.required and (section, key) not in self.edition.settings:
+                    self.error("E402", f"required setting `{section}.{key}` is missing",
+                               self.edition.header.span,
+                               f"a concrete edition must set it: add `{key} = ...` to the `{section}` section")
 
     def value(self, key: Key, setting: syntax.Setting, path: str, of_kind: str | None = None):
         """The IR value of one setting, or None (and an error) when it is not of its key's kind
         (`of_kind`: the kind of the deed it belongs to, whose groups an unknown group's hint lists)."""
         v = setting.value
         kind = key.kind
-        if kind == "int":
-            if isinstance(v, syntax.Int):
-                return v.value if self.within(key, [v.value], v.span, path) else None
-            if isinstance(v, syntax.Neg) and isinstance(v.operand, syntax.Int):
-                return -v.operand.value if self.within(key, [-v.operand.value], v.span, path) else None
+        if kind == "int" and (number := _whole(v)) is not None:
+            return number if self.within(key, [number], v.span, path) else None
         elif kind == "ratio" and isinstance(v, syntax.Percent):
             return {"num": v.value, "den": lang.PERCENT}
         elif kind == "bool" and isinstance(v, syntax.Bool):
@@ -670,30 +691,49 @@ class _Lower:
             return [{"count": n.count, "value": n.value} for n in v.notes]
         elif kind == "numbers" and isinstance(v, syntax.Numbers):
             return list(v.values) if self.within(key, v.values, v.span, path) else None
-        elif kind == "names" and isinstance(v, syntax.Names):
+        elif kind in ("names", "squares") and isinstance(v, syntax.Names):
+            return self.names_value(key, v, path)
+        elif kind in ("square", "group", "formula", "enum") and isinstance(v, syntax.Name):
+            return self.name_value(key, v, path, of_kind)
+        elif kind == "texts" and isinstance(v, (syntax.Text, syntax.Texts)):
+            return [v.value] if isinstance(v, syntax.Text) else list(v.values)
+        elif kind == "condition" and not isinstance(v, NOT_EXPRESSIONS):
+            return self.effects.expect(f"`{path}`", v, lang.EVERYWHERE, "bool")
+        elif kind == "rent" and not isinstance(v, NOT_EXPRESSIONS):
+            return self.effects.expect(f"`{path}`", v, lang.RENT_NAMES, "number")
+        wanted = "one of " + _listing(key.options) if kind == "enum" else KIND_WORDS.get(kind, "an expression")
+        self.error("E302", f"`{path}` must be {wanted}, found {_describe(v)}", v.span,
+                   "texts are quoted, numbers and names are not"
+                   if isinstance(v, syntax.Text) or kind in ("text", "texts")
+                   else f"write `{path.rsplit('.', 1)[1]} = ` and {wanted}")
+        return None
+
+    def names_value(self, key: Key, v: syntax.Names, path: str) -> list[str] | None:
+        """A list of options or of squares, or None (and an error for each unknown one)."""
+        if key.kind == "names":
             bad = [n for n in v.names if n.text not in key.options]
             for n in bad:
                 self.error("E210", f"`{n.text}` is not an option of `{path}`", n.span,
                            did_you_mean(n.text, key.options) or "the options are " + _listing(key.options))
-            return None if bad else [n.text for n in v.names]
-        elif kind == "squares" and isinstance(v, syntax.Names):
+        else:
             bad = [n for n in v.names if n.text not in self.names.squares]
             for n in bad:
                 self.error("E203", f"unknown square `{n.text}`", n.span, known(n.text, self.names.squares, "squares"))
-            return None if bad else [n.text for n in v.names]
-        elif kind == "square" and isinstance(v, syntax.Name):
-            if v.text not in self.names.squares:
-                self.error("E203", f"unknown square `{v.text}`", v.span, known(v.text, self.names.squares, "squares"))
-                return None
-            return v.text
-        elif kind == "group" and isinstance(v, syntax.Name):
-            if v.text not in self.names.groups:
-                fit = [gid for gid, kind in self.names.groups.items() if of_kind in (None, kind)]
-                self.error("E204", f"unknown group `{v.text}`", v.span,
-                           known(v.text, fit, f"{of_kind} groups" if of_kind else "groups"))
-                return None
-            return v.text
-        elif kind == "formula" and isinstance(v, syntax.Name):
+        return None if bad else [n.text for n in v.names]
+
+    def name_value(self, key: Key, v: syntax.Name, path: str, of_kind: str | None) -> str | None:
+        """A square, group, formula or option named by a setting, or None (and an error) when
+        there is none of that name."""
+        kind = key.kind
+        if kind == "square" and v.text not in self.names.squares:
+            self.error("E203", f"unknown square `{v.text}`", v.span, known(v.text, self.names.squares, "squares"))
+            return None
+        if kind == "group" and v.text not in self.names.groups:
+            fit = [gid for gid, group_kind in self.names.groups.items() if of_kind in (None, group_kind)]
+            self.error("E204", f"unknown group `{v.text}`", v.span,
+                       known(v.text, fit, f"{of_kind} groups" if of_kind else "groups"))
+            return None
+        if kind == "formula":
             signature = self.names.formulas.get(v.text)
             if v.text not in self.edition.formulas:
                 self.error("E208", f"unknown formula `{v.text}`", v.span, did_you_mean(v.text, self.edition.formulas))
@@ -702,24 +742,11 @@ class _Lower:
                 self.error("E305", f"`{path}` needs a formula of one player, `{v.text}` takes "
                            f"{len(signature.params)}", v.span, f"define `formula {v.text}(p) = ...`")
                 return None
-            return v.text
-        elif kind == "enum" and isinstance(v, syntax.Name):
-            if v.text not in key.options:
-                self.error("E210", f"`{v.text}` is not an option of `{path}`", v.span,
-                           did_you_mean(v.text, key.options) or "the options are " + _listing(key.options))
-                return None
-            return v.text
-        elif kind == "texts" and isinstance(v, (syntax.Text, syntax.Texts)):
-            return [v.value] if isinstance(v, syntax.Text) else list(v.values)
-        elif kind == "condition" and not isinstance(v, (syntax.Text, syntax.Range, syntax.Notes, syntax.Numbers, syntax.Texts)):
-            return self.effects.expect(f"`{path}`", v, lang.EVERYWHERE, "bool")
-        elif kind == "rent" and not isinstance(v, (syntax.Text, syntax.Range, syntax.Notes, syntax.Numbers, syntax.Texts)):
-            return self.effects.expect(f"`{path}`", v, lang.RENT_NAMES, "number")
-        wanted = "one of " + _listing(key.options) if kind == "enum" else KIND_WORDS.get(kind, "an expression")
-        self.error("E302", f"`{path}` must be {wanted}, found {_describe(v)}", v.span,
-                   "texts are quoted, numbers and names are not" if isinstance(v, syntax.Text) or kind in ("text", "texts")
-                   else f"write `{path.rsplit('.', 1)[1]} = ` and {wanted}")
-        return None
+        if kind == "enum" and v.text not in key.options:
+            self.error("E210", f"`{v.text}` is not an option of `{path}`", v.span,
+                       did_you_mean(v.text, key.options) or "the options are " + _listing(key.options))
+            return None
+        return v.text
 
     def within(self, key: Key, numbers: Sequence[int], span: Span, path: str) -> bool:
         """Whether every number is within the key's bounds (the engine's limits, the rules'
@@ -858,18 +885,24 @@ class _Lower:
                 if key not in deed and key in group:
                     deed[key] = group[key]
         if "rent" in deed and group is not None:
-            if square.kind == "lot":
-                wanted, why = (max_houses + 2 if max_houses is not None and self.builds else None), \
-                    "unbuilt, 1 to `building.max_houses` houses, and a hotel"
-            elif square.kind in self.strays:     # a group one short: the stray deed's error says why
-                wanted, why = None, ""
-            else:
-                wanted = len(group["squares"])
-                why = f"one for each number of {square.kind}s of group `{group['key']}` an owner can hold"
-            if wanted is not None and len(deed["rent"]) != wanted:
-                self.error("E303", f"{square.kind} `{square.id.text}` has {len(deed['rent'])} rents, "
-                           f"it needs {wanted}", given["rent"].value.span, f"one rent per case: {why}")
+            self.check_rent_count(square, deed["rent"], group, given["rent"], max_houses)
         return deed
+
+    def check_rent_count(self, square: syntax.Square, rents: list, group: dict, given: syntax.Setting,
+                         max_houses: int | None) -> None:
+        """E303 when a deed gives more or fewer rents than the cases it can be in."""
+        wanted: int | None
+        if square.kind == "lot":
+            wanted, why = (max_houses + 2 if max_houses is not None and self.builds else None), \
+                "unbuilt, 1 to `building.max_houses` houses, and a hotel"
+        elif square.kind in self.strays:     # a group one short: the stray deed's error says why
+            wanted, why = None, ""
+        else:
+            wanted = len(group["squares"])
+            why = f"one for each number of {square.kind}s of group `{group['key']}` an owner can hold"
+        if wanted is not None and len(rents) != wanted:
+            self.error("E303", f"{square.kind} `{square.id.text}` has {len(rents)} rents, "
+                       f"it needs {wanted}", given.value.span, f"one rent per case: {why}")
 
 
 def _place(span: Span) -> list:

@@ -6,7 +6,7 @@ accepts, so one mistake gives one error rather than a cascade.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Any, Callable, Iterable
 
 from grammar import language as lang
 from grammar import syntax
@@ -71,49 +71,47 @@ class Lowering:
     # ---- expressions ------------------------------------------------------------------
 
     def expr(self, node: syntax.Expr, scope: Scope) -> tuple[dict, Type]:
-        if isinstance(node, syntax.Int):
-            return {"expr": "int", "value": node.value}, INT
-        if isinstance(node, syntax.Percent):
-            return {"expr": "ratio", "num": node.value, "den": lang.PERCENT}, RATIO
-        if isinstance(node, syntax.Bool):
-            return {"expr": "bool", "value": node.value}, BOOL
-        if isinstance(node, syntax.Name):
-            return self.name(node, scope)
-        if isinstance(node, syntax.Attr):
-            return self.attr(node, scope)
-        if isinstance(node, syntax.Index):
-            of, t = self.expr(node.of, scope)
-            at = self.expect("a list index", node.at, scope, "int")
-            if t.name == "list":
-                return {"expr": "index", "list": of, "position": at}, t.element
-            if t.name != "any":
-                self.error("E301", f"only a list can be indexed, found `{t}`", node.of.span,
-                           "`printed` (in rent formulas) is a list: `printed[0]`")
-            return {"expr": "index", "list": of, "position": at}, ANY
-        if isinstance(node, syntax.Neg):
-            if isinstance(node.operand, syntax.Int):
-                return {"expr": "int", "value": -node.operand.value}, INT
-            ir, t = self.expr(node.operand, scope)
-            if not lang.is_number(t):
-                return self.error("E301", f"`-` needs a number, found `{t}`", node.operand.span, HINTS["number"])
-            return {"expr": "neg", "operand": ir}, t
-        if isinstance(node, syntax.Not):
-            return {"expr": "not", "operand": self.expect("the operand of `not`", node.operand, scope, "bool")}, BOOL
-        if isinstance(node, syntax.Binary):
-            return self.binary(node, scope)
-        if isinstance(node, syntax.Conditional):
-            cond = self.expect("an `if` condition", node.cond, scope, "bool")
-            then, t1 = self.expr(node.then, scope)
-            other, t2 = self.expr(node.otherwise, scope)
-            joined = _join(t1, t2)
-            if joined is None:
-                return self.error("E301", f"the branches of `if` differ: `{t1}` and `{t2}`", node.span,
-                                  "both branches must give the same kind of value")
-            return {"expr": "if", "cond": cond, "then": then, "otherwise": other}, joined
-        if isinstance(node, syntax.Call):
-            return self.call(node, scope)
-        assert isinstance(node, syntax.Aggregate)
-        return self.aggregate(node, scope)
+        return _EXPRESSIONS[type(node)](self, node, scope)
+
+    def integer(self, node: syntax.Int, scope: Scope) -> tuple[dict, Type]:
+        return {"expr": "int", "value": node.value}, INT
+
+    def percent(self, node: syntax.Percent, scope: Scope) -> tuple[dict, Type]:
+        return {"expr": "ratio", "num": node.value, "den": lang.PERCENT}, RATIO
+
+    def boolean(self, node: syntax.Bool, scope: Scope) -> tuple[dict, Type]:
+        return {"expr": "bool", "value": node.value}, BOOL
+
+    def index(self, node: syntax.Index, scope: Scope) -> tuple[dict, Type]:
+        of, t = self.expr(node.of, scope)
+        at = self.expect("a list index", node.at, scope, "int")
+        if t.name == "list":
+            return {"expr": "index", "list": of, "position": at}, t.element or ANY
+        if t.name != "any":
+            self.error("E301", f"only a list can be indexed, found `{t}`", node.of.span,
+                       "`printed` (in rent formulas) is a list: `printed[0]`")
+        return {"expr": "index", "list": of, "position": at}, ANY
+
+    def minus(self, node: syntax.Neg, scope: Scope) -> tuple[dict, Type]:
+        if isinstance(node.operand, syntax.Int):
+            return {"expr": "int", "value": -node.operand.value}, INT
+        ir, t = self.expr(node.operand, scope)
+        if not lang.is_number(t):
+            return self.error("E301", f"`-` needs a number, found `{t}`", node.operand.span, HINTS["number"])
+        return {"expr": "neg", "operand": ir}, t
+
+    def negation(self, node: syntax.Not, scope: Scope) -> tuple[dict, Type]:
+        return {"expr": "not", "operand": self.expect("the operand of `not`", node.operand, scope, "bool")}, BOOL
+
+    def conditional(self, node: syntax.Conditional, scope: Scope) -> tuple[dict, Type]:
+        cond = self.expect("an `if` condition", node.cond, scope, "bool")
+        then, t1 = self.expr(node.then, scope)
+        other, t2 = self.expr(node.otherwise, scope)
+        joined = _join(t1, t2)
+        if joined is None:
+            return self.error("E301", f"the branches of `if` differ: `{t1}` and `{t2}`", node.span,
+                              "both branches must give the same kind of value")
+        return {"expr": "if", "cond": cond, "then": then, "otherwise": other}, joined
 
     def name(self, node: syntax.Name, scope: Scope) -> tuple[dict, Type]:
         if node.text == "bank" and scope.get("bank") == lang.PARTY:
@@ -131,6 +129,7 @@ class Lowering:
         return self.unknown_name(node, scope)
 
     def unknown_name(self, node: syntax.Name, scope: Scope) -> tuple[dict, Type]:
+        hint: str | None
         if node.text in lang.NAME_PLACES:
             hint = f"`{node.text}` can be used {lang.NAME_PLACES[node.text]} only"
         else:
@@ -165,9 +164,9 @@ class Lowering:
             return self.error("E214", f"unknown attribute `{node.name.text}`{owner}", node.name.span,
                               did_you_mean(node.name.text, attrs) or "attributes are " + _listing(attrs))
         if t.name == "any" and isinstance(of, syntax.Name) and of.text in self.names.params:
-            owner = lang.PLAYER if node.name.text in lang.PLAYER_ATTRS else \
+            holder = lang.PLAYER if node.name.text in lang.PLAYER_ATTRS else \
                 lang.AREA if node.name.text in lang.AREA_ATTRS else lang.DEED
-            self.names.params[of.text] = owner
+            self.names.params[of.text] = holder
         return {"expr": "attr", "subject": ir, "name": node.name.text}, attrs[node.name.text]
 
     def binary(self, node: syntax.Binary, scope: Scope) -> tuple[dict, Type]:
@@ -277,87 +276,96 @@ class Lowering:
         return [self.stmt(stmt, scope, in_card) for stmt in body]
 
     def stmt(self, node: syntax.Stmt, scope: Scope, in_card: bool) -> dict:
-        if isinstance(node, syntax.Pay):
-            return {"stmt": "transfer", "amount": self.expect("the amount of `pay`", node.amount, scope, "number"),
-                    "payer": {"expr": "var", "name": "me"}, "payee": self.party(node.to, scope)}
-        if isinstance(node, syntax.Collect):
-            amount = self.expect("the amount of `collect`", node.amount, scope, "number")
-            return {"stmt": "transfer", "amount": amount, "payer": self.party(node.source, scope),
-                    "payee": {"expr": "var", "name": "me"}}
-        if isinstance(node, syntax.ForEach):
-            over, t = self.expr(node.over, scope)
-            if t.name not in ("set", "any"):
-                self.error("E301", f"`for` ranges over a set, found `{t}`", node.over.span,
-                           "a set is `players`, `others` or `p.deeds`")
-            body = self.block(node.body, scope | {node.var.text: t.element or ANY}, in_card)
-            return {"stmt": "for", "var": node.var.text, "over": over, "body": body}
-        if isinstance(node, syntax.MoveTo):
-            index = self.names.squares.get(node.square.text)
-            if index is None:
-                self.error("E203", f"unknown square `{node.square.text}`", node.square.span,
-                           known(node.square.text, self.names.squares, "squares"))
-            return {"stmt": "move_to", "square": index or 0}
-        if isinstance(node, syntax.MoveBy):
-            return {"stmt": "move_by", "steps": self.expect("the steps of `move by`", node.steps, scope, "int")}
-        if isinstance(node, syntax.Advance):
-            if node.group.text not in self.names.groups:
-                self.error("E204", f"unknown group `{node.group.text}`", node.group.span,
-                           known(node.group.text, self.names.groups, "groups"))
-            rent = None
-            if node.rent is not None:
-                inner = scope | {name: t for name, t in lang.WITH_RENT_NAMES.items() if name not in scope}
-                rent = self.expect("the rent of `advance`", node.rent, inner, "number")
-            return {"stmt": "advance_to_nearest", "group": node.group.text, "rent": rent}
-        if isinstance(node, syntax.GoToJail):
-            if not self.names.jail:
-                self.error("E406", "`go to jail` in a game without a jail", node.span,
-                           "give the edition a `jail { ... }` section, or remove the statement")
-            return {"stmt": "go_to_jail"}
-        if isinstance(node, syntax.Draw):
-            if node.deck.text not in self.names.decks:
-                self.error("E205", f"unknown deck `{node.deck.text}`", node.deck.span,
-                           did_you_mean(node.deck.text, self.names.decks))
-            return {"stmt": "draw", "deck": node.deck.text}
-        if isinstance(node, syntax.Keep):
-            if not in_card:
-                self.error("E404", "`keep` outside a card", node.span,
-                           "only a card can be kept; on a square, remove `keep`")
-            return {"stmt": "keep"}
-        if isinstance(node, syntax.ChooseIn):
-            return self.choose_in(node, scope, in_card)
-        if isinstance(node, syntax.Add):
-            return self.add(node, scope)
-        if isinstance(node, syntax.EndGame):
-            return {"stmt": "end_game"}
-        if isinstance(node, syntax.Deal):
-            if "me" in scope:
-                self.error("E405", "`deal` outside `setup`", node.span,
-                           "deeds are dealt once, before play: put `deal` in a `setup { ... }` block")
-            each = None if node.each is None else self.expect("the count of `deal`", node.each, scope, "int")
-            kind = None if node.kind is None else node.kind.text
-            if kind is not None and kind not in lang.DEED_KINDS:
-                self.error("E210", f"`{kind}` is not a kind of deed", node.kind.span,
-                           did_you_mean(kind, lang.DEED_KINDS) or "the kinds are " + _listing(lang.DEED_KINDS))
-            return {"stmt": "deal", "each": each, "paying": node.paying, "deed_kind": kind}
-        if isinstance(node, syntax.SetState):
-            return self.set_state(node, scope)
-        if isinstance(node, syntax.DoProcedure):
-            return self.do_procedure(node, scope)
-        if isinstance(node, (syntax.JumpTo, syntax.PlaceAt)):
-            square, t = self.expr(node.square, scope)
-            if _join(t, lang.SQUARE) is None and t.name != "deed":
-                self.error("E301", f"a token goes to a square, not to a `{t}`", node.square.span,
-                           "name a square, or a variable that holds one")
-            return {"stmt": "jump_to" if isinstance(node, syntax.JumpTo) else "place_at", "target": square}
-        if isinstance(node, syntax.Throw):
-            inner = scope | {name.text: INT for name in node.names}
-            return {"stmt": "throw", "names": [name.text for name in node.names],
-                    "body": self.block(node.body, inner, in_card)}
-        if isinstance(node, syntax.Choose):
-            return {"stmt": "choose", "options": [
-                {"label": option.label.value, "body": self.block(option.body, scope, in_card)}
-                for option in node.options]}
-        assert isinstance(node, syntax.When)
+        """A statement's IR (`in_card`: inside a card, where `keep` is allowed)."""
+        return _STATEMENTS[type(node)](self, node, scope, in_card)
+
+    def pay(self, node: syntax.Pay, scope: Scope, in_card: bool) -> dict:
+        return {"stmt": "transfer", "amount": self.expect("the amount of `pay`", node.amount, scope, "number"),
+                "payer": {"expr": "var", "name": "me"}, "payee": self.party(node.to, scope)}
+
+    def collect(self, node: syntax.Collect, scope: Scope, in_card: bool) -> dict:
+        amount = self.expect("the amount of `collect`", node.amount, scope, "number")
+        return {"stmt": "transfer", "amount": amount, "payer": self.party(node.source, scope),
+                "payee": {"expr": "var", "name": "me"}}
+
+    def for_each(self, node: syntax.ForEach, scope: Scope, in_card: bool) -> dict:
+        over, t = self.expr(node.over, scope)
+        if t.name not in ("set", "any"):
+            self.error("E301", f"`for` ranges over a set, found `{t}`", node.over.span,
+                       "a set is `players`, `others` or `p.deeds`")
+        body = self.block(node.body, scope | {node.var.text: t.element or ANY}, in_card)
+        return {"stmt": "for", "var": node.var.text, "over": over, "body": body}
+
+    def move_to(self, node: syntax.MoveTo, scope: Scope, in_card: bool) -> dict:
+        index = self.names.squares.get(node.square.text)
+        if index is None:
+            self.error("E203", f"unknown square `{node.square.text}`", node.square.span,
+                       known(node.square.text, self.names.squares, "squares"))
+        return {"stmt": "move_to", "square": index or 0}
+
+    def move_by(self, node: syntax.MoveBy, scope: Scope, in_card: bool) -> dict:
+        return {"stmt": "move_by", "steps": self.expect("the steps of `move by`", node.steps, scope, "int")}
+
+    def advance(self, node: syntax.Advance, scope: Scope, in_card: bool) -> dict:
+        if node.group.text not in self.names.groups:
+            self.error("E204", f"unknown group `{node.group.text}`", node.group.span,
+                       known(node.group.text, self.names.groups, "groups"))
+        rent = None
+        if node.rent is not None:
+            inner = scope | {name: t for name, t in lang.WITH_RENT_NAMES.items() if name not in scope}
+            rent = self.expect("the rent of `advance`", node.rent, inner, "number")
+        return {"stmt": "advance_to_nearest", "group": node.group.text, "rent": rent}
+
+    def go_to_jail(self, node: syntax.GoToJail, scope: Scope, in_card: bool) -> dict:
+        if not self.names.jail:
+            self.error("E406", "`go to jail` in a game without a jail", node.span,
+                       "give the edition a `jail { ... }` section, or remove the statement")
+        return {"stmt": "go_to_jail"}
+
+    def draw(self, node: syntax.Draw, scope: Scope, in_card: bool) -> dict:
+        if node.deck.text not in self.names.decks:
+            self.error("E205", f"unknown deck `{node.deck.text}`", node.deck.span,
+                       did_you_mean(node.deck.text, self.names.decks))
+        return {"stmt": "draw", "deck": node.deck.text}
+
+    def keep(self, node: syntax.Keep, scope: Scope, in_card: bool) -> dict:
+        if not in_card:
+            self.error("E404", "`keep` outside a card", node.span,
+                       "only a card can be kept; on a square, remove `keep`")
+        return {"stmt": "keep"}
+
+    def end_game(self, node: syntax.EndGame, scope: Scope, in_card: bool) -> dict:
+        return {"stmt": "end_game"}
+
+    def deal(self, node: syntax.Deal, scope: Scope, in_card: bool) -> dict:
+        if "me" in scope:
+            self.error("E405", "`deal` outside `setup`", node.span,
+                       "deeds are dealt once, before play: put `deal` in a `setup { ... }` block")
+        each = None if node.each is None else self.expect("the count of `deal`", node.each, scope, "int")
+        kind = None if node.kind is None else node.kind.text
+        if node.kind is not None and node.kind.text not in lang.DEED_KINDS:
+            self.error("E210", f"`{node.kind.text}` is not a kind of deed", node.kind.span,
+                       did_you_mean(node.kind.text, lang.DEED_KINDS) or "the kinds are " + _listing(lang.DEED_KINDS))
+        return {"stmt": "deal", "each": each, "paying": node.paying, "deed_kind": kind}
+
+    def jump(self, node: syntax.JumpTo | syntax.PlaceAt, scope: Scope, in_card: bool) -> dict:
+        square, t = self.expr(node.square, scope)
+        if _join(t, lang.SQUARE) is None and t.name != "deed":
+            self.error("E301", f"a token goes to a square, not to a `{t}`", node.square.span,
+                       "name a square, or a variable that holds one")
+        return {"stmt": "jump_to" if isinstance(node, syntax.JumpTo) else "place_at", "target": square}
+
+    def throw(self, node: syntax.Throw, scope: Scope, in_card: bool) -> dict:
+        inner = scope | {name.text: INT for name in node.names}
+        return {"stmt": "throw", "names": [name.text for name in node.names],
+                "body": self.block(node.body, inner, in_card)}
+
+    def choose(self, node: syntax.Choose, scope: Scope, in_card: bool) -> dict:
+        return {"stmt": "choose", "options": [
+            {"label": option.label.value, "body": self.block(option.body, scope, in_card)}
+            for option in node.options]}
+
+    def when(self, node: syntax.When, scope: Scope, in_card: bool) -> dict:
         return {"stmt": "if", "cond": self.expect("an `if` condition", node.cond, scope, "bool"),
                 "then": self.block(node.then, scope, in_card),
                 "otherwise": self.block(node.otherwise, scope, in_card)}
@@ -373,7 +381,7 @@ class Lowering:
         return {"stmt": "choose_in", "var": node.var.text, "over": over, "where": where, "skip": node.skip,
                 "element": element.name, "body": self.block(node.body, inner, in_card)}
 
-    def add(self, node: syntax.Add, scope: Scope) -> dict:
+    def add(self, node: syntax.Add, scope: Scope, in_card: bool) -> dict:
         player = self.party(node.player, scope)
         state = self.names.states.get(node.state.text)
         item, t = self.expr(node.item, scope)
@@ -381,12 +389,15 @@ class Lowering:
             self.error("E215", f"unknown state `{node.state.text}`", node.state.span,
                        did_you_mean(node.state.text, self.names.states) or
                        f"declare it: `state player.{node.state.text} : set of square`")
+        elif state.element is None:
+            self.error("E301", f"`{node.state.text}` is declared `{state}`, not a set", node.item.span,
+                       "`add` puts an element in a state declared `set of ...`")
         elif not _fits(t, state.element):
             self.error("E301", f"`{node.state.text}` holds {state.element}s, not `{t}`", node.item.span,
                        "add an element of the state's declared type")
         return {"stmt": "add", "item": item, "player": player, "state": node.state.text}
 
-    def set_state(self, node: syntax.SetState, scope: Scope) -> dict:
+    def set_state(self, node: syntax.SetState, scope: Scope, in_card: bool) -> dict:
         of, t = self.expr(node.of, scope)
         name = node.state.text
         table = self.names.area_states if t.name == "area" else self.names.states if t.name in ("player", "party") \
@@ -399,7 +410,7 @@ class Lowering:
         value = self.expect(f"the value of `{name}`", node.value, scope, "int")
         return {"stmt": "set", "subject": of, "state": name, "value": value}
 
-    def do_procedure(self, node: syntax.DoProcedure, scope: Scope) -> dict:
+    def do_procedure(self, node: syntax.DoProcedure, scope: Scope, in_card: bool) -> dict:
         name = node.name.text
         allowed = self.names.procedures if self.callable_procedures is None else \
             {n: k for n, k in self.names.procedures.items() if n in self.callable_procedures}
@@ -429,9 +440,27 @@ class Lowering:
         return {"expr": "bank"}
 
 
-def _listing(words) -> str:
-    words = [f"`{w}`" for w in words]
-    return ", ".join(words[:-1]) + " or " + words[-1] if len(words) > 1 else words[0]
+# Each kind of expression's and statement's lowering, by syntax class.
+_EXPRESSIONS: dict[type, Callable[[Lowering, Any, Scope], tuple[dict, Type]]] = {
+    syntax.Int: Lowering.integer, syntax.Percent: Lowering.percent, syntax.Bool: Lowering.boolean,
+    syntax.Name: Lowering.name, syntax.Attr: Lowering.attr, syntax.Index: Lowering.index, syntax.Neg: Lowering.minus,
+    syntax.Not: Lowering.negation, syntax.Binary: Lowering.binary, syntax.Conditional: Lowering.conditional,
+    syntax.Call: Lowering.call, syntax.Aggregate: Lowering.aggregate,
+}
+_STATEMENTS: dict[type, Callable[[Lowering, Any, Scope, bool], dict]] = {
+    syntax.Pay: Lowering.pay, syntax.Collect: Lowering.collect, syntax.ForEach: Lowering.for_each,
+    syntax.MoveTo: Lowering.move_to, syntax.MoveBy: Lowering.move_by, syntax.Advance: Lowering.advance,
+    syntax.GoToJail: Lowering.go_to_jail, syntax.Draw: Lowering.draw, syntax.Keep: Lowering.keep,
+    syntax.ChooseIn: Lowering.choose_in, syntax.Add: Lowering.add, syntax.EndGame: Lowering.end_game,
+    syntax.Deal: Lowering.deal, syntax.SetState: Lowering.set_state, syntax.DoProcedure: Lowering.do_procedure,
+    syntax.JumpTo: Lowering.jump, syntax.PlaceAt: Lowering.jump, syntax.Throw: Lowering.throw,
+    syntax.Choose: Lowering.choose, syntax.When: Lowering.when,
+}
+
+
+def _listing(words: Iterable[str]) -> str:
+    quoted = [f"`{w}`" for w in words]
+    return ", ".join(quoted[:-1]) + " or " + quoted[-1] if len(quoted) > 1 else quoted[0]
 
 
 def _fits(item: Type, element: Type) -> bool:

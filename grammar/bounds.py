@@ -237,21 +237,9 @@ class Reader:
         if isinstance(node, syntax.Name):
             return scope[node.text] if node.text in scope else self.known.names.get(node.text, ANYTHING)
         if isinstance(node, syntax.Attr):
-            if isinstance(node.of, syntax.Name) and node.of.text not in scope:
-                path = f"{node.of.text}.{node.name.text}"
-                if path in self.known.settings:
-                    return self.known.settings[path]
-            self.value(node.of, scope, facts)
-            return self.known.attributes.get(node.name.text, ANYTHING)
+            return self.attr(node, scope, facts)
         if isinstance(node, syntax.Index):
-            self.value(node.at, scope, facts)
-            if isinstance(node.of, syntax.Name) and node.of.text == "printed" and "printed" not in scope:
-                return self.known.printed
-            if (isinstance(node.of, syntax.Attr) and isinstance(node.of.of, syntax.Name)
-                    and node.of.of.text not in scope):
-                return self.known.lists.get(f"{node.of.of.text}.{node.of.name.text}", ANYTHING)
-            self.value(node.of, scope, facts)
-            return ANYTHING
+            return self.index(node, scope, facts)
         if isinstance(node, syntax.Neg):
             return negate(self.value(node.operand, scope, facts))
         if isinstance(node, syntax.Not):
@@ -268,6 +256,24 @@ class Reader:
             return self.call(node, scope, facts)
         assert isinstance(node, syntax.Aggregate), f"an expression of no known kind: {type(node).__name__}"
         return self.aggregate(node, scope, facts)
+
+    def attr(self, node: syntax.Attr, scope: dict[str, Bounds], facts: Facts) -> Bounds:
+        if isinstance(node.of, syntax.Name) and node.of.text not in scope:
+            path = f"{node.of.text}.{node.name.text}"
+            if path in self.known.settings:
+                return self.known.settings[path]
+        self.value(node.of, scope, facts)
+        return self.known.attributes.get(node.name.text, ANYTHING)
+
+    def index(self, node: syntax.Index, scope: dict[str, Bounds], facts: Facts) -> Bounds:
+        self.value(node.at, scope, facts)
+        if isinstance(node.of, syntax.Name) and node.of.text == "printed" and "printed" not in scope:
+            return self.known.printed
+        if (isinstance(node.of, syntax.Attr) and isinstance(node.of.of, syntax.Name)
+                and node.of.of.text not in scope):
+            return self.known.lists.get(f"{node.of.of.text}.{node.of.name.text}", ANYTHING)
+        self.value(node.of, scope, facts)
+        return ANYTHING
 
     def binary(self, node: syntax.Binary, scope: dict[str, Bounds], facts: Facts) -> Bounds:
         if node.op in ("and", "or"):       # the right side is read only when the left allows it

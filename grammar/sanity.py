@@ -33,6 +33,8 @@ MOST = f"{LIMIT:_}"  # as a spec writes it
 # The bank's stock of buildings may be below 0: a game plays on with it, and the verifier's
 # broken corpus (tests/verifier/broken/negative-*-stock.rules) breaks the stock invariants so.
 STOCK = ("bank.houses", "bank.hotels")
+# The setting values that are no expressions, so nothing to read.
+NOT_EXPRESSIONS = (syntax.Text, syntax.Range, syntax.Notes, syntax.Numbers, syntax.Names, syntax.Texts)
 
 
 def sanity(edition: MergedSpec, ir: dict) -> list[Diagnostic]:
@@ -95,6 +97,11 @@ class _Walk:
             else ANYTHING
 
     def edition(self, edition: MergedSpec) -> None:
+        self.expressions(edition)
+        self.effects(edition)
+
+    def expressions(self, edition: MergedSpec) -> None:
+        """The formulas, invariants, expectations, statistics and settings, each read once."""
         read = self.reader.value
         for formula in edition.formulas.values():
             read(formula.body, dict.fromkeys((p.text for p in formula.params), ANYTHING), {})
@@ -104,9 +111,13 @@ class _Walk:
         for item in edition.statistics.values():
             read(item.body, {}, {})
         for _, setting in _settings(edition):
-            if not _literal(setting.value) and not isinstance(setting.value, (syntax.Text, syntax.Range, syntax.Notes, syntax.Numbers,
-                                                                                 syntax.Names, syntax.Texts)):
+            if not _literal(setting.value) and not isinstance(setting.value, NOT_EXPRESSIONS):
                 read(setting.value, {}, {})
+
+    def effects(self, edition: MergedSpec) -> None:
+        """Every block of statements: squares, cards, hooks (under their condition), setup,
+        procedures and actions."""
+        read = self.reader.value
         for square in edition.squares.values():
             for block in (square.on_land, square.on_pass):
                 if block:

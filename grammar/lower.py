@@ -8,19 +8,17 @@ from __future__ import annotations
 from dataclasses import replace
 from functools import cache
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Collection, Iterable, Sequence
 
 from grammar import language as lang
 from grammar import syntax
 from grammar.diagnostics import Diagnostic, Span, SpecError, did_you_mean, known
-from grammar.expressions import Lowering, Names, Signature
+from grammar.expressions import Lowering, Names, Scope, Signature
 from grammar.extend import MergedSpec, read
 from grammar.language import ANY, Key, Type
 from grammar.parse import parse
 
 IR_VERSION = 2
-# The setting values that are not expressions (a `condition` or `rent` setting is one).
-NOT_EXPRESSIONS = (syntax.Text, syntax.Range, syntax.Notes, syntax.Numbers, syntax.Texts)
 PRELUDE = Path(__file__).with_name("prelude.rules")   # the built-in invariants every edition gets
 
 # The type a setting has when an expression reads it, by the kind of its key.
@@ -97,7 +95,7 @@ class _Lower:
         self.builds = any(section == "building" for section, _ in edition.settings)   # houses and hotels
         self.names.jail = any(section == "jail" for section, _ in edition.settings)
 
-    def error(self, code: str, message: str, span: Span | None, hint: str | None = None) -> None:
+    def error(self, code: str, message: str, span: Span, hint: str | None = None) -> None:
         self.diagnostics.append(Diagnostic.at(code, message, span, hint))
 
     def lacks(self, items: str, what: str, item: syntax.Name, message: str, hint: str) -> None:
@@ -192,10 +190,10 @@ class _Lower:
 
     def decisions(self) -> list[dict]:
         edition = self.edition
-        for contested in edition.contested.values():
-            if contested.section.text not in lang.SECTIONS:
-                self.error("E206", f"unknown section `{contested.section.text}`", contested.section.span,
-                           did_you_mean(contested.section.text, lang.SECTIONS))
+        for rule in edition.contested.values():
+            if rule.section.text not in lang.SECTIONS:
+                self.error("E206", f"unknown section `{rule.section.text}`", rule.section.span,
+                           did_you_mean(rule.section.text, lang.SECTIONS))
         for key, decide in edition.decisions.items():
             contested = edition.contested.get(key)
             if contested is None:
@@ -209,14 +207,14 @@ class _Lower:
                            did_you_mean(decide.choice.text, options) or "the options are " + _listing(options))
         out = []
         for key, contested in edition.contested.items():
-            decide = edition.decisions.get(key)
+            decision = edition.decisions.get(key)
             options = [o.text for o in contested.options]
-            if decide is None and self.concrete:
+            if decision is None and self.concrete:
                 self.error("E401", f"contested rule `{key}` is not decided", edition.header.span,
                            f"the options are {_listing(options)}: add `decide {key} = {options[0]}` "
                            "with a comment naming the source")
-            out.append({"key": key, "choice": decide.choice.text if decide else None, "options": options,
-                        "note": decide.note if decide else None, "declared_note": contested.note})
+            out.append({"key": key, "choice": decision.choice.text if decision else None, "options": options,
+                        "note": decision.note if decision else None, "declared_note": contested.note})
         return out
 
     # ---- formulas ----------------------------------------------------------------------
@@ -271,21 +269,22 @@ class _Lower:
 
     def states(self) -> list[dict]:
         out = []
-        for name, st in self.edition.states.items():
-            if st.element is None:
-                parts = ((st.owner, lang.STATE_OWNERS), (st.container, lang.STATE_SCALARS))
-                kind = st.container.text
+        for name, state in self.edition.states.items():
+            parts: tuple[tuple[syntax.Name, Collection[str]], ...]
+            if state.element is None:
+                parts = ((state.owner, lang.STATE_OWNERS), (state.container, lang.STATE_SCALARS))
+                kind = state.container.text
             else:
-                parts = ((st.owner, ("player",)), (st.container, lang.STATE_CONTAINERS),
-                         (st.element, lang.STATE_ELEMENTS))
-                kind = f"{st.container.text} of {st.element.text}"
+                parts = ((state.owner, ("player",)), (state.container, lang.STATE_CONTAINERS),
+                         (state.element, lang.STATE_ELEMENTS))
+                kind = f"{state.container.text} of {state.element.text}"
             for part, allowed in parts:
                 if part.text not in allowed:
                     self.error("E216", f"state `{name}` cannot be of `{part.text}`", part.span,
                                "the state the engine keeps is `state player.NAME : set of square` "
                                "or `state player.NAME : int` / `state area.NAME : int`")
                     break
-            out.append({"owner": st.owner.text, "name": name, "type": kind})
+            out.append({"owner": state.owner.text, "name": name, "type": kind})
         return out
 
     def statistics(self) -> list[dict]:
@@ -307,13 +306,17 @@ class _Lower:
             placed: dict[str, set[int]] = {}      # per deck: the cards `card` lines set on top
             steps = [self.example_step(step, seats, kinds, settings, placed) for step in example.steps]
             scope = lang.EVERYWHERE | {player.text: lang.PLAYER for player in players}
-            expects = [{"body": self.effects.expect("an expectation", step.expr, scope, "bool"),
-                        "text": _source_text(step.expr.span), "written_at": [step.span.line, step.span.column]}
-                       for step in example.expects]
+            expects = [self.example_expect(step, scope) for step in example.expects]
             out.append({"name": example.name.text, "text": example.text.value, "origin": origin,
                         "written_at": [example.span.line, example.span.column],
                         "players": [player.text for player in players], "steps": steps, "expect": expects})
         return out
+
+    def example_expect(self, step: syntax.ExampleStep, scope: Scope) -> dict:
+        """`expect CONDITION`: a yes/no expression over the game state, and its words."""
+        assert step.expr is not None, "the grammar gives an `expect` line its condition"
+        return {"body": self.effects.expect("an expectation", step.expr, scope, "bool"),
+                "text": _source_text(step.expr.span), "written_at": [step.span.line, step.span.column]}
 
     def example_step(self, step: syntax.ExampleStep, seats: set[str], kinds: dict[str, str], settings: dict,
                      placed: dict[str, set[int]]) -> dict:
@@ -323,7 +326,7 @@ class _Lower:
                 self.error("E209", f"unknown player `{who.text}`", who.span,
                            did_you_mean(who.text, seats) or
                            f"the example's players are {_listing(sorted(seats))}")
-        entry = {"step": step.what, "written_at": [step.span.line, step.span.column]}
+        entry: dict[str, Any] = {"step": step.what, "written_at": [step.span.line, step.span.column]}
         if step.players:
             entry["player"] = step.players[-1].text
         if step.what == "set":
@@ -395,7 +398,7 @@ class _Lower:
             self.error("E302", f"`{step.what}` in an example of an edition without houses and hotels", step.span,
                        "this game has no `building` section: remove the line")
         limit = settings.get("building", {}).get("max_houses")
-        if step.what == "houses" and limit is not None and not 1 <= step.number <= limit:
+        if step.what == "houses" and limit is not None and step.number is not None and not 1 <= step.number <= limit:
             self.error("E302", f"`houses {step.number}`: a lot holds 1 to {limit} houses", step.span,
                        "for a hotel write `hotel on LOT`")
         return [name.text for name in step.squares]
@@ -432,6 +435,7 @@ class _Lower:
     def example_set(self, step: syntax.ExampleStep) -> dict:
         """`set AREA.STATE = N`: an area's declared number (blocks stacked, a roof)."""
         area, state = step.squares[0], step.state
+        assert state is not None, "the grammar gives a `set` line its state"
         if area.text not in self.names.areas:
             self.error("E203", f"unknown area `{area.text}`", area.span,
                        did_you_mean(area.text, self.names.areas) or "`set` gives an area's declared number")
@@ -444,6 +448,7 @@ class _Lower:
         """`mark SQUARE, ... in PLAYER.STATE`: squares already in a player's declared set of
         squares (a passport stamped before the example starts)."""
         state = step.state
+        assert state is not None, "the grammar gives a `mark` line its state"
         declared = self.names.states.get(state.text)
         if declared is None or declared.name != "set" or declared.element != lang.SQUARE:
             sets = [n for n, t in self.names.states.items() if t.name == "set" and t.element == lang.SQUARE]
@@ -457,24 +462,25 @@ class _Lower:
     def example_card(self, step: syntax.ExampleStep, placed: dict[str, set[int]]) -> dict:
         """`card "TEXT" on top of DECK`: the deck, and the number of its card printed so; a
         deck with several cards printed alike gives its next one to each line naming them."""
-        deck = self.edition.decks.get(step.deck.text)
+        name, card = step.deck, step.card
+        assert name is not None and card is not None, "the grammar gives a `card` line its card and deck"
+        deck = self.edition.decks.get(name.text)
         if deck is None:
-            self.error("E205", f"unknown deck `{step.deck.text}`", step.deck.span,
-                       did_you_mean(step.deck.text, self.edition.decks))
+            self.error("E205", f"unknown deck `{name.text}`", name.span, did_you_mean(name.text, self.edition.decks))
             return {}
-        texts = [card.text.value for card in deck.cards]
-        if step.card.value not in texts:
-            self.error("E210", f"no card of `{step.deck.text}` reads \"{step.card.value}\"", step.card.span,
-                       did_you_mean(step.card.value, texts) or "quote the card's text as the deck gives it")
+        texts = [printed.text.value for printed in deck.cards]
+        if card.value not in texts:
+            self.error("E210", f"no card of `{name.text}` reads \"{card.value}\"", card.span,
+                       did_you_mean(card.value, texts) or "quote the card's text as the deck gives it")
             return {}
-        taken = placed.setdefault(step.deck.text, set())
-        copies = [i for i, text in enumerate(texts) if text == step.card.value and i not in taken]
+        taken = placed.setdefault(name.text, set())
+        copies = [i for i, text in enumerate(texts) if text == card.value and i not in taken]
         if not copies:
-            self.error("E210", f"every card of `{step.deck.text}` that reads \"{step.card.value}\" is on top already",
-                       step.card.span, "name each copy of a card once")
+            self.error("E210", f"every card of `{name.text}` that reads \"{card.value}\" is on top already",
+                       card.span, "name each copy of a card once")
             return {}
         taken.add(copies[0])
-        return {"deck": step.deck.text, "card": copies[0]}
+        return {"deck": name.text, "card": copies[0]}
 
     def example_throws(self, step: syntax.ExampleStep, game: dict) -> None:
         """Every throw of a `turn` shows one face per die, or one face (a die thrown on its
@@ -584,13 +590,15 @@ class _Lower:
                                or "the ways are " + _listing(lang.ACQUIRE_WAYS))
             state = None
             if event == "add":
-                if hook.to is None or hook.to.text not in self.names.states:
+                declared = None if hook.to is None else self.names.states.get(hook.to.text)
+                if hook.to is None or declared is None or declared.element is None:     # a set to add to
                     where = hook.to or hook.event
                     self.error("E215", "`when add(...)` names a declared state with `to`", where.span,
-                               did_you_mean(where.text, self.names.states) or "write `when add(x) to STATE { ... }`")
+                               did_you_mean(where.text, [n for n in self.names.states if n != where.text])
+                               or "write `when add(x) to STATE { ... }`")
                 else:
                     state = hook.to.text
-                    bound = self.names.states[state].element
+                    bound = declared.element
             elif hook.to is not None:
                 self.error("E215", f"`to` is for `add` hooks, not `{event}`", hook.to.span, "remove `to ...`")
             scope = lang.EFFECT_NAMES | {var: bound}
@@ -609,7 +617,7 @@ class _Lower:
         notes: dict[str, str] = {}
         rent: dict[str, dict] = {}
         about: dict = {}
-        unknown_sections: set[tuple[int, int]] = set()
+        unknown_sections: set[tuple[int, int, str]] = set()
         for (section, key), (section_name, setting) in self.edition.settings.items():
             keys = lang.SECTIONS.get(section)
             if keys is None:
@@ -666,7 +674,7 @@ class _Lower:
                                self.edition.header.span,
                                f"a concrete edition must set it: add `{key} = ...` to the `{section}` section")
 
-    def value(self, key: Key, setting: syntax.Setting, path: str, of_kind: str | None = None):
+    def value(self, key: Key, setting: syntax.Setting, path: str, of_kind: str | None = None) -> Any:
         """The IR value of one setting, or None (and an error) when it is not of its key's kind
         (`of_kind`: the kind of the deed it belongs to, whose groups an unknown group's hint lists)."""
         v = setting.value
@@ -697,9 +705,9 @@ class _Lower:
             return self.name_value(key, v, path, of_kind)
         elif kind == "texts" and isinstance(v, (syntax.Text, syntax.Texts)):
             return [v.value] if isinstance(v, syntax.Text) else list(v.values)
-        elif kind == "condition" and not isinstance(v, NOT_EXPRESSIONS):
+        elif kind == "condition" and not isinstance(v, syntax.NOT_EXPRESSIONS):
             return self.effects.expect(f"`{path}`", v, lang.EVERYWHERE, "bool")
-        elif kind == "rent" and not isinstance(v, NOT_EXPRESSIONS):
+        elif kind == "rent" and not isinstance(v, syntax.NOT_EXPRESSIONS):
             return self.effects.expect(f"`{path}`", v, lang.RENT_NAMES, "number")
         wanted = "one of " + _listing(key.options) if kind == "enum" else KIND_WORDS.get(kind, "an expression")
         self.error("E302", f"`{path}` must be {wanted}, found {_describe(v)}", v.span,
@@ -866,7 +874,7 @@ class _Lower:
             if value is not None:
                 deed[key] = value
                 given[key] = setting
-        group = groups.get(deed.get("group"))
+        group = groups.get(deed["group"]) if "group" in deed else None
         if all(setting.key.text != "group" for setting in square.settings):
             self.error("E402", f"{square.kind} `{square.id.text}` has no `group`", square.id.span,
                        f"add `group = ...` naming a group of kind {square.kind}")
@@ -930,19 +938,20 @@ def _state_type(st: syntax.State) -> Type:
 def _prelude() -> tuple[syntax.Invariant, ...]:
     """The built-in invariants, read once per process."""
     items = parse(read(PRELUDE)).items
-    assert all(isinstance(item, syntax.Invariant) for item in items), "the prelude holds invariants only"
-    return items
+    invariants = tuple(item for item in items if isinstance(item, syntax.Invariant))
+    assert len(invariants) == len(items), "the prelude holds invariants only"
+    return invariants
 
 
-def _listing(words) -> str:
-    words = [f"`{w}`" for w in words]
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+def _listing(words: Iterable[str]) -> str:
+    quoted = [f"`{w}`" for w in words]
+    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " or " + quoted[-1]
 
 
-def _calls(node, formulas: dict) -> set[str]:
+def _calls(node: syntax.Expr, formulas: dict) -> set[str]:
     """The formulas an expression calls, directly."""
     found: set[str] = set()
-    stack = [node]
+    stack: list[object] = [node]
     while stack:
         n = stack.pop()
         if isinstance(n, syntax.Call) and n.fn.text in formulas:

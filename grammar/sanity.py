@@ -33,8 +33,6 @@ MOST = f"{LIMIT:_}"  # as a spec writes it
 # The bank's stock of buildings may be below 0: a game plays on with it, and the verifier's
 # broken corpus (tests/verifier/broken/negative-*-stock.rules) breaks the stock invariants so.
 STOCK = ("bank.houses", "bank.hotels")
-# The setting values that are no expressions, so nothing to read.
-NOT_EXPRESSIONS = (syntax.Text, syntax.Range, syntax.Notes, syntax.Numbers, syntax.Names, syntax.Texts)
 
 
 def sanity(edition: MergedSpec, ir: dict) -> list[Diagnostic]:
@@ -111,7 +109,7 @@ class _Walk:
         for item in edition.statistics.values():
             read(item.body, {}, {})
         for _, setting in _settings(edition):
-            if not _literal(setting.value) and not isinstance(setting.value, NOT_EXPRESSIONS):
+            if not _literal(setting.value) and not isinstance(setting.value, syntax.NOT_EXPRESSIONS):
                 read(setting.value, {}, {})
 
     def effects(self, edition: MergedSpec) -> None:

@@ -161,6 +161,7 @@ class Texts:
 
 
 Value = Union[Expr, Text, Range, Notes, Numbers, Names, Texts]
+NOT_EXPRESSIONS = (Text, Range, Notes, Numbers, Names, Texts)     # the values that are written out, not computed
 
 
 # ---- effects ---------------------------------------------------------------------------

@@ -192,6 +192,8 @@ CASES = [
          CHILD + "when land(s) { add s to me.pasport }\n", "E215", 2, 28),
     Case("add_to_a_number_state", "`add` puts an element in a state declared `set of ...`",
          CHILD + "state player.visits : int\nwhen land(s) { add s to me.visits }\n", "E301", 3, 20),
+    Case("add_hook_on_a_number_state", "`when add(...) to STATE` names a declared set",
+         CHILD + "state player.visits : int\nwhen add(x) to visits { }\n", "E215", 3, 16),
     Case("state_of_unsupported_type", "the engine keeps `state player.NAME : set of square`",
          CHILD + "state player.visits : list of square\n", "E216", 2, 23),
     Case("variant_as_edition", "a variant is laid on an edition, not compiled alone",

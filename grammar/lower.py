@@ -539,6 +539,10 @@ class _Lower:
                     self.error("E207", f"unknown action setting `{key}`", setting.key.span,
                                did_you_mean(key, lang.ACTION_KEYS))
                     continue
+                if isinstance(setting.value, syntax.NOT_EXPRESSIONS):
+                    self.wrong_kind(lang.ACTION_KEYS[key], setting.value, f"{name}.{key}")
+                    entry[key] = None       # given, though wrong: no knock-on "has no `allowed`"
+                    continue
                 # `allowed` reads the element; `required` speaks of the player, for all elements at once
                 entry[key] = self.effects.expect(f"`{name}.{key}`", setting.value,
                                                  scope if key == "allowed" else lang.EFFECT_NAMES, "bool")
@@ -709,12 +713,17 @@ class _Lower:
             return self.effects.expect(f"`{path}`", v, lang.EVERYWHERE, "bool")
         elif kind == "rent" and not isinstance(v, syntax.NOT_EXPRESSIONS):
             return self.effects.expect(f"`{path}`", v, lang.RENT_NAMES, "number")
+        self.wrong_kind(key, v, path)
+        return None
+
+    def wrong_kind(self, key: Key, v: syntax.Value, path: str) -> None:
+        """E302: a setting's value is not of its key's kind."""
+        kind = key.kind
         wanted = "one of " + _listing(key.options) if kind == "enum" else KIND_WORDS.get(kind, "an expression")
         self.error("E302", f"`{path}` must be {wanted}, found {_describe(v)}", v.span,
                    "texts are quoted, numbers and names are not"
                    if isinstance(v, syntax.Text) or kind in ("text", "texts")
                    else f"write `{path.rsplit('.', 1)[1]} = ` and {wanted}")
-        return None
 
     def names_value(self, key: Key, v: syntax.Names, path: str) -> list[str] | None:
         """A list of options or of squares, or None (and an error for each unknown one)."""

@@ -6,6 +6,7 @@ its IR (for the values), after lowering.
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Callable
 
 from grammar import syntax
 from grammar.bounds import (
@@ -103,9 +104,12 @@ class _Walk:
         read = self.reader.value
         for formula in edition.formulas.values():
             read(formula.body, dict.fromkeys((p.text for p in formula.params), ANYTHING), {})
-        for _, item in (*edition.invariants.values(), *edition.examples.values()):
-            for expr in (item.body,) if isinstance(item, syntax.Invariant) else (e.expr for e in item.expects):
-                read(expr, {}, {})
+        for _, invariant in edition.invariants.values():
+            read(invariant.body, {}, {})
+        for _, example in edition.examples.values():
+            for step in example.expects:
+                if step.expr is not None:
+                    read(step.expr, {}, {})
         for item in edition.statistics.values():
             read(item.body, {}, {})
         for _, setting in _settings(edition):
@@ -138,7 +142,8 @@ class _Walk:
             read(action.over, {}, {})
             scope = {action.var.text: ANYTHING}
             for setting in action.settings:
-                read(setting.value, scope, {})
+                if not isinstance(setting.value, syntax.NOT_EXPRESSIONS):    # lowering told of those
+                    read(setting.value, scope, {})
             self.block(action.effect, scope, {})
 
     def block(self, body: tuple[syntax.Stmt, ...], scope: dict[str, Bounds], facts: Facts) -> None:
@@ -169,7 +174,7 @@ class _Walk:
                 names = [name.text for name in stmt.names]
                 self.block(stmt.body, scope | dict.fromkeys(names, self.die), without(facts, *names))
 
-    def _quiet(self, scope: dict[str, Bounds]):
+    def _quiet(self, scope: dict[str, Bounds]) -> Callable[[syntax.Expr, Facts], Bounds]:
         quiet = Reader(self.reader.known, QUIET)
         return lambda node, facts: quiet.value(node, scope, facts)
 
@@ -199,10 +204,12 @@ def _settings(edition: MergedSpec) -> list[tuple[str, syntax.Setting]]:
     return out
 
 
-def _numbers(value: syntax.Value) -> list[tuple[syntax.Value, int]]:
+def _numbers(value: syntax.Value) -> list[tuple[syntax.Value | syntax.Note, int]]:
     """The whole numbers a setting's value states, each with what to point at."""
-    if _literal(value):
-        return [(value, value.value if isinstance(value, syntax.Int) else -value.operand.value)]
+    if isinstance(value, syntax.Int):
+        return [(value, value.value)]
+    if isinstance(value, syntax.Neg) and isinstance(value.operand, syntax.Int):
+        return [(value, -value.operand.value)]
     if isinstance(value, syntax.Range):
         return [(value, value.low), (value, value.high)]
     if isinstance(value, syntax.Notes):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, is_dataclass
 from fractions import Fraction
-from typing import Callable
+from typing import Callable, Hashable, Iterable
 
 from grammar import syntax
 from grammar.diagnostics import Span
@@ -68,13 +68,13 @@ def between(low: int | Fraction, high: int | Fraction) -> Bounds:
     return Bounds(Fraction(low), Fraction(high))
 
 
-def hull(values) -> Bounds:
+def hull(values: Iterable[int | Fraction]) -> Bounds:
     """The smallest interval holding every value (nothing known of an empty list)."""
-    values = list(values)
-    return between(min(values), max(values)) if values else ANYTHING
+    listed = list(values)
+    return between(min(listed), max(listed)) if listed else ANYTHING
 
 
-def _pick(choose, a: Number, b: Number) -> Number:
+def _pick(choose: Callable[[Fraction, Fraction], Fraction], a: Number, b: Number) -> Number:
     return b if a is None else a if b is None else choose(a, b)
 
 
@@ -93,7 +93,8 @@ def add(a: Bounds, b: Bounds) -> Bounds:
 
 def multiply(a: Bounds, b: Bounds) -> Bounds:
     ends = [_times(x, y) for x in (a.low, a.high) for y in (b.low, b.high)]
-    if any(e is None for e in ends):
+    known = [end for end in ends if end is not None]
+    if len(known) < len(ends):
         low = high = None
         if (a.low is not None and a.low >= 0 and b.low is not None and b.low >= 0) or \
                 (a.high is not None and a.high <= 0 and b.high is not None and b.high <= 0):
@@ -102,7 +103,7 @@ def multiply(a: Bounds, b: Bounds) -> Bounds:
                 (a.high is not None and a.high <= 0 and b.low is not None and b.low >= 0):
             high = Fraction(0)
         return Bounds(low, high, a.zero or b.zero)
-    return Bounds(min(ends), max(ends), a.zero or b.zero)
+    return Bounds(min(known), max(known), a.zero or b.zero)
 
 
 def _times(x: Number, y: Number) -> Number:
@@ -126,10 +127,10 @@ def divide(a: Bounds, b: Bounds) -> Bounds:
 
 # ---- guards ------------------------------------------------------------------------------
 
-Shape = tuple
+Shape = Hashable     # a tuple of the node's kind and its fields' shapes, or a name's or number's value
 
 
-def shape(node) -> Shape:
+def shape(node: Hashable) -> Shape:
     """An expression as written, without its place: two copies of `p.cash` are one shape."""
     if isinstance(node, tuple):
         return tuple(shape(n) for n in node)
@@ -286,15 +287,16 @@ class Reader:
             return ANYTHING
         # `a + b + c ...` nests to the left, one node per term: read it in a loop, not a recursion
         chain = []
-        while isinstance(node, syntax.Binary) and node.op in ARITHMETIC:
-            chain.append(node)
-            node = node.left
-        found = self.value(node, scope, facts)
-        form = shape(node) if facts else None      # each link's shape from the last: no re-reading of the chain
-        for node in reversed(chain):
-            found = self.arithmetic(node, found, self.value(node.right, scope, facts))
+        first: syntax.Expr = node
+        while isinstance(first, syntax.Binary) and first.op in ARITHMETIC:
+            chain.append(first)
+            first = first.left
+        found = self.value(first, scope, facts)
+        form = shape(first) if facts else None      # each link's shape from the last: no re-reading of the chain
+        for link in reversed(chain):
+            found = self.arithmetic(link, found, self.value(link.right, scope, facts))
             if facts:
-                form = ("Binary", node.op, form, shape(node.right))     # shape(node), as `shape` spells it
+                form = ("Binary", link.op, form, shape(link.right))     # shape(link), as `shape` spells it
                 fact = facts.get(form)
                 found = found if fact is None else found.meet(fact)
         return found

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Sequence
 
 from grammar.diagnostics import Diagnostic, Source, SpecError
 from grammar.extend import extend, overlay, read
@@ -43,7 +43,7 @@ def _compile(source: Source, directory: Path | None, chain: tuple[Path, ...],
     return ir
 
 
-def _guarded(name: str, run) -> dict:
+def _guarded(name: str, run: Callable[[], dict]) -> dict:
     """Run a compile so that no Python traceback reaches the spec writer."""
     try:
         return run()

@@ -36,7 +36,7 @@ def _roots(ir: dict) -> Iterator[dict | list | None]:
         yield from (action["over"], action["allowed"], action["required"], action["effect"])
 
 
-def _inside(part) -> Iterator[dict]:
+def _inside(part: object) -> Iterator[dict]:
     """The nodes in `part` (a node, a list of statements, a `choose` option, or None): inside
     a node every key is the IR's own, so each dict below it is a node or an option."""
     if isinstance(part, list):

@@ -86,9 +86,9 @@ class _Lower:
         self.names = Names({sid: i for i, sid in enumerate(edition.squares)}, groups, set(edition.decks),
                            types, {}, self.diagnostics.append)
         self.names.pots = set(edition.pots)
-        for name, st in edition.states.items():
-            table = self.names.area_states if st.owner.text == "area" else self.names.states
-            table[name] = _state_type(st)
+        for name, state in edition.states.items():
+            table = self.names.area_states if state.owner.text == "area" else self.names.states
+            table[name] = _state_type(state)
         self.names.areas = {aid: i for i, aid in enumerate(edition.areas)}
         self.names.procedures = {name: len(proc.params) for name, proc in edition.procedures.items()}
         self.effects = Lowering(self.names)
@@ -780,7 +780,7 @@ class _Lower:
         """Every kind of deed on the board has its rent formula."""
         if not self.concrete:
             return
-        for kind in sorted({sq["kind"] for sq in squares if sq["deed"] is not None}):
+        for kind in sorted({square["kind"] for square in squares if square["deed"] is not None}):
             if kind not in rent:
                 self.error("E402", f"required setting `rent.{kind}` is missing", self.edition.header.span,
                            f"the board has {kind}s: add `{kind} = ...` to the `rent` section")
@@ -936,11 +936,11 @@ def _source_text(span: Span) -> str:
     return " ".join(line.strip() for line in lines)
 
 
-def _state_type(st: syntax.State) -> Type:
+def _state_type(state: syntax.State) -> Type:
     """What reading a declared state gives: a set of its elements, or a number."""
-    if st.element is None:
-        return lang.STATE_SCALARS.get(st.container.text, ANY)
-    return Type("set", lang.STATE_ELEMENTS.get(st.element.text, ANY))
+    if state.element is None:
+        return lang.STATE_SCALARS.get(state.container.text, ANY)
+    return Type("set", lang.STATE_ELEMENTS.get(state.element.text, ANY))
 
 
 @cache

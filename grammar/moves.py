@@ -58,28 +58,32 @@ class Moves:
     def cycles(self) -> list[Cycle]:
         """Each endless round of steps once, blamed on a statement of the edition's own file
         where it has one (an inherited square is the parent's, not the writer's mistake)."""
-        steps = self.steps()
-        endless = {node for node, out in steps.items() if out}
+        certain = {node: out for node, out in self.steps().items() if out}
+        endless = set(certain)
         changed = True
         while changed:                    # the largest set whose every step stays inside it
             changed = False
             for node in list(endless):
-                if any(step.to not in endless for step in steps[node]):
+                if any(step.to not in endless for step in certain[node]):
                     endless.discard(node)
                     changed = True
+        # inside the endless set every step goes somewhere known: the first one's is the next node
+        following = {node: to for node in endless if (to := certain[node][0].to) is not None}
         own = self.edition.header.span.source.name
-        found, seen, blamed = [], set(), set()
+        found: list[Cycle] = []
+        seen: set[Node] = set()
+        blamed: set[int] = set()
         for start in sorted(endless, key=_order):
             path: list[Node] = []
             at = start
             while at not in seen and at not in path:
                 path.append(at)
-                at = steps[at][0].to
+                at = following[at]
             seen.update(path)
             if at not in path:
                 continue                  # it runs into a round already found
             loop = path[path.index(at):]
-            stmts = [steps[node][0].stmt for node in loop]
+            stmts = [certain[node][0].stmt for node in loop]
             if any(id(stmt) in blamed for stmt in stmts):
                 continue
             mine = [stmt for stmt in stmts if stmt.span.source.name == own]
@@ -114,18 +118,19 @@ class Moves:
             return None if step is None else [step]
         cards = self.edition.decks[node[1]].cards
         found = [self.first(card.body, node[2], set()) for card in cards]
-        return None if not found or None in found else found
+        steps = [step for step in found if step is not None]
+        return steps if steps and len(steps) == len(found) else None
 
-    def landing(self, sq: int) -> list[Step] | None:
+    def landing(self, at: int) -> list[Step] | None:
         """The land hooks, then the square's `on_land`."""
         for hook in self.land_hooks:
-            applies = self.applies(hook.cond, hook.var.text, self.kinds[sq])
+            applies = self.applies(hook.cond, hook.var.text, self.kinds[at])
             if applies is False or self.calm(hook.body, set()):
                 continue
-            step = self.first(hook.body, sq, {hook.var.text}) if applies else None
+            step = self.first(hook.body, at, {hook.var.text}) if applies else None
             return None if step is None else [step]
-        square = self.edition.squares[self.ids[sq]]
-        step = self.first(square.on_land.body, sq, set()) if square.on_land else None
+        square = self.edition.squares[self.ids[at]]
+        step = self.first(square.on_land.body, at, set()) if square.on_land else None
         return None if step is None else [step]
 
     def first(self, body: tuple[syntax.Stmt, ...], at: int, bound: set[str]) -> Step | None:
@@ -161,18 +166,19 @@ class Moves:
                 return None
             to = min(squares, key=lambda t: (t - at) % self.n or self.n)
             return self.forward(at, (to - at) % self.n or self.n)
-        steps = self.reader.value(stmt.steps, dict.fromkeys(bound, ANYTHING), {}).value
-        if steps is None or steps.denominator != 1:
+        assert isinstance(stmt, syntax.MoveBy), f"not a move: {type(stmt).__name__}"
+        moved = self.reader.value(stmt.steps, dict.fromkeys(bound, ANYTHING), {}).value
+        if moved is None or moved.denominator != 1:
             return None
-        steps = int(steps)
-        return self.forward(at, steps) if steps > 0 else ("land", (at + steps) % self.n)
+        count = int(moved)
+        return self.forward(at, count) if count > 0 else ("land", (at + count) % self.n)
 
     def forward(self, at: int, steps: int) -> Node | None:
         """A forward move: the first `on_pass` it runs that may do more than pay in, else the landing."""
-        for sq, body in self.on_pass.items():
-            if ((sq - at) % self.n or self.n) > steps or self.calm(body, set()):
+        for square, body in self.on_pass.items():
+            if ((square - at) % self.n or self.n) > steps or self.calm(body, set()):
                 continue
-            return None if self.once_per_lap else ("pass", sq, (at + steps) % self.n)
+            return None if self.once_per_lap else ("pass", square, (at + steps) % self.n)
         return ("land", (at + steps) % self.n)
 
     def calm(self, body: tuple[syntax.Stmt, ...], seen: set[str]) -> bool:
@@ -215,9 +221,11 @@ class Moves:
             if cond.op == "and":
                 return False if False in (left, right) else None if None in (left, right) else True
             return True if True in (left, right) else None if None in (left, right) else False
-        left = cond.left if isinstance(cond, syntax.Binary) and cond.op in ("==", "!=") else None
-        if isinstance(left, syntax.Attr) and isinstance(left.of, syntax.Name) and left.of.text == var \
-                and left.name.text == "kind" and isinstance(cond.right, syntax.Name):
+        if not (isinstance(cond, syntax.Binary) and cond.op in ("==", "!=")):
+            return None
+        subject = cond.left
+        if isinstance(subject, syntax.Attr) and isinstance(subject.of, syntax.Name) and subject.of.text == var \
+                and subject.name.text == "kind" and isinstance(cond.right, syntax.Name):
             return (kind == cond.right.text) == (cond.op == "==")
         return None
 

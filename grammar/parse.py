@@ -8,6 +8,7 @@ import difflib
 import re
 from functools import cache
 from pathlib import Path
+from typing import Callable
 
 from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
@@ -62,7 +63,7 @@ class _Comments:
         self.by_line: dict[int, Token] = {}
 
     def __call__(self, token: Token) -> None:
-        self.by_line[token.line] = token
+        self.by_line[_placed(token.line)] = token
 
 
 _comments = _Comments()
@@ -87,9 +88,9 @@ def parse(source: Source) -> syntax.File:
     except UnexpectedInput as error:
         raise SpecError([_syntax_error(source, error)]) from None
     trailing = {
-        line: (len(source.line(line)[: token.column - 1].rstrip()) + 1, token.value[1:].strip())
+        line: (len(source.line(line)[: _placed(token.column) - 1].rstrip()) + 1, token.value[1:].strip())
         for line, token in _comments.by_line.items()
-        if source.line(line)[: token.column - 1].strip()
+        if source.line(line)[: _placed(token.column) - 1].strip()
     }
     _balance(tree)
     deep = _too_deep(tree)
@@ -106,7 +107,15 @@ def parse(source: Source) -> syntax.File:
         raise
     if builder.diagnostics:
         raise SpecError(builder.diagnostics)
+    assert isinstance(file, syntax.File), "the grammar's start rule is a file"
     return file
+
+
+def _placed(place: int | None) -> int:
+    """A token's line, column or offset. Lark types them as optional; its lexer sets every
+    one on the tokens it gives the parser and the comment callback."""
+    assert place is not None, "a lexed token has its place"
+    return place
 
 
 # ---- long and deep trees ---------------------------------------------------------------
@@ -147,12 +156,13 @@ def _joined(op: str, operands: list) -> Tree | Token:
     half = len(operands) // 2
     meta, first, last = Meta(), _meta(operands[0]), _meta(operands[-1])
     meta.empty = False
-    meta.line, meta.column, meta.start_pos = first.line, first.column, first.start_pos
-    meta.end_line, meta.end_column, meta.end_pos = last.end_line, last.end_column, last.end_pos
+    meta.line, meta.column, meta.start_pos = _placed(first.line), _placed(first.column), _placed(first.start_pos)
+    meta.end_line, meta.end_column = _placed(last.end_line), _placed(last.end_column)
+    meta.end_pos = _placed(last.end_pos)
     return Tree(op, [_joined(op, operands[:half]), _joined(op, operands[half:])], meta)
 
 
-def _meta(node: Tree | Token):
+def _meta(node: Tree | Token) -> Meta | Token:
     return node.meta if isinstance(node, Tree) else node
 
 
@@ -167,7 +177,7 @@ def _too_deep(tree: Tree) -> Meta | None:
     return None
 
 
-def _build(builder: Transformer, tree: Tree):
+def _build(builder: Transformer, tree: Tree) -> object:
     """Lark's `transform`, bottom-up in a loop rather than by recursion (a balanced tree is
     shallow, but a Transformer recurses once per level)."""
     built: dict[int, object] = {}
@@ -182,7 +192,7 @@ def _build(builder: Transformer, tree: Tree):
 def _syntax_error(source: Source, error: UnexpectedInput) -> Diagnostic:
     line, column = error.line, error.column
     if isinstance(error, UnexpectedCharacters):
-        char = source.text[error.pos_in_stream]
+        char = source.text[_placed(error.pos_in_stream)]
         span = Span(source, line, column, line, column + 1)
         hint = _expected(error.allowed)
         if char.isalpha() and char.isupper():
@@ -209,8 +219,8 @@ def _syntax_error(source: Source, error: UnexpectedInput) -> Diagnostic:
                              f"amounts are whole numbers: write `{number.group()[:-1]}`; "
                              "a share is a percentage such as `5%`")
     word = LAST_WORD.search(before)
-    keyword = word and _keyword_for(source.text, word, token)
-    if keyword:
+    keyword = _keyword_for(source.text, word, token) if word is not None else None
+    if word is not None and keyword:
         start = before.count("\n", 0, word.start()) + 1
         column = word.start() - before.rfind("\n", 0, word.start())
         span = Span(source, start, column, start, column + len(word.group(1)))
@@ -232,7 +242,7 @@ def _keyword_for(text: str, word: re.Match, token: Token) -> str | None:
         try:
             _parser().parse(text[: word.start(1)] + keyword + text[word.end(1):])
         except UnexpectedInput as error:
-            if error.pos_in_stream <= token.start_pos + shifted:
+            if _placed(error.pos_in_stream) <= _placed(token.start_pos) + shifted:
                 continue
         return keyword
     return None
@@ -245,7 +255,7 @@ def _unclosed_brace(source: Source, token: Token, expected: str) -> Diagnostic |
     open_at: list[int] = []
     left_at_error = None
     for match in BRACES.finditer(source.text):
-        if match.start() >= token.start_pos and left_at_error is None:
+        if match.start() >= _placed(token.start_pos) and left_at_error is None:
             left_at_error = list(open_at)
         if match.group() == "{":
             open_at.append(match.start())
@@ -255,7 +265,7 @@ def _unclosed_brace(source: Source, token: Token, expected: str) -> Diagnostic |
         return None
     if left_at_error is None:           # no brace after the token: those open at the end were open there
         left_at_error = open_at
-    indent = _indent(source.text, token.start_pos)
+    indent = _indent(source.text, _placed(token.start_pos))
     for offset in reversed(left_at_error):
         if _indent(source.text, offset) >= indent:
             line = source.text.count("\n", 0, offset) + 1
@@ -293,9 +303,9 @@ def _expected(terminals: set[str]) -> str:
 
 # ---- Lark tree -> syntax tree ---------------------------------------------------------
 
-def _binary(op: str):
+def _binary(op: str) -> Callable[[_Build, Meta, list], syntax.Binary]:
     """The builder of one binary operator's node (the grammar gives each its own alias)."""
-    def build(self, meta, children):
+    def build(self: _Build, meta: Meta, children: list) -> syntax.Binary:
         left, right = children
         return syntax.Binary(self._span(meta), op, left, right)
     return build
@@ -316,16 +326,19 @@ class _Build(Transformer):
             if hasattr(member, "visit_wrapper"):
                 setattr(self, name, getattr(self, name))
 
-    def _span(self, meta) -> Span:
+    def _span(self, meta: Meta) -> Span:
         return Span(self.source, meta.line, meta.column, meta.end_line, meta.end_column)
 
     def _token_span(self, token: Token) -> Span:
-        return Span(self.source, token.line, token.column, token.end_line, token.end_column)
+        line, column, end_line, end_column = token.line, token.column, token.end_line, token.end_column
+        assert line is not None and column is not None and end_line is not None and end_column is not None, \
+            "a lexed token has its place"
+        return Span(self.source, line, column, end_line, end_column)
 
     def _name(self, token: Token) -> syntax.Name:
         return syntax.Name(self._token_span(token), str(token))
 
-    def _note(self, meta) -> str | None:
+    def _note(self, meta: Meta) -> str | None:
         """The comment that directly follows an item on the line where it ends."""
         end_column, text = self.trailing.get(meta.end_line, (None, None))
         return text if end_column == meta.end_column else None
@@ -424,7 +437,7 @@ class _Build(Transformer):
     def board(self, meta, children):
         return syntax.Board(self._span(meta), tuple(children))
 
-    def square(self, meta, children):
+    def square(self, meta: Meta, children: list) -> syntax.Square:
         kind, id_, name, *parts = children
         settings = tuple(p for p in parts if isinstance(p, syntax.Setting))
         blocks: dict[str, syntax.Block] = {}
@@ -437,7 +450,7 @@ class _Build(Transformer):
                         f"write one `{which}` block; it may hold several statements"))
                 blocks[which] = block
         return syntax.Square(self._span(meta), str(kind), self._name(id_), self._text(name), settings,
-                        blocks.get("on_land"), blocks.get("on_pass"))
+                             blocks.get("on_land"), blocks.get("on_pass"))
 
     def on_land(self, meta, children):
         return "on_land", syntax.Block(self._span(meta), children[0])

@@ -21,10 +21,10 @@ from pathlib import Path
 
 import interpreter
 from interpreter import actions as A
-from interpreter.translate import CompileError, Compiler, Ctx
 from interpreter.engine import Game
 from interpreter.invariants import InvariantViolation, check_all, event_checker
 from interpreter.state import BANK
+from interpreter.translate import CompileError, Compiler, Ctx
 from spec import bundled
 
 CHOICES = {"buy": A.Buy, "pay_fine": A.PayFine, "use_card": A.UseCard, "build_hotel": A.BuildHotel}

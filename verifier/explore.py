@@ -212,7 +212,7 @@ def _game(ed, data, counters: Counters, skip: frozenset, rounds: int, sink: list
     if data.draw(st.integers(0, 3), label="a building race") == 0:
         off, eager = (off | RACE_OFF) - RACE_EAGER, (eager | RACE_EAGER) - RACE_OFF
     decks = [data.draw(st.permutations(range(len(cards))), label=f"deck {deck['key']}")
-             for deck, cards in zip(ed.decks, ed.cards)]
+             for deck, cards in zip(ed.decks, ed.cards, strict=True)]
     inputs = traces.Inputs(players=players, seed=0, rounds=rounds, decks=[list(d) for d in decks], dice=[], choices=[])
     sink.append(inputs)
     pick = _integers(data.conjecture_data)
@@ -277,7 +277,20 @@ def explore(ir: dict, examples: int = DEFAULT_EXAMPLES, rounds: int = DEFAULT_RO
     for _ in range(len(names) if searches is None else searches):
         skip = frozenset(t.violation["invariant"] for t in found)
         last: list[traces.Inputs] = []
+        try:
+            _search(ed, counters, skip, examples, rounds, last)
+            break
+        except InvariantViolation as violation:
+            found.append(traces.from_run(ir, ed, spec, last[-1], violation, skip, trace_dir))
+    return Exploration(counters, found, examples, rounds, counters.shortfalls(ed))
 
+
+def _search(ed: interpreter.Edition, counters: Counters, skip: frozenset[str], examples: int, rounds: int,
+            last: list[traces.Inputs]) -> None:
+    """One Hypothesis search: `examples` games, the invariants in `skip` not checked; each
+    game's inputs go to `last` as it starts. `search` keeps its text and its indentation:
+    Hypothesis derives the derandomized search's seed from them."""
+    with _shrink_budget(SHRINK_SECONDS):
         @settings(max_examples=examples, deadline=None, derandomize=True, database=None,
                   suppress_health_check=list(HealthCheck), report_multiple_bugs=False, verbosity=Verbosity.quiet,
                   phases=(Phase.generate, Phase.target, Phase.shrink))
@@ -285,10 +298,4 @@ def explore(ir: dict, examples: int = DEFAULT_EXAMPLES, rounds: int = DEFAULT_RO
         def search(data):
             _game(ed, data, counters, skip, rounds, last)
 
-        try:
-            with _shrink_budget(SHRINK_SECONDS):
-                search()
-            break
-        except InvariantViolation as violation:
-            found.append(traces.from_run(ir, ed, spec, last[-1], violation, skip, trace_dir))
-    return Exploration(counters, found, examples, rounds, counters.shortfalls(ed))
+        search()

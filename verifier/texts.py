@@ -94,7 +94,7 @@ def _box(ir: dict) -> list[str]:
     if "cards" in box:
         if len(box["cards"]) != len(decks):
             out.append(f"box{source}: {len(box['cards'])} lines of cards, the rules have {len(decks)} decks")
-        for line, deck in zip(box["cards"], decks):
+        for line, deck in zip(box["cards"], decks, strict=False):   # a count that differs is reported above
             if _printed_count([line]) != len(deck.get("cards", [])):
                 out.append(f"box{source}: {_quoted([line])} is {_printed_count([line])}, "
                            f"the rules' deck `{deck['key']}` {len(deck.get('cards', []))}")

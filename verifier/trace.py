@@ -49,7 +49,8 @@ class Trace:
 
     def to_json(self) -> dict:
         return {"format": FORMAT, "version": VERSION, "edition": self.edition, "spec": self.spec,
-                "variants": self.variants, "ir_hash": self.ir_hash, **asdict(self.inputs), "skip": self.skip, "violation": self.violation, "steps": self.steps}
+                "variants": self.variants, "ir_hash": self.ir_hash, **asdict(self.inputs), "skip": self.skip,
+                "violation": self.violation, "steps": self.steps}
 
 
 def start(ed, inputs: Inputs, dice, seats: list, hook):

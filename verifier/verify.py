@@ -130,12 +130,13 @@ def _prove_cells(ir: dict, report: Report, trace_dir: Path, acts: list, effort) 
     waits (until after the library's bounded checks) while the budget left is no more than
     those checks may need: its hard queries (Metropol's sums over every area) must not
     spend what the library's verdicts need."""
-    from . import prove         # lazily: see `_prove`
+    from . import prove  # lazily: see `_prove`
     reserve = report.depth * prove.RLIMIT * sum(1 for inv in report.invariants if inv["origin"] == "prelude")
     waiting = []
     for inv in report.invariants:
         name = inv["name"]
-        report.cells[(name, START)] = _traced(prove.prove_initial(ir, name, report.players), ir, report, name, trace_dir)
+        report.cells[(name, START)] = _traced(prove.prove_initial(ir, name, report.players),
+                                              ir, report, name, trace_dir)
         for act in acts:
             if inv["origin"] != "prelude" and effort.left <= reserve:
                 waiting.append((name, act))
@@ -152,7 +153,7 @@ def _prove_cells(ir: dict, report: Report, trace_dir: Path, acts: list, effort) 
 def _bound_open(ir: dict, report: Report, trace_dir: Path, acts: list, rows: set) -> None:
     """Joint induction, then for each row of `rows` with open cells one bounded check from
     the start state, whose verdict its open cells take."""
-    from . import prove         # lazily: see `_prove`
+    from . import prove  # lazily: see `_prove`
     prove.joint(ir, report.cells)
     for inv in report.invariants:
         name = inv["name"]
@@ -222,7 +223,8 @@ def render(report: Report) -> str:
         lines.append(f"explored {ex.counters.games} games of up to {ex.rounds} rounds ({ex.counters.events} events, "
                      f"{len(ex.violations)} violations; testing, not proof): " + _counts(ex))
         if ex.shortfalls:
-            lines.append("under their minimum: " + ", ".join(f"{k} {n}/{least}" for k, (n, least) in ex.shortfalls.items()))
+            lines.append("under their minimum: "
+                         + ", ".join(f"{k} {n}/{least}" for k, (n, least) in ex.shortfalls.items()))
     if report.dead:
         lines.append("dead rules (can happen in no state the invariants allow): " + ", ".join(report.dead))
     if report.texts:
@@ -234,7 +236,8 @@ def render(report: Report) -> str:
         lines.append("worked examples: not played (variants laid over the edition change the rules they show)")
     elif report.examples:
         lines.append(f"worked examples: {len(report.examples) - len(report.failed)} of {len(report.examples)} hold" +
-                     "".join(f"\n  example `{x.name}` FAILS at {shown(spec_file(x.origin, report.spec))}:{x.line}: {x.why}"
+                     "".join(f"\n  example `{x.name}` FAILS at "
+                             f"{shown(spec_file(x.origin, report.spec))}:{x.line}: {x.why}"
                              for x in report.failed))
     t = report.tally()
     if report.violated:

@@ -78,13 +78,15 @@ def test_bounded_violation_is_confirmed_and_its_trace_replays(path, tmp_path):
     name, (column, step) = expected(path), bounded_column(path)
     ir = grammar.compile_file(path)
     act = next(a for a in catalogue(ir, 2) if a.name == column)
-    inv = next({"name": x["name"], "text": x["text"], "origin": x["origin"]} for x in ir["invariants"] if x["name"] == name)
+    inv = next({"name": x["name"], "text": x["text"], "origin": x["origin"]}
+               for x in ir["invariants"] if x["name"] == name)
     report = Report(ir["edition"]["key"], str(path), 2, 2, [inv], [START, column])
     report.cells[(name, START)] = prove.prove_initial(ir, name, 2)
     report.cells[(name, column)] = prove.prove_preserves(ir, name, act, 2)
     _bound_open(ir, report, tmp_path, [act], {name})
     text = render(report)
-    assert re.search(rf"^  {name} x {column}: VIOLATED: `{name}` is false after step {step}; trace ", text, re.MULTILINE), text
+    assert re.search(rf"^  {name} x {column}: VIOLATED: `{name}` is false after step {step}; trace ",
+                     text, re.MULTILINE), text
     result = CliRunner().invoke(main, ["replay", str(report.cells[(name, column)].path)])
     assert result.exit_code == 1, result.output
     assert f"reproduced: invariant `{name}` is violated after step {step}" in result.output

@@ -15,7 +15,8 @@ from grammar.lookup import concrete_editions
 from verifier.examples import run_all
 from verifier.mutate import default_check, mutants
 
-WITH_EXAMPLES = [eid for eid, path in sorted(spec.bundled().items()) if "\nexample " in path.read_text(encoding="utf-8")]
+WITH_EXAMPLES = [eid for eid, path in sorted(spec.bundled().items())
+                 if "\nexample " in path.read_text(encoding="utf-8")]
 CONCRETE = concrete_editions()
 
 
@@ -68,7 +69,8 @@ def test_a_turn_must_use_exactly_the_throws_given(tmp_path):
     path = child(tmp_path, 'example short "q" {\n  players anna, bo\n  turn anna rolls 2 2\n  expect yes\n}\n'
                            'example long "q" {\n  players anna, bo\n  turn anna rolls 1 2 then 3 4\n  expect yes\n}\n')
     outcomes = {x.name: x for x in run_all(grammar.compile_file(path))}
-    assert (outcomes["short"].line, outcomes["short"].why) == (5, "anna throws again, and the turn gives no more throws")
+    assert (outcomes["short"].line, outcomes["short"].why) == \
+        (5, "anna throws again, and the turn gives no more throws")
     assert (outcomes["long"].line, outcomes["long"].why) == (10, "anna's turn used 1 of the 2 throws given")
 
 
@@ -166,7 +168,8 @@ def test_a_bidder_stops_at_its_limit(tmp_path):
     """The limit is the highest bid made: with bo's at 110, anna's 100 is the last bid."""
     path = child(tmp_path, 'example lower "q" {\n  players anna, bo\n'
                            '  turn anna rolls 1 2 and anna bids up to 100 and bo bids up to 110\n'
-                           '  expect anna.cash == 30000 - 100 and count(d in anna.deeds: yes) == 1 and bo.cash == 30000\n}\n')
+                           '  expect anna.cash == 30000 - 100 and count(d in anna.deeds: yes) == 1'
+                           ' and bo.cash == 30000\n}\n')
     assert [(x.name, x.passed, x.why) for x in run_all(grammar.compile_file(path)) if x.name == "lower"] == \
         [("lower", True, "")]
 
@@ -183,7 +186,8 @@ def test_a_child_replaces_an_example_of_its_parent(tmp_path):
     """A child edition may change the rule a parent's example shows: its example of the same
     name replaces the parent's (here the rent of Hornsgatan, doubled by the child's deed)."""
     path = tmp_path / "child.rules"
-    path.write_text('edition child extends classic-se\n\nboard {\n  lot brown_2 { rent = [160, 400, 1200, 3600, 6400, 9000] }\n}\n\n'
+    path.write_text('edition child extends classic-se\n\n'
+                    'board {\n  lot brown_2 { rent = [160, 400, 1200, 3600, 6400, 9000] }\n}\n\n'
                     'example rent "the child\'s deed" {\n  players anna, bo\n  give brown_2 to anna\n'
                     '  turn bo rolls 1 2\n  expect bo.cash == 30000 - 160\n}\n', encoding="utf-8")
     outcomes = {x.name: x for x in run_all(grammar.compile_file(path))}

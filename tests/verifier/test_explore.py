@@ -63,7 +63,8 @@ def test_a_damaged_trace_is_a_located_error(damage, tmp_path, monkeypatch):
     one that replays differently says where."""
     monkeypatch.setattr(explore, "SHRINK_SECONDS", 1)
     spec = tmp_path / "mine.rules"
-    spec.write_text('edition mine extends classic-se\ninvariant still "nobody moves" = all(p in players: p.position == 0)\n')
+    spec.write_text('edition mine extends classic-se\n'
+                    'invariant still "nobody moves" = all(p in players: p.position == 0)\n')
     found = explore.explore(grammar.compile_file(spec), examples=5, spec=str(spec), trace_dir=tmp_path, searches=1)
     path = found.violations[0].path
     doc = json.loads(path.read_text())

@@ -6,6 +6,7 @@ and on every broken edition, which must still be caught breaking its invariant."
 from __future__ import annotations
 
 import pytest
+from test_broken import BROKEN, EXAMPLES, expected
 
 import grammar
 import interpreter
@@ -15,8 +16,6 @@ from interpreter import invariants
 from interpreter.invariants import InvariantViolation, reads
 from spec import bundled
 from verifier import explore
-
-from test_broken import BROKEN, EXAMPLES, expected
 
 
 def both(skip: frozenset = frozenset()):

@@ -11,8 +11,8 @@ from click.testing import CliRunner
 import grammar
 import spec
 from boardrules.cli import main
-from verifier.mutate import GUARD_ONLY, default_check, mutants, mutation_score, original_proofs
 from verifier.examples import run_all
+from verifier.mutate import GUARD_ONLY, default_check, mutants, mutation_score, original_proofs
 from verifier.texts import disagreements
 from verifier.verdicts import Unknown
 
@@ -42,7 +42,8 @@ def test_a_redirected_payment_is_caught_by_the_proofs_without_its_text():
     is no longer proved for it, which kills the mutant even where the text and the worked
     examples (classic-se's `chance_squares` draws this card) would not."""
     ir = grammar.compile_file(str(spec.bundled()["classic-se"]))
-    m = next(m for m in mutants(ir) if m.description == "card 6 of `chance`: transfer redirected (payer and payee swapped)")
+    m = next(m for m in mutants(ir)
+             if m.description == "card 6 of `chance`: transfer redirected (payer and payee swapped)")
     proved, happens = original_proofs(ir)
     caught = default_check(m.ir, m.touches, proved=proved, texts=frozenset(disagreements(m.ir)), happens=happens,
                            examples=frozenset())
@@ -74,10 +75,12 @@ def test_formulas_are_mutated():
     city = grammar.compile_file(str(spec.bundled()["metropol-da"]))
     found = {m.description: m for m in mutants(city) if m.description.startswith("formula")}
     assert {"formula `blocks` = 79 (was 80)", "formula `blocks` = 81 (was 80)",
-            "formula `final_phase`: comparison 1 `>=` -> `<`", "formula `fortune`: comparison 2 `>` -> `<=`"} <= set(found)
+            "formula `final_phase`: comparison 1 `>=` -> `<`",
+            "formula `fortune`: comparison 2 `>` -> `<=`"} <= set(found)
     assert all(m.touches == [] for m in found.values())
     passing = frozenset(x.name for x in run_all(city) if x.passed)
-    for description in ("formula `fortune`: comparison 2 `>` -> `<=`", "formula `roof_height`: comparison 1 `==` -> `!=`"):
+    for description in ("formula `fortune`: comparison 2 `>` -> `<=`",
+                        "formula `roof_height`: comparison 1 `==` -> `!=`"):
         m = found[description]
         assert default_check(m.ir, m.touches, examples=passing, texts=frozenset(disagreements(city)),
                              proved=lambda inv, act: False).startswith("example "), description
@@ -192,7 +195,7 @@ def test_a_guard_only_limit_is_read_by_that_guard_alone():
     (verifier/symbolic/rules.py) the limit is read inside the action's guard and nowhere else
     (interpreter/edition.py loads it; the verifier's lemmas state its range)."""
     root = Path(__file__).resolve().parents[2]
-    for (section, key), action in GUARD_ONLY.items():
+    for (_section, key), action in GUARD_ONLY.items():
         for path in ("interpreter/rules.py", "verifier/symbolic/rules.py"):
             tree = ast.parse((root / path).read_text(encoding="utf-8"))
             readers = {f.name for f in ast.walk(tree) if isinstance(f, ast.FunctionDef)

@@ -108,7 +108,8 @@ def test_the_box_holds_what_the_rules_count():
     assert disagreements(_edition("", [], [deed], box)) == []
     assert disagreements(_edition("", [], [deed], dict(box, deeds=["1 straat", "1 station"]))) == [
         'box (003): "1 straat" + "1 station" is 2, the rules\' deeds on the board 1']
-    assert disagreements(_edition("", [], [deed], dict(box, houses=["31 huizen"], cards=["2 kaarten", "16 kaarten"]))) == [
+    box_off = dict(box, houses=["31 huizen"], cards=["2 kaarten", "16 kaarten"])
+    assert disagreements(_edition("", [], [deed], box_off)) == [
         'box (003): "31 huizen" is 31, the rules\' `bank.houses` 32',
         "box (003): 2 lines of cards, the rules have 1 decks",
         'box (003): "2 kaarten" is 2, the rules\' deck `chest` 1']
@@ -143,5 +144,5 @@ def test_a_title_deed_prints_one_rent_per_level_which_the_rent_rule_charges():
     built = ir["rent"]["lot"]["cond"]             # `if level > 0 then printed[level] else ...`
     built["operator"] = "<="
     rows = {sq["key"]: sq["deed"]["rent"] for sq in ir["squares"] if sq["kind"] == "lot"}
-    assert f"deed `brown_1`: the rent rule charges {rows['brown_1'][0] * 2} at level 1, the deed prints {rows['brown_1'][1]}" \
-        in disagreements(ir)
+    assert (f"deed `brown_1`: the rent rule charges {rows['brown_1'][0] * 2} at level 1, "
+            f"the deed prints {rows['brown_1'][1]}") in disagreements(ir)

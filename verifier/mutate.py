@@ -32,7 +32,8 @@ from .verdicts import Unknown
 class Mutant:
     description: str
     ir: dict
-    touches: list = field(default_factory=list)   # action names whose IR changed ([]: every action, for a setting, a hook or a procedure)
+    # action names whose IR changed ([]: every action, for a setting, a hook or a procedure)
+    touches: list[str] = field(default_factory=list)
     setting: tuple = ()                            # (section, key) of a settings mutant
     equivalent: str = ""                           # why it was dropped, when it was
     caught: str | bool = ""                        # what caught it, when something did
@@ -65,6 +66,31 @@ SETTING_FLAGS = [("building", "even"), ("building", "needs_complete_group"), ("b
 
 
 def mutants(ir: dict) -> list[Mutant]:
+    out = _settings(ir) + _guards(ir)
+    for path, where, touches in [inner for block in _blocks(ir) for inner in _nested(ir, *block)]:
+        out += _steps(ir, path, where, touches)
+    # formulas (Metropol's city plan and end phase, wonders-se's passport): a number one
+    # lower and one higher, every comparison flipped; a formula is read wherever it is
+    # named, so its mutant touches every action
+    for name, formula in (ir.get("formulas") or {}).items():
+        body = formula["body"]
+        if body.get("expr") == "int":
+            for new in (body["value"] - 1, body["value"] + 1):
+                m = copy.deepcopy(ir)
+                m["formulas"][name]["body"] = {"expr": "int", "value": new}
+                out.append(Mutant(f"formula `{name}` = {new} (was {body['value']})", m))
+        out += _flipped(ir, ("formulas", name, "body"), f"formula `{name}`", [])
+    # when the game is over (the end section's `over`), read after every action
+    if isinstance(ir.get("settings", {}).get("end", {}).get("over"), dict):
+        out += _flipped(ir, ("settings", "end", "over"), "end `over`", [])
+    # rent rules: every comparison flipped
+    for kind in ir.get("rent", {}):
+        out += _flipped(ir, ("rent", kind), f"rent.{kind}", [f"rent:{kind}"])
+    return out
+
+
+def _settings(ir: dict) -> list[Mutant]:
+    """Every limit one lower and one higher, every flag the other way."""
     out: list[Mutant] = []
     settings = ir.get("settings", {})
     # a section of a part the game does not have (Metropol: no jail, no houses) reads 0 and
@@ -83,18 +109,26 @@ def mutants(ir: dict) -> list[Mutant]:
             m = copy.deepcopy(ir)
             m["settings"][section][key] = not v
             out.append(Mutant(f"setting {section}.{key} = {not v} (was {v})", m, setting=(section, key)))
-    # statements of squares and cards
-    blocks = []
-    for i, sq in enumerate(ir["squares"]):
+    return out
+
+
+Block = tuple[tuple, str, list[str]]     # (path in the IR, where it is for people, the actions it touches)
+
+
+def _blocks(ir: dict) -> list[Block]:
+    """The top-level blocks of statements: of squares, cards, hooks, procedures and
+    end-of-turn actions."""
+    blocks: list[Block] = []
+    for i, square in enumerate(ir["squares"]):
         for part, action in (("on_land", "square:"), ("on_pass", "pass:")):
-            if sq.get(part):
-                blocks.append((("squares", i, part), f"{part} of `{sq['key']}`", [action + sq["key"]]))
+            if square.get(part):
+                blocks.append((("squares", i, part), f"{part} of `{square['key']}`", [action + square["key"]]))
     for k, d in enumerate(ir.get("decks", [])):
         for i, card in enumerate(d.get("cards", [])):
             if card.get("effect"):
                 blocks.append((("decks", k, "cards", i, "effect"), f"card {i} of `{d['key']}`",
                                [f"card:{d['key']}:{i}"]
-                               + [f"square:{sq['key']}" for sq in ir["squares"] if _draws(sq, d["key"])]))
+                               + [f"square:{square['key']}" for square in ir["squares"] if _draws(square, d["key"])]))
     # the blocks the rules of a city or a passport live in (Metropol, wonders-se): a hook
     # runs after any action that lands, acquires or pays rent and a procedure wherever it
     # is called, so their mutants touch every action (checked like a setting's)
@@ -107,55 +141,50 @@ def mutants(ir: dict) -> list[Mutant]:
     for i, act in enumerate(ir.get("actions") or []):
         if act.get("effect"):
             blocks.append((("actions", i, "effect"), f"action `{act['key']}`", [f"action:{act['key']}"]))
-    out += _guards(ir)
-    blocks = [inner for block in blocks for inner in _nested(ir, *block)]
-    for path, where, touches in blocks:
-        stmts = _get(ir, path)
-        for j, stmt in enumerate(stmts):
-            if len(stmts) > 1 or stmt.get("stmt") != "transfer":     # a lone transfer: dropped below
-                m = copy.deepcopy(ir)
-                del _get(m, path)[j]
-                out.append(Mutant(f"{where}: skip step {j + 1} (`{stmt.get('stmt')}`)", m, touches))
-            if stmt.get("stmt") == "transfer":
-                m = copy.deepcopy(ir)
-                del _get(m, path)[j]
-                if len(stmts) == 1:
-                    out.append(Mutant(f"{where}: drop the transfer", m, touches))
-                m = copy.deepcopy(ir)
-                s = _get(m, path)[j]
-                s["payer"], s["payee"] = s["payee"], s["payer"]
-                out.append(Mutant(f"{where}: transfer redirected (payer and payee swapped)", m, touches))
-                amount = stmt["amount"]
-                if amount.get("expr") == "int":    # (to 0 would be the transfer dropped, again)
-                    m = copy.deepcopy(ir)
-                    _get(m, path)[j]["amount"] = {"expr": "int", "value": amount["value"] + 1}
-                    out.append(Mutant(f"{where}: amount {amount['value']} -> {amount['value'] + 1}", m, touches))
-            if stmt.get("stmt") == "if":
-                m = copy.deepcopy(ir)
-                s = _get(m, path)[j]
-                s["cond"] = {"expr": "not", "operand": s["cond"]}
-                out.append(Mutant(f"{where}: guard flipped", m, touches))
-                m = copy.deepcopy(ir)
-                s = _get(m, path)[j]
-                s["cond"] = {"expr": "bool", "value": True}
-                out.append(Mutant(f"{where}: guard dropped", m, touches))
-    # formulas (Metropol's city plan and end phase, wonders-se's passport): a number one
-    # lower and one higher, every comparison flipped; a formula is read wherever it is
-    # named, so its mutant touches every action
-    for name, formula in (ir.get("formulas") or {}).items():
-        body = formula["body"]
-        if body.get("expr") == "int":
-            for new in (body["value"] - 1, body["value"] + 1):
-                m = copy.deepcopy(ir)
-                m["formulas"][name]["body"] = {"expr": "int", "value": new}
-                out.append(Mutant(f"formula `{name}` = {new} (was {body['value']})", m))
-        out += _flipped(ir, ("formulas", name, "body"), f"formula `{name}`", [])
-    # when the game is over (the end section's `over`), read after every action
-    if isinstance(settings.get("end", {}).get("over"), dict):
-        out += _flipped(ir, ("settings", "end", "over"), "end `over`", [])
-    # rent rules: every comparison flipped
-    for kind in ir.get("rent", {}):
-        out += _flipped(ir, ("rent", kind), f"rent.{kind}", [f"rent:{kind}"])
+    return blocks
+
+
+def _steps(ir: dict, path: tuple, where: str, touches: list[str]) -> list[Mutant]:
+    """Each statement of the block at `path` skipped, a transfer redirected or dropped or its
+    amount changed, an `if`'s guard flipped and dropped."""
+    out: list[Mutant] = []
+    statements = _get(ir, path)
+    for j, statement in enumerate(statements):
+        if len(statements) > 1 or statement.get("stmt") != "transfer":     # a lone transfer: dropped below
+            m = copy.deepcopy(ir)
+            del _get(m, path)[j]
+            out.append(Mutant(f"{where}: skip step {j + 1} (`{statement.get('stmt')}`)", m, touches))
+        if statement.get("stmt") == "transfer":
+            out += _transfer(ir, path, j, where, touches, alone=len(statements) == 1)
+        if statement.get("stmt") == "if":
+            m = copy.deepcopy(ir)
+            changed = _get(m, path)[j]
+            changed["cond"] = {"expr": "not", "operand": changed["cond"]}
+            out.append(Mutant(f"{where}: guard flipped", m, touches))
+            m = copy.deepcopy(ir)
+            changed = _get(m, path)[j]
+            changed["cond"] = {"expr": "bool", "value": True}
+            out.append(Mutant(f"{where}: guard dropped", m, touches))
+    return out
+
+
+def _transfer(ir: dict, path: tuple, j: int, where: str, touches: list[str], alone: bool) -> list[Mutant]:
+    """The transfer at step `j` of the block at `path` dropped (when it is the block's only
+    step), redirected, and its amount one higher (a number's)."""
+    out: list[Mutant] = []
+    if alone:
+        m = copy.deepcopy(ir)
+        del _get(m, path)[j]
+        out.append(Mutant(f"{where}: drop the transfer", m, touches))
+    m = copy.deepcopy(ir)
+    changed = _get(m, path)[j]
+    changed["payer"], changed["payee"] = changed["payee"], changed["payer"]
+    out.append(Mutant(f"{where}: transfer redirected (payer and payee swapped)", m, touches))
+    amount = _get(ir, path)[j]["amount"]
+    if amount.get("expr") == "int":    # (to 0 would be the transfer dropped, again)
+        m = copy.deepcopy(ir)
+        _get(m, path)[j]["amount"] = {"expr": "int", "value": amount["value"] + 1}
+        out.append(Mutant(f"{where}: amount {amount['value']} -> {amount['value'] + 1}", m, touches))
     return out
 
 

@@ -31,11 +31,11 @@ import interpreter
 
 from .symbolic import terms as T
 from .symbolic.actions import Action, catalogue
-from .symbolic.encode import Ctx, Unsupported
+from .symbolic.encode import Unsupported
 from .symbolic.engine import SymGame, holds
 from .symbolic.lemmas import facts
 from .symbolic.replay import confirm
-from .symbolic.state import domain, fresh, initial, merge
+from .symbolic.state import domain, fresh, initial
 from .verdicts import Bounded, Proved, Unknown, Violated, Witness
 
 RLIMIT = 2_000_000           # per query; Z3's deterministic resource units
@@ -262,7 +262,8 @@ class _Instances:
                 if args is None:
                     return
                 try:
-                    self.built.append((args, self.act.step(self.edition, self.s0, args=args, abstract_bankruptcy=True)))
+                    game = self.act.step(self.edition, self.s0, args=args, abstract_bankruptcy=True)
+                    self.built.append((args, game))
                 except Unsupported as error:
                     self.built.append((args, error))
             yield self.built[i]
@@ -287,7 +288,7 @@ def instances(act: Action):
     """Every assignment of the action's enumerable parameters (seat, deed, card, square)."""
     names = list(act.params)
     for values in itertools.product(*[act.params[n] for n in names]):
-        yield dict(zip(names, values))
+        yield dict(zip(names, values, strict=True))
 
 
 def unsupported_is_unknown(check):
@@ -314,84 +315,120 @@ def prove_preserves(ir: dict, invariant, action, players: int, strengthen: bool 
     pre = _before(ed, inv, players, s0)
     if pre is True:             # whatever path the action takes, unmodelled ones included
         return Proved(EVERY_STATE)
-    others = [x for x in facts(ir)
-              if x["name"] != inv["name"] and x.get("origin", "prelude") in ("prelude", "verifier")]
-    base = [T.lift(c) for c in (_domain(ed, players, s0), pre) if c is not True]
-    strong = None
-    used_strength = False
+    cell = _Cell(ir, ed, inv, act, players, s0, pre, strengthen)
     # first all instances at once (the parameters symbolic): one query, often enough
     whole = _sym_step(ed, act, players, s0)
-    if whole is not None and whole.s.unsupported is False and \
-            not _writes(ed, act, players, s0) & _reads(ed, inv, players, s0):
-        return Proved(FRAME)
-    if whole is not None and inv.get("origin", "prelude") in ("prelude", "verifier"):
-        why = _unmodelled_path(ir, ed, act, players, s0)
-        if why:
+    if whole is not None and (verdict := cell.whole(whole)) is not None:
+        return verdict
+    # otherwise instance by instance: which seat, deed or card, and why
+    for args, g in _steps(ir, ed, act, players, s0):
+        if (verdict := cell.instance(args, g)) is not None:
+            return verdict
+    if cell.used_strength:
+        return Proved(cell.strengthened())
+    return Proved("inductive")
+
+
+def _built_in(inv: dict) -> bool:
+    """A built-in invariant: the prelude's or the verifier's, not an edition's own."""
+    return inv.get("origin", "prelude") in ("prelude", "verifier")
+
+
+class _Cell:
+    """One (invariant, action) cell's queries, in the order `prove_preserves` asks them: the
+    pre-state's terms (`base`) and, once a query needs them, the other built-in invariants'
+    (`strong`); `used_strength` once an instance was proved only with them."""
+
+    def __init__(self, ir: dict, ed, inv: dict, act: Action, players: int, s0, pre, strengthen: bool):
+        self.ir, self.edition, self.inv, self.act, self.players, self.s0 = ir, ed, inv, act, players, s0
+        self.others = [x for x in facts(ir) if x["name"] != inv["name"] and _built_in(x)]
+        self.strengthen = strengthen and bool(self.others)
+        self.base = [T.lift(c) for c in (_domain(ed, players, s0), pre) if c is not True]
+        self._strong: list | None = None
+        self.used_strength = False
+
+    def strong(self) -> list:
+        """The other built-in invariants on the pre-state, made when first asked for."""
+        if self._strong is None:
+            self._strong = [T.lift(c) for c in [_before(self.edition, x, self.players, self.s0) for x in self.others]
+                            if c is not True]
+        return self._strong
+
+    def strengthened(self) -> str:
+        return STRENGTHENED + ", ".join(x["name"] for x in self.others)
+
+    def whole(self, whole: SymGame):
+        """The verdict of every instance at once (the parameters symbolic), or None where
+        that query does not decide the cell."""
+        ed, inv, act, players, s0 = self.edition, self.inv, self.act, self.players, self.s0
+        if whole.s.unsupported is False and not _writes(ed, act, players, s0) & _reads(ed, inv, players, s0):
+            return Proved(FRAME)
+        if _built_in(inv) and (why := _unmodelled_path(self.ir, ed, act, players, s0)):
             return Unknown(why)
-    if whole is not None:
         post = holds(ed, inv, whole.s) if whole.s.ok is not False else True
         goal = T.and_(whole.s.ok, T.or_(T.not_(post), whole.s.unsupported))
         if goal is False:
             return Proved("inductive")
-        result, _, model = _query(*base, T.lift(goal))
+        result, _, model = _query(*self.base, T.lift(goal))
         if result == z3.unsat:
             return Proved("inductive")
         # a model on an unmodelled path (a bankruptcy) does not decide the cell: Z3 may as
         # well have picked one that is merely not inductive alone, and the strengthened
         # query rules out both; only its model (or, unstrengthened, this one) names the path
-        if result == z3.sat and strengthen and others:
-            strong = [T.lift(c) for c in [_before(ed, x, players, s0) for x in others] if c is not True]
-            result, _, model = _query(*base, *strong, T.lift(goal))
+        if result == z3.sat and self.strengthen:
+            result, _, model = _query(*self.base, *self.strong(), T.lift(goal))
             if result == z3.unsat:
-                return Proved(STRENGTHENED + ", ".join(x["name"] for x in others))
+                return Proved(self.strengthened())
         if result == z3.sat and (why := _unmodelled(model, whole, act)):
             return Unknown(why)
-        # otherwise instance by instance: which seat, deed or card, and why
-    for args, g in _steps(ir, ed, act, players, s0):
+        return None
+
+    def instance(self, args: dict, g: SymGame | Unsupported):
+        """The verdict that one instance (`g`, its step, or why it is not modelled) gives
+        the cell, or None where it preserves the invariant."""
+        act = self.act
         try:
             if isinstance(g, Unsupported):
                 raise g
-            post = holds(ed, inv, g.s)
+            post = holds(self.edition, self.inv, g.s)
         except Unsupported as error:
             return Unknown(f"unsupported: {error} ({_show(act, args)})")
         if g.s.ok is False:
-            continue
+            return None
         goal = T.and_(g.s.ok, T.or_(T.not_(post), g.s.unsupported))
         if goal is False:
-            continue
-        if used_strength and g.s.unsupported is False:
-            # the cell leans on the other invariants already and this instance has no
-            # unmodelled path: ask with them first, the plain query only where that one
-            # does not finish (the verdict the plain-first order gives, without its query)
-            result, why, model = _query(*base, *strong, T.lift(goal))
-            if result == z3.unsat:
-                continue
-            if result == z3.sat:
-                return Unknown(f"not inductive ({_show(act, args)})", _model_summary(model, s0, g.s))
-            result, plain, _ = _query(*base, T.lift(goal))
-            if result == z3.unsat:
-                continue
-            return Unknown(f"solver: {plain if result == z3.unknown else why} ({_show(act, args)})", gave_up=True)
-        result, why, model = _query(*base, T.lift(goal))
+            return None
+        if self.used_strength and g.s.unsupported is False:
+            return self._strong_first(args, g, goal)
+        result, why, model = _query(*self.base, T.lift(goal))
         if result == z3.unsat:
-            continue
+            return None
         if result == z3.unknown:
             return Unknown(f"solver: {why} ({_show(act, args)})", gave_up=True)
-        if strengthen and others:       # whatever path the model took (as above)
-            if strong is None:
-                strong = [T.lift(c) for c in [_before(ed, x, players, s0) for x in others] if c is not True]
-            result, why, model = _query(*base, *strong, T.lift(goal))
+        if self.strengthen:       # whatever path the model took (as in `whole`)
+            result, why, model = _query(*self.base, *self.strong(), T.lift(goal))
             if result == z3.unsat:
-                used_strength = True
-                continue
+                self.used_strength = True
+                return None
             if result == z3.unknown:
                 return Unknown(f"solver: {why} ({_show(act, args)})", gave_up=True)
         if z3.is_true(model.eval(T.lift(g.s.unsupported), model_completion=True)):
             return Unknown("unsupported: " + "; ".join(sorted(g.reasons)) + f" ({_show(act, args)})")
-        return Unknown(f"not inductive ({_show(act, args)})", _model_summary(model, s0, g.s))
-    if used_strength:
-        return Proved(STRENGTHENED + ", ".join(x["name"] for x in others))
-    return Proved("inductive")
+        return Unknown(f"not inductive ({_show(act, args)})", _model_summary(model, self.s0, g.s))
+
+    def _strong_first(self, args: dict, g: SymGame, goal):
+        """The cell leans on the other invariants already and this instance has no
+        unmodelled path: ask with them first, the plain query only where that one does not
+        finish (the verdict the plain-first order gives, without its query)."""
+        result, why, model = _query(*self.base, *self.strong(), T.lift(goal))
+        if result == z3.unsat:
+            return None
+        if result == z3.sat:
+            return Unknown(f"not inductive ({_show(self.act, args)})", _model_summary(model, self.s0, g.s))
+        result, plain, _ = _query(*self.base, T.lift(goal))
+        if result == z3.unsat:
+            return None
+        return Unknown(f"solver: {plain if result == z3.unknown else why} ({_show(self.act, args)})", gave_up=True)
 
 
 def _unmodelled_path(ir: dict, ed, act: Action, players: int, s0) -> str:
@@ -406,8 +443,7 @@ def _unmodelled_path(ir: dict, ed, act: Action, players: int, s0) -> str:
         _STEPS[key] = ""
         if whole.s.unsupported is not False and whole.s.ok is not False:
             solver = _solver()
-            known = [_before(ed, x, players, s0) for x in facts(ir)
-                     if x.get("origin", "prelude") in ("prelude", "verifier")]
+            known = [_before(ed, x, players, s0) for x in facts(ir) if _built_in(x)]
             solver.add(*[T.lift(c) for c in (_domain(ed, players, s0), *known) if c is not True])
             solver.push()
             solver.add(T.lift(whole.s.ok), T.lift(whole.s.unsupported))
@@ -544,7 +580,7 @@ def joint(ir: dict, cells: dict) -> None:
     if each of them is itself proved in every column (joint induction); otherwise it is
     downgraded to unknown, until a fixpoint. An invariant without cells here (a lemma the
     caller did not check) is not proved."""
-    names = [x["name"] for x in facts(ir) if x.get("origin", "prelude") in ("prelude", "verifier")]
+    names = [x["name"] for x in facts(ir) if _built_in(x)]
     changed = True
     while changed:
         changed = False
@@ -570,7 +606,8 @@ def _step_all(ed, acts, s, k: int, abstract: bool = False, built: list | None = 
     be a fresh state too: the steps are renamed onto it, not built again (the same terms)."""
     nxt = fresh(ed, s.players, prefix=f"s{k + 1}.")
     sel = z3.Int(f"sel{k}")
-    rename = None if built is None else [(x, y) for x, y in zip(_fresh(ed, s.players).flat(), s.flat()) if T.is_sym(x)]
+    rename = None if built is None else \
+        [(x, y) for x, y in zip(_fresh(ed, s.players).flat(), s.flat(), strict=True) if T.is_sym(x)]
     options, games, stuck = [], [], []
     for j, act in enumerate(acts):
         tag = f"s{k}.{j}."
@@ -640,7 +677,8 @@ def _deeper(verdict, depth: int, again):
         return verdict
     reached = verdict.bound if isinstance(verdict, Bounded) else 0
     other = again(reached)
-    if isinstance(other, Violated) or isinstance(other, Bounded) and (isinstance(verdict, Unknown) or other.bound > reached):
+    if isinstance(other, Violated) or \
+            isinstance(other, Bounded) and (isinstance(verdict, Unknown) or other.bound > reached):
         return other
     return verdict
 
@@ -870,7 +908,7 @@ def _trace(ed, acts, model, states, sels, games, inv):
             if key in g.choices:
                 args[name] = model.eval(g.choices[key], model_completion=True).as_long()
 
-        def provider(key, kind, dom, seat, k=k, j=j):
+        def provider(key, kind, dom, seat, k=k, j=j, g=g):
             var = g.choices.get(f"s{k}.{j}." + key) if not key.startswith(f"s{k}.{j}.") else g.choices.get(key)
             if var is None:
                 return dom[0] if isinstance(dom, list) else dom[1]

@@ -17,13 +17,14 @@ invariants are checked after the set-up and after every event, as in exploration
 from __future__ import annotations
 
 from dataclasses import dataclass
+from numbers import Rational
 from pathlib import Path
 
 import interpreter
 from interpreter import actions as A
 from interpreter.engine import Game
 from interpreter.invariants import InvariantViolation, check_all, event_checker
-from interpreter.state import BANK
+from interpreter.state import BANK, GameState, Player
 from interpreter.translate import CompileError, Compiler, Ctx
 from spec import bundled
 
@@ -64,7 +65,7 @@ class _Seat:
         self.name = name
         self.prefer: tuple = ()
         self.labels: tuple = ()      # the options and end-of-turn actions its turn names (`chooses "LABEL"`)
-        self.sale = None             # its turn's `sells`: offered at the first manage window
+        self.sale: A.ProposeTrade | None = None     # its turn's `sells`: offered at the first manage window
         self.limit = 0               # `bids up to N` in this turn: the highest bid it makes
         self.line = 0
 
@@ -118,7 +119,7 @@ def run_all(ir: dict) -> list[Outcome]:
     return [run(edition, x) for x in examples]
 
 
-def run(edition, example: dict) -> Outcome:
+def run(edition: interpreter.Edition, example: dict) -> Outcome:
     """One example played on a loaded edition: passed, or where and why it fails."""
     name, text, origin, line = example["name"], example["text"], example["origin"], example["written_at"][0]
     try:
@@ -128,20 +129,20 @@ def run(edition, example: dict) -> Outcome:
     return Outcome(name, text, origin, line, True)
 
 
-def _play(edition, example: dict) -> None:
+def _play(edition: interpreter.Edition, example: dict) -> None:
     seats = {who: k for k, who in enumerate(example["players"])}
     players = [_Seat(who) for who in example["players"]]
     game = interpreter.new_game(edition, ["example"] * len(players), seed=0, log=False, strategy_objects=players)
-    st = game.state
-    for p in game.players:                      # the example says who holds what: undo a dealt start
-        p.cash, st.bank_ledger = edition.start_money, st.bank_ledger + p.cash - edition.start_money
-    st.owner = [BANK if owner >= 0 else owner for owner in st.owner]
-    st.order, st.turn_index = list(range(len(players))), 0
+    state = game.state
+    for player in game.players:                 # the example says who holds what: undo a dealt start
+        player.cash, state.bank_ledger = edition.start_money, state.bank_ledger + player.cash - edition.start_money
+    state.owner = [BANK if owner >= 0 else owner for owner in state.owner]
+    state.order, state.turn_index = list(range(len(players))), 0
     steps = example["steps"]
     first_turn = next((k for k, step in enumerate(steps) if step["step"] == "turn"), len(steps))
     for step in steps[:first_turn]:
         _set_up(edition, game, step, seats)
-    game = Game(edition, players, ["example"] * len(players), 0, None, True, event_checker(), None, state=st)
+    game = Game(edition, players, ["example"] * len(players), 0, None, True, event_checker(), None, state=state)
     try:
         check_all(game)
     except InvariantViolation as broken:
@@ -155,58 +156,73 @@ def _play(edition, example: dict) -> None:
         _check(compiler, env, game, expect)
 
 
-def _set_up(edition, game, step: dict, seats: dict[str, int]) -> None:
+def _set_up(edition: interpreter.Edition, game: Game, step: dict, seats: dict[str, int]) -> None:
     """One set-up line, written straight into the state (it describes a position, not how
     it came about); the invariants are checked once the set-up is complete."""
-    st, ed = game.state, edition
-    squares = [ed.square_index[sid] for sid in step.get("squares", ())]
-    what, line = step["step"], step["written_at"][0]
-    player = game.players[seats[step["player"]]] if "player" in step else None
+    squares = [edition.square_index[sid] for sid in step.get("squares", ())]
+    if step["step"] in PLAYER_STEPS:
+        _set_up_player(edition, game.state, game.players[seats[step["player"]]], step, squares)
+    else:
+        _set_up_board(edition, game.state, step, squares)
+
+
+PLAYER_STEPS = ("give", "cash", "put", "mark", "jail")    # the set-up lines that name a player
+
+
+def _set_up_player(edition: interpreter.Edition, state: GameState, player: Player, step: dict,
+                   squares: list[int]) -> None:
+    """A set-up line about one player: what it owns, holds, where it stands."""
+    what = step["step"]
     if what == "give":
-        for sq in squares:
-            st.owner[sq] = player.seat
-    elif what in ("houses", "hotel"):
-        for sq in squares:
-            if st.owner[sq] < 0:
-                raise _Failed(line, f"`{ed.square_ids[sq]}` has no owner to build on: `give` it first")
-            houses = step["number"] if what == "houses" else 0
-            st.bank_houses += st.houses[sq] - houses
-            st.bank_hotels += st.hotels[sq] - (what == "hotel")
-            st.houses[sq], st.hotels[sq] = houses, int(what == "hotel")
-    elif what == "mortgage":
-        for sq in squares:
-            if st.owner[sq] < 0:
-                raise _Failed(line, f"`{ed.square_ids[sq]}` has no owner to mortgage it: `give` it first")
-            st.mortgaged[sq] = True
+        for square in squares:
+            state.owner[square] = player.seat
     elif what == "cash":
-        st.bank_ledger += player.cash - step["number"]
+        state.bank_ledger += player.cash - step["number"]
         player.cash = step["number"]
     elif what == "put":
         square = squares[0]
-        player.progress += (square - player.position) % ed.n
+        player.progress += (square - player.position) % edition.n
         player.position = square
-    elif what == "set":
-        areas = [a["key"] for a in ed.areas]
-        st.areas[ed.area_state_index[step["state"]]][areas.index(step["area"])] = step["number"]
     elif what == "mark":
-        marks = player.marks[ed.state_index[step["state"]]]
+        marks = player.marks[edition.state_index[step["state"]]]
         marks[:] = sorted(set(marks) | set(squares))      # sorted, as `add` keeps a set
-    elif what == "card":
-        deck = st.decks[ed.deck_index[step["deck"]]]
-        deck.remove(step["card"])
-        deck.insert(0, step["card"])
     elif what == "jail":
-        player.progress -= (player.position - ed.jail_square) % ed.n
-        player.position = ed.jail_square
+        player.progress -= (player.position - edition.jail_square) % edition.n
+        player.position = edition.jail_square
         player.in_jail, player.jail_turns = True, step["number"]
 
 
-def _turn(edition, game, step: dict, seats: dict[str, int], players: list[_Seat]) -> None:
+def _set_up_board(edition: interpreter.Edition, state: GameState, step: dict, squares: list[int]) -> None:
+    """A set-up line about the board: buildings, mortgages, an area's state, a deck's top card."""
+    what, line = step["step"], step["written_at"][0]
+    if what in ("houses", "hotel"):
+        for square in squares:
+            if state.owner[square] < 0:
+                raise _Failed(line, f"`{edition.square_ids[square]}` has no owner to build on: `give` it first")
+            houses = step["number"] if what == "houses" else 0
+            state.bank_houses += state.houses[square] - houses
+            state.bank_hotels += state.hotels[square] - (what == "hotel")
+            state.houses[square], state.hotels[square] = houses, int(what == "hotel")
+    elif what == "mortgage":
+        for square in squares:
+            if state.owner[square] < 0:
+                raise _Failed(line, f"`{edition.square_ids[square]}` has no owner to mortgage it: `give` it first")
+            state.mortgaged[square] = True
+    elif what == "set":
+        areas = [a["key"] for a in edition.areas]
+        state.areas[edition.area_state_index[step["state"]]][areas.index(step["area"])] = step["number"]
+    elif what == "card":
+        deck = state.decks[edition.deck_index[step["deck"]]]
+        deck.remove(step["card"])
+        deck.insert(0, step["card"])
+
+
+def _turn(edition: interpreter.Edition, game: Game, step: dict, seats: dict[str, int], players: list[_Seat]) -> None:
     """One turn of one player, as the engine's game loop plays it, with the throws given."""
     line, who = step["written_at"][0], step["player"]
     seat = seats[who]
-    for p in players:
-        p.prefer, p.labels, p.sale, p.limit, p.line = (), (), None, 0, line
+    for each in players:
+        each.prefer, each.labels, each.sale, each.limit, each.line = (), (), None, 0, line
     for bid in step.get("bids", ()):
         players[seats[bid["player"]]].limit = bid["limit"]
     players[seat].prefer = tuple(CHOICES[c] for c in step["choices"])
@@ -231,7 +247,7 @@ def _turn(edition, game, step: dict, seats: dict[str, int], players: list[_Seat]
         raise _Failed(line, f"{who}'s turn used {used} of the {len(step['throws'])} throws given")
 
 
-def _check(compiler: Compiler, env: dict, game, expect: dict) -> None:
+def _check(compiler: Compiler, env: dict, game: Game, expect: dict) -> None:
     """One expectation; when false, the values of both sides of a comparison say by how much."""
     line, body = expect["written_at"][0], expect["body"]
     try:
@@ -247,8 +263,8 @@ def _check(compiler: Compiler, env: dict, game, expect: dict) -> None:
         raise _Failed(line, f"`{expect['text']}` cannot be worked out: {type(error).__name__}: {error}") from None
 
 
-def _shown(value) -> str:
-    return str(int(value)) if hasattr(value, "denominator") and value.denominator == 1 else str(value)
+def _shown(value: object) -> str:
+    return str(value.numerator) if isinstance(value, Rational) and value.denominator == 1 else str(value)
 
 
 def spec_file(origin: str, spec: str) -> str:

@@ -40,25 +40,27 @@ def disagreements(ir: dict) -> list[str]:
     settings = ir["settings"]
     written = _amount_pattern(settings["money"])
     words = _word_patterns(ir.get("wording") or {})
-    printed = [(f"square `{sq['key']}`", sq["text"], (sq.get("on_land") or []) + (sq.get("on_pass") or []))
-               for sq in ir["squares"] if sq.get("text")]
+    printed = [(f"square `{square['key']}`", square["text"],
+                (square.get("on_land") or []) + (square.get("on_pass") or []))
+               for square in ir["squares"] if square.get("text")]
     printed += [(f"card {i} of `{deck['key']}`", card.get("text", ""), card.get("effect") or [])
                 for deck in ir.get("decks", []) for i, card in enumerate(deck.get("cards", []))]
     out = []
     for where, text, effect in printed:
         amounts = [(m.start(), int(re.sub(r"\D", "", m.group(1)))) for m in written.finditer(text)]
-        transfers = [(s, _ints(s["amount"], [], settings)) for s in _statements(effect) if s.get("stmt") == "transfer"]
+        transfers = [(statement, _ints(statement["amount"], [], settings))
+                     for statement in _statements(effect) if statement.get("stmt") == "transfer"]
         named = {n for _, n in amounts}
         moved = {n for _, ns in transfers for n in ns}
-        moves = any(s.get("stmt") in MOVES for s in _statements(effect))
+        moves = any(statement.get("stmt") in MOVES for statement in _statements(effect))
         salary = {settings["money"].get("salary")} if moves else set()
         out += [f"{where}: the effect moves {n}, the text does not name it" for n in sorted(moved - named)]
         out += [f"{where}: the text names {n}, the effect does not move it" for n in sorted(named - moved - salary)]
         heard = sorted((m.end(), direction, m.group(0)) for direction, pattern in words for m in pattern.finditer(text))
-        for s, ns in transfers:
-            way = "pay" if s["payer"] == ME else "collect" if s["payee"] == ME else None
+        for statement, ns in transfers:
+            way = "pay" if statement["payer"] == ME else "collect" if statement["payee"] == ME else None
             for n in dict.fromkeys(ns):
-                said = {_governing(heard, at) for at, m in amounts if m == n} - {None}
+                said = {near for at, m in amounts if m == n if (near := _governing(heard, at)) is not None}
                 if way is not None and said and way not in {direction for direction, _ in said}:
                     word = next(w for _, w in sorted(said))
                     effect_does = "pays it to the player" if way == "collect" else "takes it from the player"
@@ -80,7 +82,7 @@ def _box(ir: dict) -> list[str]:
     settings = ir["settings"]
     counts = {"houses": ("`bank.houses`", settings.get("bank", {}).get("houses")),
               "hotels": ("`bank.hotels`", settings.get("bank", {}).get("hotels")),
-              "deeds": ("deeds on the board", sum(1 for sq in ir["squares"] if sq.get("deed") is not None)),
+              "deeds": ("deeds on the board", sum(1 for square in ir["squares"] if square.get("deed") is not None)),
               "tokens": ("`game.tokens`", settings["game"].get("tokens")),
               "dice": ("`game.dice`", settings["game"].get("dice"))}
     source = f" ({box['source']})" if box.get("source") else ""
@@ -106,33 +108,35 @@ def _deeds(ir: dict) -> list[str]:
     interpreter's own rent formula on a game just set up (the level and the group's state in
     the rent context, as `rent` binds them)."""
     most = ir["settings"].get("building", {}).get("max_houses")
-    lots = [sq for sq in ir["squares"] if sq.get("kind") == "lot" and "rent" in (sq.get("deed") or {})]
+    lots = [square for square in ir["squares"]
+            if square.get("kind") == "lot" and "rent" in (square.get("deed") or {})]
     if not most or not lots:
         return []        # a game without houses: a lot's numbers are not rows of levels
-    ed = interpreter.load(ir)
-    game = interpreter.new_game(ed, ["random"] * ir["settings"]["game"]["players"]["min"], 0, log=False)
+    edition = interpreter.load(ir)
+    game = interpreter.new_game(edition, ["random"] * ir["settings"]["game"]["players"]["min"], 0, log=False)
     out = []
-    for sq in lots:
-        rows, i = sq["deed"]["rent"], sq["index"]
+    for square in lots:
+        rows, i = square["deed"]["rent"], square["index"]
         if len(rows) != most + 2:
-            out.append(f"deed `{sq['key']}`: prints {len(rows)} rents, a lot has {most + 2} levels "
+            out.append(f"deed `{square['key']}`: prints {len(rows)} rents, a lot has {most + 2} levels "
                        f"(unbuilt, 1 to {most} houses, a hotel)")
             continue
         for level, row in enumerate(rows):
-            c = Ctx(0)
-            c.owner, c.printed, c.level, c.here, c.mortgaged_in_group = 0, ed.printed[i], level, i, 0
-            c.complete = level > 0
-            c.owned = ed.group_size[ed.group_of[i]] if c.complete else 1
-            charged = ed.rent_fn[i](game, c)
+            ctx = Ctx(0)
+            ctx.owner, ctx.printed, ctx.level, ctx.here, ctx.mortgaged_in_group = 0, edition.printed[i], level, i, 0
+            ctx.complete = level > 0
+            ctx.owned = edition.group_size[edition.group_of[i]] if ctx.complete else 1
+            charged = edition.rent_fn[i](game, ctx)
             if charged != row:
-                out.append(f"deed `{sq['key']}`: the rent rule charges {charged} at level {level}, "
+                out.append(f"deed `{square['key']}`: the rent rule charges {charged} at level {level}, "
                            f"the deed prints {row}")
     return out
 
 
 def _printed_count(lines: list[str]) -> int | None:
-    numbers = [re.search(r"\d+", line) for line in lines]
-    return None if None in numbers else sum(int(m.group(0)) for m in numbers)
+    found = [re.search(r"\d+", line) for line in lines]
+    numbers = [int(m.group(0)) for m in found if m is not None]
+    return sum(numbers) if len(numbers) == len(found) else None
 
 
 def _quoted(lines: list[str]) -> str:
@@ -155,15 +159,15 @@ def _word_patterns(wording: dict) -> list[tuple[str, re.Pattern]]:
 
 def _statements(stmts: list) -> Iterator[dict]:
     """Every statement of a block, those of nested blocks too."""
-    for s in stmts:
-        yield s
+    for statement in stmts:
+        yield statement
         for key in ("body", "then", "otherwise"):
-            yield from _statements(s.get(key) or [])
-        for option in s.get("options") or []:
+            yield from _statements(statement.get(key) or [])
+        for option in statement.get("options") or []:
             yield from _statements(option.get("body") or [])
 
 
-def _ints(node, acc: list, settings: dict) -> list:
+def _ints(node: object, acc: list[int], settings: dict) -> list[int]:
     """The whole amounts written in an expression, a setting it reads (`money.salary`) too."""
     if isinstance(node, dict):
         if node.get("expr") == "int":

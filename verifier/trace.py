@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -53,16 +54,17 @@ class Trace:
                 "violation": self.violation, "steps": self.steps}
 
 
-def start(ed, inputs: Inputs, dice, seats: list, hook):
+def start(edition: interpreter.Edition, inputs: Inputs, dice: Callable, seats: list,
+          hook: Callable) -> interpreter.Game:
     """A game set up from `inputs` (the decks laid in their order), not yet played."""
-    game = interpreter.Game(ed, seats, ["explorer"] * inputs.players, inputs.seed, inputs.rounds, True, hook, dice)
-    if [sorted(d) for d in inputs.decks] != [list(range(len(cards))) for cards in ed.cards]:
+    game = interpreter.Game(edition, seats, ["explorer"] * inputs.players, inputs.seed, inputs.rounds, True, hook, dice)
+    if [sorted(d) for d in inputs.decks] != [list(range(len(cards))) for cards in edition.cards]:
         raise ReplayError("the trace's deck orders are not orders of the edition's decks")
     game.state.decks = [list(d) for d in inputs.decks]
     return game
 
 
-def _flat(value, path: str, out: dict) -> dict:
+def _flat(value: object, path: str, out: dict) -> dict:
     if isinstance(value, dict):
         for key, item in value.items():
             _flat(item, f"{path}.{key}" if path else key, out)
@@ -74,19 +76,20 @@ def _flat(value, path: str, out: dict) -> dict:
     return out
 
 
-def _state(game) -> dict:
+def _state(game: interpreter.Game) -> dict:
     data = game.state.to_json()
     for noise in ("rng", "landings"):
         data.pop(noise, None)
     return _flat(data, "", {})
 
 
-def play(ed, inputs: Inputs, skip: frozenset = frozenset(), steps: list | None = None):
+def play(edition: interpreter.Edition, inputs: Inputs, skip: frozenset = frozenset(),
+         steps: list | None = None) -> InvariantViolation | None:
     """Play `inputs` in the interpreter with every invariant checked; with `steps`, also
     record each event and the state fields it changed. Returns the violation or None."""
     throws = iter(inputs.dice)
 
-    def dice(game):
+    def dice(game: interpreter.Game) -> tuple[int, ...]:
         throw = next(throws, None)
         if throw is None:
             raise ReplayError("the trace has no more dice throws (cut short?)")
@@ -95,7 +98,7 @@ def play(ed, inputs: Inputs, skip: frozenset = frozenset(), steps: list | None =
     check = event_checker(skip)
     before: dict = {}
 
-    def hook(game, event):
+    def hook(game: interpreter.Game, event: dict) -> None:
         if steps is not None:
             now = _state(game)
             changed = {k: [before.get(k), v] for k, v in now.items() if before.get(k) != v}
@@ -107,7 +110,7 @@ def play(ed, inputs: Inputs, skip: frozenset = frozenset(), steps: list | None =
 
     try:
         replayer = Replayer(recorded_choices([{"type": "choice", **c} for c in inputs.choices]))
-        game = start(ed, inputs, dice, [replayer] * inputs.players, hook)
+        game = start(edition, inputs, dice, [replayer] * inputs.players, hook)
         game.run()
     except InvariantViolation as violation:
         return violation
@@ -118,14 +121,14 @@ def play(ed, inputs: Inputs, skip: frozenset = frozenset(), steps: list | None =
     return None
 
 
-def from_run(ir: dict, ed, spec: str | None, inputs: Inputs, violation: InvariantViolation, skip: frozenset,
-             trace_dir: Path | None) -> Trace:
+def from_run(ir: dict, edition: interpreter.Edition, spec: str | None, inputs: Inputs, violation: InvariantViolation,
+             skip: frozenset, trace_dir: Path | None) -> Trace:
     """The trace of an explored game that broke an invariant (written to `trace_dir`)."""
     steps: list[dict] = []
-    again = play(ed, inputs, skip, steps)
+    again = play(edition, inputs, skip, steps)
     assert again is not None and again.invariant == violation.invariant, "an explored game replays the same"
     inv = next(x for x in ir["invariants"] if x["name"] == again.invariant)
-    trace = Trace(ed.id, spec or ed.id, ed.hash, inputs, steps,
+    trace = Trace(edition.id, spec or edition.id, edition.hash, inputs, steps,
                   {"invariant": again.invariant, "text": inv["text"], "origin": inv["origin"], "step": len(steps)},
                   sorted(skip), list(ir["edition"].get("variants") or ()))
     if trace_dir is not None:
@@ -153,7 +156,7 @@ REQUIRED = {"format": str, "edition": str, "spec": str, "players": int, "seed": 
             "decks": list, "dice": list, "choices": list, "violation": dict}
 
 
-def is_trace(doc) -> bool:
+def is_trace(doc: object) -> bool:
     return isinstance(doc, dict) and doc.get("format") == FORMAT
 
 
@@ -173,20 +176,20 @@ def problem(doc: dict) -> str | None:
     return None
 
 
-def same_rules(ed, doc: dict) -> None:
+def same_rules(edition: interpreter.Edition, doc: dict) -> None:
     """A trace (of a game or of Z3's actions) replays only against the rules it was found in:
     `ReplayError` when its IR hash names others."""
-    if doc.get("ir_hash") not in (None, ed.hash):
+    if doc.get("ir_hash") not in (None, edition.hash):
         raise ReplayError(f"the trace was written for another version of edition `{doc['edition']}` (IR hash differs)")
 
 
-def replay(ed, doc: dict) -> InvariantViolation:
+def replay(edition: interpreter.Edition, doc: dict) -> InvariantViolation:
     """Replay a trace document; the same invariant must break at the same step, else
     `ReplayError` says what happened instead."""
-    same_rules(ed, doc)
+    same_rules(edition, doc)
     inputs = Inputs(doc["players"], doc["seed"], doc["rounds"], doc["decks"], doc["dice"], doc["choices"])
     steps: list[dict] = []
-    violation = play(ed, inputs, frozenset(doc.get("skip", [])), steps)
+    violation = play(edition, inputs, frozenset(doc.get("skip", [])), steps)
     want = doc["violation"]
     if violation is None:
         raise ReplayError(f"the game replays to its end with every invariant kept; the trace says "

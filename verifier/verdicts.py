@@ -46,7 +46,7 @@ class Unknown:
     passed = False
 
     def to_json(self) -> dict:
-        out = {"verdict": "unknown", "reason": self.reason}
+        out: dict[str, str | dict] = {"verdict": "unknown", "reason": self.reason}
         if self.model:
             out["model"] = self.model
         return out

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 from collections import Counter
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,11 +25,12 @@ from pathlib import Path
 from hypothesis import HealthCheck, Phase, Verbosity, given, settings, target
 from hypothesis import strategies as st
 from hypothesis.internal.conjecture import engine
+from hypothesis.internal.conjecture.data import ConjectureData
 from hypothesis.strategies._internal.lazy import unwrap_strategies
 
 import interpreter
 from grammar.language import parts
-from interpreter import actions as A
+from interpreter import actions as game_actions
 from interpreter.invariants import InvariantViolation, event_checker
 
 from . import trace as traces
@@ -86,23 +88,25 @@ NEEDS = {
 }
 
 
-def _offers(ed, name: str) -> bool:
+def _offers(edition: interpreter.Edition, name: str) -> bool:
     """Whether the edition's rules can produce the counter (or the action kind) `name`."""
-    rules = {"buying": not ed.auction_only, "preemption": ed.preempt is not None, "forced_sales": ed.debt_auction,
-             "raising": ed.debt_auction or ed.pay_with_deeds, "actions": bool(ed.actions)}
-    has = parts(ed.settings) | {part for part, offered in rules.items() if offered}   # parts: jail, houses, mortgage
+    rules = {"buying": not edition.auction_only, "preemption": edition.preempt is not None,
+             "forced_sales": edition.debt_auction, "raising": edition.debt_auction or edition.pay_with_deeds,
+             "actions": bool(edition.actions)}
+    # parts: jail, houses, mortgage
+    has = parts(edition.settings) | {part for part, offered in rules.items() if offered}
     return all(part in has for prefix, part in NEEDS.items() if name.startswith(prefix))
 
 
-def minimums(ed) -> dict[str, int]:
+def minimums(edition: interpreter.Edition) -> dict[str, int]:
     """MINIMUMS, less what the edition's rules never offer (Metropol has no jail, no houses,
     no mortgages and no purchase at a price; the classic game has no pre-emption)."""
-    return {name: least for name, least in MINIMUMS.items() if _offers(ed, name)}
+    return {name: least for name, least in MINIMUMS.items() if _offers(edition, name)}
 
 
-def swarm(ed) -> list[str]:
+def swarm(edition: interpreter.Edition) -> list[str]:
     """The action kinds of SWARM the edition can offer: the ones worth switching off."""
-    return [kind for kind in SWARM if _offers(ed, f"action:{kind}")]
+    return [kind for kind in SWARM if _offers(edition, f"action:{kind}")]
 
 
 @dataclass
@@ -113,32 +117,32 @@ class Counters:
     events: int = 0
     counts: Counter = field(default_factory=Counter)
 
-    def event(self, ed, game, event: dict) -> None:
+    def event(self, edition: interpreter.Edition, game: interpreter.Game, event: dict) -> None:
         self.events += 1
         kind = event.get("type")
         self.counts[f"rule:{kind}"] += 1
         if kind == "draw":
-            self.counts[f"card:{ed.decks[event['deck']]['key']}#{event['card']}"] += 1
+            self.counts[f"card:{edition.decks[event['deck']]['key']}#{event['card']}"] += 1
         elif kind == "leave_jail":
             self.counts[f"jail_exit:{event['how']}"] += 1
         elif kind == "bankrupt":
             self.counts["bankrupt:bank" if event["creditor"] < 0 else "bankrupt:player"] += 1
-        if game.state.bank_houses == 0 and ed.stock_houses and game.state.owner:
+        if game.state.bank_houses == 0 and edition.stock_houses and game.state.owner:
             self.counts["shortage:houses"] += 1
 
-    def choice(self, actions: list, chosen) -> None:
+    def choice(self, actions: list, chosen: object) -> None:
         kinds = {type(a).__name__ for a in actions}
         phase = next((name for kind, name in PHASES if kind in kinds), "other")
         self.counts[f"phase:{phase}"] += 1
         self.counts[f"action:{type(chosen).__name__}"] += 1
 
-    def shortfalls(self, ed) -> dict[str, tuple[int, int]]:
+    def shortfalls(self, edition: interpreter.Edition) -> dict[str, tuple[int, int]]:
         """Every counter under its minimum, as name -> (count, minimum)."""
         out = {}
-        for name, least in minimums(ed).items():
+        for name, least in minimums(edition).items():
             if name == "card:*":
-                for d, deck in enumerate(ed.decks):
-                    for card in range(len(ed.cards[d])):
+                for d, deck in enumerate(edition.decks):
+                    for card in range(len(edition.cards[d])):
                         key = f"card:{deck['key']}#{card}"
                         if self.counts[key] < least:
                             out[key] = (self.counts[key], least)
@@ -167,14 +171,15 @@ class Adversary:
 
     name = "explorer"
 
-    def __init__(self, pick, off: frozenset, eager: frozenset, record: list, counters: Counters):
+    def __init__(self, pick: Callable[[int, int], int], off: frozenset[str], eager: frozenset[str], record: list[dict],
+                 counters: Counters) -> None:
         self.pick, self.off, self.eager, self.record, self.counters = pick, off, eager, record, counters
 
-    def choose(self, game, seat, actions):
+    def choose(self, game: interpreter.Game, seat: int, actions: list) -> object:
         allowed = [a for a in actions if type(a).__name__ not in self.off] or list(actions)
         allowed = [a for a in allowed if type(a).__name__ in self.eager] or allowed
         chosen = allowed[self.pick(0, len(allowed) - 1)]
-        self.record.append({"seat": seat, "action": A.to_json(chosen)})
+        self.record.append({"seat": seat, "action": game_actions.to_json(chosen)})
         self.counters.choice(actions, chosen)
         return chosen
 
@@ -183,7 +188,7 @@ class Adversary:
 INTEGERS = unwrap_strategies(st.integers(0, 1)).label
 
 
-def _integers(data):
+def _integers(data: ConjectureData) -> Callable[[int, int], int]:
     """`pick(lo, hi)`: what `data.draw(st.integers(lo, hi))` draws, with the same span around
     the same integer choice, so Hypothesis sees the same test case; the dice and the seats'
     choices are most of the draws, and this skips the strategy's per-draw bookkeeping
@@ -201,38 +206,39 @@ def _integers(data):
     return pick
 
 
-def _game(ed, data, counters: Counters, skip: frozenset, rounds: int, sink: list) -> None:
+def _game(edition: interpreter.Edition, data: st.DataObject, counters: Counters, skip: frozenset[str], rounds: int,
+          sink: list[traces.Inputs]) -> None:
     """Play one game with every open decision drawn from `data`; what was drawn goes to
     `sink` first (so a game that breaks an invariant leaves its inputs behind)."""
-    limits = ed.settings["game"]["players"]
+    limits = edition.settings["game"]["players"]
     players = data.draw(st.integers(limits["min"], max(limits["min"], min(limits["max"], MAX_SEATS))), label="players")
-    kinds = swarm(ed)
+    kinds = swarm(edition)
     off = frozenset(data.draw(st.sets(st.sampled_from(kinds)), label="actions switched off"))
     eager = frozenset(data.draw(st.sets(st.sampled_from(kinds)), label="actions taken whenever legal"))
     if data.draw(st.integers(0, 3), label="a building race") == 0:
         off, eager = (off | RACE_OFF) - RACE_EAGER, (eager | RACE_EAGER) - RACE_OFF
     decks = [data.draw(st.permutations(range(len(cards))), label=f"deck {deck['key']}")
-             for deck, cards in zip(ed.decks, ed.cards, strict=True)]
+             for deck, cards in zip(edition.decks, edition.cards, strict=True)]
     inputs = traces.Inputs(players=players, seed=0, rounds=rounds, decks=[list(d) for d in decks], dice=[], choices=[])
     sink.append(inputs)
     pick = _integers(data.conjecture_data)
 
-    def dice(game):
-        throw = [pick(1, ed.faces) for _ in range(ed.dice)]
+    def dice(game: interpreter.Game) -> list[int]:
+        throw = [pick(1, edition.faces) for _ in range(edition.dice)]
         inputs.dice.append(throw)
         return throw
 
     check = event_checker(skip)
 
     peak = [0]
-    ruined = Counter()          # bankruptcies in this game, by creditor: the bank or a player
+    ruined: Counter[str] = Counter()          # bankruptcies in this game, by creditor: the bank or a player
     # The least cash a player kept after paying the bank: a slope towards ruin by the bank,
     # which Hypothesis can climb where such a bankruptcy is too rare to be met by chance.
     least_after_bank = [float("inf")]
 
-    def hook(game, event):
-        counters.event(ed, game, event)
-        peak[0] = max(peak[0], ed.stock_houses - game.state.bank_houses)
+    def hook(game: interpreter.Game, event: dict) -> None:
+        counters.event(edition, game, event)
+        peak[0] = max(peak[0], edition.stock_houses - game.state.bank_houses)
         if event.get("type") == "bankrupt":
             ruined["bank" if event["creditor"] < 0 else "player"] += 1
         elif event.get("type") == "transfer" and event["payee"] < 0 <= event["payer"]:
@@ -240,22 +246,22 @@ def _game(ed, data, counters: Counters, skip: frozenset, rounds: int, sink: list
         check(game, event)
 
     seats = [Adversary(pick, off, eager, inputs.choices, counters) for _ in range(players)]
-    game = traces.start(ed, inputs, dice, seats, hook)
+    game = traces.start(edition, inputs, dice, seats, hook)
     counters.games += 1
     try:
         game.run()
     finally:
-        st_ = game.state
+        state = game.state
         target(float(peak[0]), label="most houses out of the bank")
         target(float(ruined["bank"]), label="bankruptcies to the bank")
         target(float(ruined["player"]), label="bankruptcies to a player")
         if least_after_bank[0] < float("inf"):
             target(-float(least_after_bank[0]), label="least cash after paying the bank")
-        target(float(sum(len(p.cards) for p in st_.players)), label="kept cards")
+        target(float(sum(len(player.cards) for player in state.players)), label="kept cards")
 
 
 @contextmanager
-def _shrink_budget(seconds: int):
+def _shrink_budget(seconds: int) -> Iterator[None]:
     """Hypothesis bounds shrinking by a module constant (no setting exists): lowered here."""
     saved = engine.MAX_SHRINKING_SECONDS
     engine.MAX_SHRINKING_SECONDS = seconds
@@ -270,26 +276,26 @@ def explore(ir: dict, examples: int = DEFAULT_EXAMPLES, rounds: int = DEFAULT_RO
     """Explore one edition: `examples` games per search, a new search after each violation
     (with the invariants already violated no longer checked) until one finds nothing, or
     `searches` searches were made."""
-    ed = interpreter.load(ir)
+    edition = interpreter.load(ir)
     counters = Counters()
     found: list[traces.Trace] = []
-    names = {name for name, _, _ in ed.invariants}
+    names = {name for name, _, _ in edition.invariants}
     for _ in range(len(names) if searches is None else searches):
         skip = frozenset(t.violation["invariant"] for t in found)
         last: list[traces.Inputs] = []
         try:
-            _search(ed, counters, skip, examples, rounds, last)
+            _search(edition, counters, skip, examples, rounds, last)
             break
         except InvariantViolation as violation:
-            found.append(traces.from_run(ir, ed, spec, last[-1], violation, skip, trace_dir))
-    return Exploration(counters, found, examples, rounds, counters.shortfalls(ed))
+            found.append(traces.from_run(ir, edition, spec, last[-1], violation, skip, trace_dir))
+    return Exploration(counters, found, examples, rounds, counters.shortfalls(edition))
 
 
 def _search(ed: interpreter.Edition, counters: Counters, skip: frozenset[str], examples: int, rounds: int,
             last: list[traces.Inputs]) -> None:
     """One Hypothesis search: `examples` games, the invariants in `skip` not checked; each
-    game's inputs go to `last` as it starts. `search` keeps its text and its indentation:
-    Hypothesis derives the derandomized search's seed from them."""
+    game's inputs go to `last` as it starts. `search` keeps its text and its indentation (and
+    so the name `ed`): Hypothesis derives the derandomized search's seed from them."""
     with _shrink_budget(SHRINK_SECONDS):
         @settings(max_examples=examples, deadline=None, derandomize=True, database=None,
                   suppress_health_check=list(HealthCheck), report_multiple_bugs=False, verbosity=Verbosity.quiet,

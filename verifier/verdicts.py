@@ -3,6 +3,7 @@ concrete trace) or unknown (with the reason). Unknown never counts as a pass."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 
 @dataclass
@@ -32,6 +33,7 @@ class Bounded:
 class Violated:
     trace: list                 # steps: {"action", "args", "choices", "changed"}
     reason: str = ""
+    path: Path | None = field(default=None, compare=False, repr=False)   # its trace file, once written
     passed = False
 
     def to_json(self) -> dict:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from grammar.diagnostics import shown
 
@@ -20,7 +21,11 @@ from . import trace as traces
 from .examples import Outcome, run_all, spec_file
 from .explore import Exploration, explore
 from .texts import disagreements
-from .verdicts import Bounded, Proved, Unknown, Violated
+from .verdicts import Bounded, Proved, Unknown, Verdict, Violated
+
+if TYPE_CHECKING:
+    from .prove import Effort
+    from .symbolic.actions import Action
 
 START = "start"          # the column of the initial state
 EXPLORED = "explored"    # the column of exploration
@@ -36,7 +41,7 @@ class Report:
     depth: int
     invariants: list[dict]                      # name, text, origin
     actions: list[str]                          # the columns, START first
-    cells: dict[tuple[str, str], object] = field(default_factory=dict)   # (invariant, action) -> verdict
+    cells: dict[tuple[str, str], Verdict] = field(default_factory=dict)   # (invariant, action) -> verdict
     exploration: Exploration | None = None
     texts: list[str] = field(default_factory=list)   # printed texts that disagree with the rules (verifier.texts)
     dead: list[str] = field(default_factory=list)    # actions that can happen in no state the invariants allow
@@ -59,7 +64,7 @@ class Report:
         return out
 
 
-def _word(verdict) -> str:
+def _word(verdict: Verdict) -> str:
     return {Proved: "proved", Bounded: "bounded", Violated: "violated", Unknown: "unknown"}[type(verdict)]
 
 
@@ -102,8 +107,8 @@ def explored(report: Report, found: tuple[Exploration, float]) -> Report:
     report.actions.append(EXPLORED)
     broken = {t.violation["invariant"]: t for t in report.exploration.violations}
     for name, trace in broken.items():
-        report.cells[(name, EXPLORED)] = Violated(trace.steps, f"a game breaks it at step {trace.violation['step']}")
-        report.cells[(name, EXPLORED)].path = trace.path
+        report.cells[(name, EXPLORED)] = Violated(trace.steps, f"a game breaks it at step {trace.violation['step']}",
+                                                  trace.path)
     report.seconds += seconds
     return report
 
@@ -125,14 +130,14 @@ def _prove(ir: dict, report: Report, trace_dir: Path) -> None:
         report.dead = [a.name for a in acts if prove.can_happen(ir, a, report.players) is False]
 
 
-def _prove_cells(ir: dict, report: Report, trace_dir: Path, acts: list, effort) -> None:
+def _prove_cells(ir: dict, report: Report, trace_dir: Path, acts: list[Action], effort: Effort) -> None:
     """Every cell, then bounded checks for the rows left open. An edition's own invariant
     waits (until after the library's bounded checks) while the budget left is no more than
     those checks may need: its hard queries (Metropol's sums over every area) must not
     spend what the library's verdicts need."""
     from . import prove  # lazily: see `_prove`
     reserve = report.depth * prove.RLIMIT * sum(1 for inv in report.invariants if inv["origin"] == "prelude")
-    waiting = []
+    waiting: list[tuple[str, Action]] = []
     for inv in report.invariants:
         name = inv["name"]
         report.cells[(name, START)] = _traced(prove.prove_initial(ir, name, report.players),
@@ -150,7 +155,7 @@ def _prove_cells(ir: dict, report: Report, trace_dir: Path, acts: list, effort) 
         _bound_open(ir, report, trace_dir, acts, later)
 
 
-def _bound_open(ir: dict, report: Report, trace_dir: Path, acts: list, rows: set) -> None:
+def _bound_open(ir: dict, report: Report, trace_dir: Path, acts: list[Action], rows: set[str]) -> None:
     """Joint induction, then for each row of `rows` with open cells one bounded check from
     the start state, whose verdict its open cells take."""
     from . import prove  # lazily: see `_prove`
@@ -173,7 +178,7 @@ def _bound_open(ir: dict, report: Report, trace_dir: Path, acts: list, rows: set
                 report.cells[(name, action)] = Unknown(f"{why}; bounded check: {checked.reason}")
 
 
-def _traced(verdict, ir: dict, report: Report, invariant: str, trace_dir: Path):
+def _traced(verdict: Verdict, ir: dict, report: Report, invariant: str, trace_dir: Path) -> Verdict:
     """A symbolic violation written as a trace file of catalogue actions (its `path`); the
     variants laid over the spec are named and the IR's hash kept, so `replay` plays the
     same rules or says they changed."""
@@ -253,12 +258,12 @@ def render(report: Report) -> str:
     return "\n".join(lines)
 
 
-def _detail(invariant: str, column: str, v) -> str:
+def _detail(invariant: str, column: str, v: Verdict) -> str:
     word = _word(v)
     if isinstance(v, Bounded):
         return f"{invariant} x {column}: bounded (k={v.bound}, {v.players} players): {v.reason}"
     if isinstance(v, Violated):
-        where = getattr(v, "path", None)
+        where = v.path
         return f"{invariant} x {column}: VIOLATED: {v.reason}" + (f"; trace {where} (boardrules replay {where})"
                                                                    if where else "")
     return f"{invariant} x {column}: {word}: {v.reason}"
@@ -274,17 +279,17 @@ def _counts(ex: Exploration) -> str:
 def to_json(report: Report) -> dict:
     cells = []
     for inv in report.invariants:
-        for c in report.actions:
-            v = report.cells.get((inv["name"], c))
+        for column in report.actions:
+            v = report.cells.get((inv["name"], column))
             if v is None:
                 continue
-            cell = {"invariant": inv["name"], "action": c, "verdict": _word(v)}
+            cell: dict[str, object] = {"invariant": inv["name"], "action": column, "verdict": _word(v)}
             if isinstance(v, Bounded):
                 cell |= {"bound": v.bound, "players": v.players, "reason": v.reason}
             elif isinstance(v, Unknown):
                 cell["reason"] = v.reason
             elif isinstance(v, Violated):
-                cell |= {"trace": str(getattr(v, "path", "") or ""), "reason": v.reason}
+                cell |= {"trace": str(v.path or ""), "reason": v.reason}
             elif v.reason:
                 cell["reason"] = v.reason
             cells.append(cell)

@@ -10,8 +10,9 @@ drop those Z3 proves equivalent to the original, and score a check against the r
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Any
 
 import z3
 
@@ -19,7 +20,7 @@ from grammar.language import SECTION_PART, parts
 
 from . import prove
 from .examples import run_all
-from .symbolic import terms as T
+from .symbolic import terms
 from .symbolic.actions import catalogue
 from .symbolic.encode import Ctx, Unsupported
 from .symbolic.engine import SymGame
@@ -34,7 +35,7 @@ class Mutant:
     ir: dict
     # action names whose IR changed ([]: every action, for a setting, a hook or a procedure)
     touches: list[str] = field(default_factory=list)
-    setting: tuple = ()                            # (section, key) of a settings mutant
+    setting: tuple[str, ...] = ()                  # (section, key) of a settings mutant
     equivalent: str = ""                           # why it was dropped, when it was
     caught: str | bool = ""                        # what caught it, when something did
 
@@ -42,9 +43,9 @@ class Mutant:
 @dataclass
 class MutationReport:
     score: float
-    killed: list
-    survived: list
-    dropped: list
+    killed: list[Mutant]
+    survived: list[Mutant]
+    dropped: list[Mutant]
 
     def to_json(self) -> dict:
         return {"score": self.score, "killed": len(self.killed), "survived": len(self.survived),
@@ -63,6 +64,13 @@ SETTING_LIMITS = [("bank", "houses"), ("bank", "hotels"), ("building", "houses_p
 GUARD_ONLY = {("building", "hotels_per_lot"): "build_hotel"}
 SETTING_FLAGS = [("building", "even"), ("building", "needs_complete_group"), ("building", "blocked_by_mortgage"),
                  ("auction", "bid_within_cash")]
+
+
+Block = tuple[tuple, str, list[str]]     # (path in the IR, where it is for people, the actions it touches)
+
+
+CellProved = Callable[[str, str], bool]      # (invariant, action) -> the original's proof of it passed
+ActionHappens = Callable[[str], bool]        # action -> it can happen in the original
 
 
 def mutants(ir: dict) -> list[Mutant]:
@@ -110,9 +118,6 @@ def _settings(ir: dict) -> list[Mutant]:
             m["settings"][section][key] = not v
             out.append(Mutant(f"setting {section}.{key} = {not v} (was {v})", m, setting=(section, key)))
     return out
-
-
-Block = tuple[tuple, str, list[str]]     # (path in the IR, where it is for people, the actions it touches)
 
 
 def _blocks(ir: dict) -> list[Block]:
@@ -196,7 +201,7 @@ def _of(has: set, settings: list) -> list:
 def _guards(ir: dict) -> list[Mutant]:
     """A hook's condition and an action's `allowed` and `required`, each flipped and dropped
     (made true), like an `if` statement's guard."""
-    guards = [(("hooks", i, "cond"), f"hook {i + 1} (`when {hook['event']}`)", [])
+    guards: list[Block] = [(("hooks", i, "cond"), f"hook {i + 1} (`when {hook['event']}`)", [])
               for i, hook in enumerate(ir.get("hooks") or []) if hook.get("cond") is not None]
     guards += [(("actions", i, key), f"action `{act['key']}`" + ("" if key == "allowed" else f" `{key}`"),
                 [f"action:{act['key']}"])
@@ -213,13 +218,13 @@ def _guards(ir: dict) -> list[Mutant]:
     return out
 
 
-def _nested(ir: dict, path: tuple, where: str, touches: list):
+def _nested(ir: dict, path: tuple, where: str, touches: list[str]) -> Iterator[Block]:
     """The block at `path` and every block inside its statements (`if` branches, `for` and
     `choose_in` bodies, the options of `choose`), each as (path, where, touches): a step
     inside a loop or an option is mutated like a step at the top."""
     yield path, where, touches
     for j, stmt in enumerate(_get(ir, path)):
-        inner = [(key,) for key in ("then", "otherwise", "body") if stmt.get(key)]
+        inner: list[tuple] = [(key,) for key in ("then", "otherwise", "body") if stmt.get(key)]
         inner += [("options", i, "body") for i, option in enumerate(stmt.get("options") or ()) if option.get("body")]
         for rest in inner:
             name = rest[0] if len(rest) == 1 else f"option {rest[1] + 1}"
@@ -239,7 +244,7 @@ def _flipped(ir: dict, path: tuple, where: str, touches: list) -> list[Mutant]:
     return out
 
 
-def _comparisons(node, acc=None):
+def _comparisons(node: object, acc: list[dict] | None = None) -> list[dict]:
     acc = [] if acc is None else acc
     if isinstance(node, dict):
         if node.get("expr") == "bin" and node.get("operator") in _FLIP:
@@ -252,11 +257,12 @@ def _comparisons(node, acc=None):
     return acc
 
 
-def _draws(sq, deck):
-    return any(s.get("stmt") == "draw" and s.get("deck") == deck for s in sq.get("on_land") or [])
+def _draws(square: dict, deck: str) -> bool:
+    return any(statement.get("stmt") == "draw" and statement.get("deck") == deck
+               for statement in square.get("on_land") or [])
 
 
-def _get(ir, path):
+def _get(ir: dict, path: tuple) -> Any:
     node = ir
     for p in path:
         node = node[p]
@@ -275,31 +281,32 @@ def _equivalent(ir: dict, m: Mutant, players: int = 2) -> str:
     if not m.description.startswith("rent."):
         return ""
     kind = m.description.split(":")[0][5:]
-    ed = prove.playable(ir)
-    s = fresh(ed, 2)
+    edition = prove.playable(ir)
+    state = fresh(edition, 2)
     level, owned, mig, dice = z3.Ints("level owned mig dice")
     complete = z3.Bool("complete")
     out = []
     for tree in (ir, m.ir):
-        g = SymGame(ed, s.copy())
-        c = Ctx(0, dice)
-        c.level, c.owned, c.complete, c.mortgaged_in_group = level, owned, complete, mig
-        sq = next(x for x in ed.deeds if g.squares[x]["kind"] == kind)
-        c.printed = ed.printed[sq]
+        game = SymGame(edition, state.copy())
+        ctx = Ctx(0, dice)
+        ctx.level, ctx.owned, ctx.complete, ctx.mortgaged_in_group = level, owned, complete, mig
+        square = next(x for x in edition.deeds if game.squares[x]["kind"] == kind)
+        ctx.printed = edition.printed[square]
         try:
-            out.append(T.lift(g.expr(tree["rent"][kind], c)))
+            out.append(terms.lift(game.expr(tree["rent"][kind], ctx)))
         except (Unsupported, IndexError):
             return ""
     solver = z3.Solver()
     solver.set("rlimit", 5_000_000)
-    solver.add(out[0] != out[1], level >= 0, level <= ed.hotel_level, owned >= 1, owned <= 4, mig >= 0, dice >= 2)
+    solver.add(out[0] != out[1], level >= 0, level <= edition.hotel_level, owned >= 1, owned <= 4, mig >= 0, dice >= 2)
     if solver.check() == z3.unsat:
         return "Z3: the mutated formula equals the original on every rent context"
     return ""
 
 
-def default_check(ir: dict, touches: list | None = None, players: int = 2, proved=None,
-                  texts: frozenset = frozenset(), happens=None, examples: frozenset | None = None) -> str:
+def default_check(ir: dict, touches: list[str] | None = None, players: int = 2, proved: CellProved | None = None,
+                  texts: frozenset[str] = frozenset(), happens: ActionHappens | None = None,
+                  examples: frozenset[str] | None = None) -> str:
     """Why the mutant is caught ("" when it is not): a printed text (a card, a square, the box)
     disagrees with the rules (one the original's `texts` does not), a worked example fails
     that the original passes (`examples`: their names; None: every example of the mutant), the
@@ -332,7 +339,7 @@ def default_check(ir: dict, touches: list | None = None, players: int = 2, prove
     return ""
 
 
-def original_proofs(ir: dict, players: int = 2):
+def original_proofs(ir: dict, players: int = 2) -> tuple[CellProved, ActionHappens]:
     """`proved(invariant, action)` and `happens(action)` for the original edition, each
     decided once, when first asked (a mutant of one card needs only that card's cells)."""
     cells: dict = {}
@@ -349,7 +356,8 @@ def original_proofs(ir: dict, players: int = 2):
     return proved, happens
 
 
-def mutation_score(ir: dict, check: Callable | None = None, players: int = 2, only: str = "") -> MutationReport:
+def mutation_score(ir: dict, check: Callable[[dict], str | bool] | None = None, players: int = 2,
+                   only: str = "") -> MutationReport:
     """Score `check` (default: `default_check` against the original's proofs) on every
     mutant, or on those whose description contains `only`."""
     ms = [m for m in mutants(ir) if only in m.description]
@@ -360,7 +368,8 @@ def mutation_score(ir: dict, check: Callable | None = None, players: int = 2, on
     proved, happens = original_proofs(ir, players)
     texts = frozenset(disagreements(ir))
     passing = frozenset(outcome.name for outcome in run_all(ir) if outcome.passed)
-    killed, survived = [], []
+    killed: list[Mutant] = []
+    survived: list[Mutant] = []
     for m in live:
         m.caught = check(m.ir) if check is not None else \
             default_check(m.ir, m.touches, players, proved, texts, happens, passing)

@@ -24,19 +24,26 @@ import copy
 import functools
 import itertools
 import json
+from collections.abc import Callable, Iterator
+from typing import Literal, ParamSpec, TypeAlias, TypeVar
 
 import z3
 
 import interpreter
 
-from .symbolic import terms as T
+from .symbolic import terms
 from .symbolic.actions import Action, catalogue
 from .symbolic.encode import Unsupported
 from .symbolic.engine import SymGame, holds
 from .symbolic.lemmas import facts
 from .symbolic.replay import confirm
-from .symbolic.state import domain, fresh, initial
-from .verdicts import Bounded, Proved, Unknown, Violated, Witness
+from .symbolic.state import SymState, domain, fresh, initial
+from .verdicts import Bounded, Proved, Unknown, Verdict, Violated, Witness
+
+Term: TypeAlias = "z3.ExprRef | int | bool"   # a symbolic value: a Z3 term, or a constant folded in Python
+Shared = TypeVar("Shared")
+Result = TypeVar("Result")
+Params = ParamSpec("Params")
 
 RLIMIT = 2_000_000           # per query; Z3's deterministic resource units
 BUDGET = 400_000_000         # per edition (inside `budget()`), in the same units
@@ -50,7 +57,7 @@ _BEFORE: dict = {}           # (edition key, players, invariant) -> its term on 
 class Effort:
     """A total of Z3 resource units; every query spends what Z3 reports it used."""
 
-    def __init__(self, units: int):
+    def __init__(self, units: int) -> None:
         self.units = units
         self.spent = 0
         self.shared: dict = {}          # the run's shared transitions and solvers (`_transition`, `_known`)
@@ -68,26 +75,26 @@ class budget:
     and the run's bounded checks and dead-rule queries share their transitions and solvers
     (`Effort.shared`): one edition's run, as `boardrules verify` makes it."""
 
-    def __init__(self, units: int = BUDGET):
+    def __init__(self, units: int = BUDGET) -> None:
         self.effort = Effort(units)
 
-    def __enter__(self):
+    def __enter__(self) -> Effort:
         global _effort
         self._saved, _effort = _effort, self.effort
         return self.effort
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> Literal[False]:
         global _effort
         _effort = self._saved
         return False
 
 
-def _rcount(solver) -> int:
-    st = solver.statistics()
-    return int(st.get_key_value("rlimit count")) if "rlimit count" in st.keys() else 0
+def _rcount(solver: z3.Solver) -> int:
+    stats = solver.statistics()
+    return int(stats.get_key_value("rlimit count")) if "rlimit count" in stats.keys() else 0
 
 
-def _check(solver, *assumptions):
+def _check(solver: z3.Solver, *assumptions: z3.BoolRef) -> tuple[z3.CheckSatResult, str]:
     """`solver.check(*assumptions)` within the per-query and per-edition limits: (result, reason)."""
     limit = RLIMIT
     if _effort is not None:
@@ -116,7 +123,7 @@ def playable(ir: dict) -> interpreter.Edition:
     return _EDITIONS[key]
 
 
-def _invariant(ir: dict, inv) -> dict:
+def _invariant(ir: dict, inv: str | dict) -> dict:
     if isinstance(inv, dict):
         return inv
     for x in ir["invariants"]:
@@ -125,7 +132,7 @@ def _invariant(ir: dict, inv) -> dict:
     raise KeyError(f"no invariant `{inv}`")
 
 
-def _action(ir: dict, action, players: int) -> Action:
+def _action(ir: dict, action: str | Action, players: int) -> Action:
     if isinstance(action, Action):
         return action
     for a in catalogue(ir, players, playable(ir)):
@@ -134,52 +141,52 @@ def _action(ir: dict, action, players: int) -> Action:
     raise KeyError(f"no action `{action}`")
 
 
-def _fresh(ed, players: int):
-    """`fresh(ed, players)`, made once per edition and player count (every step copies the
+def _fresh(edition: interpreter.Edition, players: int) -> SymState:
+    """`fresh(edition, players)`, made once per edition and player count (every step copies the
     state it starts from, so the one object serves every proof)."""
-    key = (id(ed), players, "fresh")
+    key = (id(edition), players, "fresh")
     if key not in _BEFORE:
-        _BEFORE[key] = fresh(ed, players)
+        _BEFORE[key] = fresh(edition, players)
     return _BEFORE[key]
 
 
-def _domain(ed, players: int, s0):
+def _domain(edition: interpreter.Edition, players: int, s0: SymState) -> Term:
     """`domain` of the fresh pre-state, built once per edition and player count."""
-    key = (id(ed), players, "domain")
+    key = (id(edition), players, "domain")
     if key not in _BEFORE:
-        _BEFORE[key] = domain(ed, s0)
+        _BEFORE[key] = domain(edition, s0)
     return _BEFORE[key]
 
 
-def _before(ed, inv: dict, players: int, s0):
-    """The invariant on the fresh pre-state `fresh(ed, players)` (the same constants every
+def _before(edition: interpreter.Edition, inv: dict, players: int, s0: SymState) -> Term:
+    """The invariant on the fresh pre-state `fresh(edition, players)` (the same constants every
     time): built once per edition, player count and invariant, shared by every action."""
-    key = _inv_key(ed, inv, players)
+    key = _inv_key(edition, inv, players)
     if key not in _BEFORE:
-        _BEFORE[key] = holds(ed, inv, s0)
+        _BEFORE[key] = holds(edition, inv, s0)
     return _BEFORE[key]
 
 
-def _inv_key(ed, inv: dict, players: int) -> tuple:
+def _inv_key(edition: interpreter.Edition, inv: dict, players: int) -> tuple:
     """What an invariant's terms on the fresh state depend on (its name and its body)."""
-    return id(ed), players, inv["name"], json.dumps(inv["body"], sort_keys=True)
+    return id(edition), players, inv["name"], json.dumps(inv["body"], sort_keys=True)
 
 
 FRAME = "frame: the action writes none of the state the invariant reads"
 EVERY_STATE = "true in every state of this edition (it reads nothing here, e.g. pots it has none of)"
 
 
-def _reads(ed, inv: dict, players: int, s0) -> frozenset:
+def _reads(edition: interpreter.Edition, inv: dict, players: int, s0: SymState) -> frozenset[str]:
     """The state the invariant reads: the fields of the fresh state whose constants occur
     in its term there (a field that is no constant in the fresh state counts as read).
     Where the step leaves all of them the same terms, the invariant's term after the step
     is its term before: preserved with no query (the frame condition)."""
-    key = _inv_key(ed, inv, players) + ("reads",)
+    key = _inv_key(edition, inv, players) + ("reads",)
     if key not in _BEFORE:
-        names, seen, todo = set(), set(), [_before(ed, inv, players, s0)]
+        names, seen, todo = set(), set(), [_before(edition, inv, players, s0)]
         while todo:
             t = todo.pop()
-            if not T.is_sym(t) or t.get_id() in seen:
+            if not isinstance(t, z3.ExprRef) or t.get_id() in seen:      # (terms.is_sym)
                 continue
             seen.add(t.get_id())
             if _variable(t):
@@ -189,33 +196,35 @@ def _reads(ed, inv: dict, players: int, s0) -> frozenset:
     return _BEFORE[key]
 
 
-def _variable(t) -> bool:
+def _variable(t: z3.ExprRef) -> bool:
     return z3.is_const(t) and t.decl().kind() == z3.Z3_OP_UNINTERPRETED
 
 
-def _writes(ed, act: Action, players: int, s0) -> frozenset:
+def _writes(edition: interpreter.Edition, act: Action, players: int, s0: SymState) -> frozenset[str]:
     """The state the action (every parameter symbolic) may change: the fields whose term
     after the step is not the fresh state's."""
-    key = (id(ed), players, act.name, "writes")
+    key = (id(edition), players, act.name, "writes")
     if key not in _STEPS:
-        before, after = s0.values(), _sym_step(ed, act, players, s0).s.values()
-        _STEPS[key] = frozenset(n for n in before if not T.same(before[n], after[n]))
+        whole = _sym_step(edition, act, players, s0)
+        assert whole is not None, "asked only where the step is built"
+        before, after = s0.values(), whole.s.values()
+        _STEPS[key] = frozenset(n for n in before if not terms.same(before[n], after[n]))
     return _STEPS[key]
 
 
-def _solver(simplified: bool = False):
+def _solver(simplified: bool = False) -> z3.Solver:
     """A solver with the per-query limit. A `simplified` one first simplifies, propagates
     the values the query fixes and solves its equations away (most of a step's state is
     `x' = term`), then runs the plain solver: a preservation query asked once and thrown
     away decides sooner that way, many of them within the limit where the plain solver runs
     out. A solver checked again and again (push and pop) stays plain: the preprocessing
     would run again over all it holds at every check."""
-    s = z3.Then("simplify", "propagate-values", "solve-eqs", "smt").solver() if simplified else z3.Solver()
-    s.set("rlimit", RLIMIT)
-    return s
+    solver = z3.Then("simplify", "propagate-values", "solve-eqs", "smt").solver() if simplified else z3.Solver()
+    solver.set("rlimit", RLIMIT)
+    return solver
 
 
-def _query(*assertions) -> tuple:
+def _query(*assertions: z3.BoolRef) -> tuple[z3.CheckSatResult, str, z3.ModelRef | None]:
     """One query in a solver of its own (the resource limit counts per solver): (result,
     why unknown, model or None)."""
     solver = _solver(simplified=True)
@@ -224,24 +233,24 @@ def _query(*assertions) -> tuple:
     return result, why, solver.model() if result == z3.sat else None
 
 
-def _sym_step(ed, act: Action, players: int, s0):
+def _sym_step(edition: interpreter.Edition, act: Action, players: int, s0: SymState) -> SymGame | None:
     """The action with every parameter symbolic (bankruptcy abstracted), built once; None
     where that is not supported."""
-    key = (id(ed), players, act.name, "symbolic")
+    key = (id(edition), players, act.name, "symbolic")
     if key not in _STEPS:
         try:
-            _STEPS[key] = act.step(ed, s0, abstract_bankruptcy=True)
+            _STEPS[key] = act.step(edition, s0, abstract_bankruptcy=True)
         except Unsupported:
             _STEPS[key] = None
     return _STEPS[key]
 
 
-def _steps(ir: dict, ed, act: Action, players: int, s0) -> "_Instances":
+def _steps(ir: dict, edition: interpreter.Edition, act: Action, players: int, s0: SymState) -> _Instances:
     """Every instance of the action run on `s0` (bankruptcy abstracted), each built once,
     the first time a caller reaches it (a cell stops at its first instance that fails)."""
-    key = (id(ed), players, act.name)         # `edition` keeps `ed` alive: the id is stable
+    key = (id(edition), players, act.name)         # `_Instances` keeps the edition alive: the id is stable
     if key not in _STEPS:
-        _STEPS[key] = _Instances(ed, act, s0)
+        _STEPS[key] = _Instances(edition, act, s0)
     return _STEPS[key]
 
 
@@ -249,12 +258,12 @@ class _Instances:
     """An action's instances as (args, game, or the `Unsupported` raised), built lazily in
     the order of `instances` and kept."""
 
-    def __init__(self, ed, act: Action, s0):
-        self.edition, self.act, self.s0 = ed, act, s0
+    def __init__(self, edition: interpreter.Edition, act: Action, s0: SymState) -> None:
+        self.edition, self.act, self.s0 = edition, act, s0
         self.todo = instances(act)
         self.built: list = []
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[tuple[dict, SymGame | Unsupported]]:
         i = 0
         while True:
             if i == len(self.built):
@@ -270,32 +279,32 @@ class _Instances:
             i += 1
 
 
-def prove_initial(ir: dict, invariant, players: int):
-    ed = playable(ir)
+def prove_initial(ir: dict, invariant: str | dict, players: int) -> Verdict:
+    edition = playable(ir)
     inv = _invariant(ir, invariant)
     try:
-        value = holds(ed, inv, initial(ed, players))
+        value = holds(edition, inv, initial(edition, players))
     except Unsupported as error:
         return Unknown(f"unsupported: {error}")
-    value = T.concrete(value)
+    value = terms.concrete(value)
     if value is True:
         return Proved("the start state")
     return Violated([{"step": 0, "action": "start", "state": "the start state"}],
                     f"`{inv['name']}` is false in the start state")
 
 
-def instances(act: Action):
+def instances(act: Action) -> Iterator[dict]:
     """Every assignment of the action's enumerable parameters (seat, deed, card, square)."""
     names = list(act.params)
     for values in itertools.product(*[act.params[n] for n in names]):
         yield dict(zip(names, values, strict=True))
 
 
-def unsupported_is_unknown(check):
+def unsupported_is_unknown(check: Callable[Params, Result]) -> Callable[Params, Result | Unknown]:
     """A construct the symbolic semantics does not model (e.g. per-player state) makes the
     verdict unknown with the reason: never a crash, never a pass."""
     @functools.wraps(check)
-    def honest(*args, **kwargs):
+    def honest(*args: Params.args, **kwargs: Params.kwargs) -> Result | Unknown:
         try:
             return check(*args, **kwargs)
         except Unsupported as error:
@@ -304,25 +313,26 @@ def unsupported_is_unknown(check):
 
 
 @unsupported_is_unknown
-def prove_preserves(ir: dict, invariant, action, players: int, strengthen: bool = True):
+def prove_preserves(ir: dict, invariant: str | dict, action: str | Action, players: int,
+                    strengthen: bool = True) -> Verdict:
     """Inv(s) and guard(s) imply Inv(step(s)), for every instance of the action (seat,
     deed, ...); each instance is one query. With `strengthen`, an instance that is not
     inductive alone is tried again assuming every other built-in invariant too."""
-    ed = playable(ir)
+    edition = playable(ir)
     inv = _invariant(ir, invariant)
     act = _action(ir, action, players)
-    s0 = _fresh(ed, players)
-    pre = _before(ed, inv, players, s0)
+    s0 = _fresh(edition, players)
+    pre = _before(edition, inv, players, s0)
     if pre is True:             # whatever path the action takes, unmodelled ones included
         return Proved(EVERY_STATE)
-    cell = _Cell(ir, ed, inv, act, players, s0, pre, strengthen)
+    cell = _Cell(ir, edition, inv, act, players, s0, pre, strengthen)
     # first all instances at once (the parameters symbolic): one query, often enough
-    whole = _sym_step(ed, act, players, s0)
+    whole = _sym_step(edition, act, players, s0)
     if whole is not None and (verdict := cell.whole(whole)) is not None:
         return verdict
     # otherwise instance by instance: which seat, deed or card, and why
-    for args, g in _steps(ir, ed, act, players, s0):
-        if (verdict := cell.instance(args, g)) is not None:
+    for args, game in _steps(ir, edition, act, players, s0):
+        if (verdict := cell.instance(args, game)) is not None:
             return verdict
     if cell.used_strength:
         return Proved(cell.strengthened())
@@ -339,179 +349,182 @@ class _Cell:
     pre-state's terms (`base`) and, once a query needs them, the other built-in invariants'
     (`strong`); `used_strength` once an instance was proved only with them."""
 
-    def __init__(self, ir: dict, ed, inv: dict, act: Action, players: int, s0, pre, strengthen: bool):
-        self.ir, self.edition, self.inv, self.act, self.players, self.s0 = ir, ed, inv, act, players, s0
+    def __init__(self, ir: dict, edition: interpreter.Edition, inv: dict, act: Action, players: int, s0: SymState,
+                 pre: Term, strengthen: bool) -> None:
+        self.ir, self.edition, self.inv, self.act, self.players, self.s0 = ir, edition, inv, act, players, s0
         self.others = [x for x in facts(ir) if x["name"] != inv["name"] and _built_in(x)]
         self.strengthen = strengthen and bool(self.others)
-        self.base = [T.lift(c) for c in (_domain(ed, players, s0), pre) if c is not True]
+        self.base = [terms.lift(term) for term in (_domain(edition, players, s0), pre) if term is not True]
         self._strong: list | None = None
         self.used_strength = False
 
     def strong(self) -> list:
         """The other built-in invariants on the pre-state, made when first asked for."""
         if self._strong is None:
-            self._strong = [T.lift(c) for c in [_before(self.edition, x, self.players, self.s0) for x in self.others]
-                            if c is not True]
+            known = [_before(self.edition, x, self.players, self.s0) for x in self.others]
+            self._strong = [terms.lift(term) for term in known if term is not True]
         return self._strong
 
     def strengthened(self) -> str:
         return STRENGTHENED + ", ".join(x["name"] for x in self.others)
 
-    def whole(self, whole: SymGame):
+    def whole(self, whole: SymGame) -> Verdict | None:
         """The verdict of every instance at once (the parameters symbolic), or None where
         that query does not decide the cell."""
-        ed, inv, act, players, s0 = self.edition, self.inv, self.act, self.players, self.s0
-        if whole.s.unsupported is False and not _writes(ed, act, players, s0) & _reads(ed, inv, players, s0):
+        edition, inv, act, players, s0 = self.edition, self.inv, self.act, self.players, self.s0
+        if whole.s.unsupported is False and not _writes(edition, act, players, s0) & _reads(edition, inv, players, s0):
             return Proved(FRAME)
-        if _built_in(inv) and (why := _unmodelled_path(self.ir, ed, act, players, s0)):
+        if _built_in(inv) and (why := _unmodelled_path(self.ir, edition, act, players, s0)):
             return Unknown(why)
-        post = holds(ed, inv, whole.s) if whole.s.ok is not False else True
-        goal = T.and_(whole.s.ok, T.or_(T.not_(post), whole.s.unsupported))
+        post = holds(edition, inv, whole.s) if whole.s.ok is not False else True
+        goal = terms.and_(whole.s.ok, terms.or_(terms.not_(post), whole.s.unsupported))
         if goal is False:
             return Proved("inductive")
-        result, _, model = _query(*self.base, T.lift(goal))
+        result, _, model = _query(*self.base, terms.lift(goal))
         if result == z3.unsat:
             return Proved("inductive")
         # a model on an unmodelled path (a bankruptcy) does not decide the cell: Z3 may as
         # well have picked one that is merely not inductive alone, and the strengthened
         # query rules out both; only its model (or, unstrengthened, this one) names the path
         if result == z3.sat and self.strengthen:
-            result, _, model = _query(*self.base, *self.strong(), T.lift(goal))
+            result, _, model = _query(*self.base, *self.strong(), terms.lift(goal))
             if result == z3.unsat:
                 return Proved(self.strengthened())
         if result == z3.sat and (why := _unmodelled(model, whole, act)):
             return Unknown(why)
         return None
 
-    def instance(self, args: dict, g: SymGame | Unsupported):
-        """The verdict that one instance (`g`, its step, or why it is not modelled) gives
+    def instance(self, args: dict, game: SymGame | Unsupported) -> Verdict | None:
+        """The verdict that one instance (`game`, its step, or why it is not modelled) gives
         the cell, or None where it preserves the invariant."""
         act = self.act
         try:
-            if isinstance(g, Unsupported):
-                raise g
-            post = holds(self.edition, self.inv, g.s)
+            if isinstance(game, Unsupported):
+                raise game
+            post = holds(self.edition, self.inv, game.s)
         except Unsupported as error:
             return Unknown(f"unsupported: {error} ({_show(act, args)})")
-        if g.s.ok is False:
+        if game.s.ok is False:
             return None
-        goal = T.and_(g.s.ok, T.or_(T.not_(post), g.s.unsupported))
+        goal = terms.and_(game.s.ok, terms.or_(terms.not_(post), game.s.unsupported))
         if goal is False:
             return None
-        if self.used_strength and g.s.unsupported is False:
-            return self._strong_first(args, g, goal)
-        result, why, model = _query(*self.base, T.lift(goal))
+        if self.used_strength and game.s.unsupported is False:
+            return self._strong_first(args, game, goal)
+        result, why, model = _query(*self.base, terms.lift(goal))
         if result == z3.unsat:
             return None
         if result == z3.unknown:
             return Unknown(f"solver: {why} ({_show(act, args)})", gave_up=True)
         if self.strengthen:       # whatever path the model took (as in `whole`)
-            result, why, model = _query(*self.base, *self.strong(), T.lift(goal))
+            result, why, model = _query(*self.base, *self.strong(), terms.lift(goal))
             if result == z3.unsat:
                 self.used_strength = True
                 return None
             if result == z3.unknown:
                 return Unknown(f"solver: {why} ({_show(act, args)})", gave_up=True)
-        if z3.is_true(model.eval(T.lift(g.s.unsupported), model_completion=True)):
-            return Unknown("unsupported: " + "; ".join(sorted(g.reasons)) + f" ({_show(act, args)})")
-        return Unknown(f"not inductive ({_show(act, args)})", _model_summary(model, self.s0, g.s))
+        assert model is not None, "the last query was satisfiable"
+        if z3.is_true(model.eval(terms.lift(game.s.unsupported), model_completion=True)):
+            return Unknown("unsupported: " + "; ".join(sorted(game.reasons)) + f" ({_show(act, args)})")
+        return Unknown(f"not inductive ({_show(act, args)})", _model_summary(model, self.s0, game.s))
 
-    def _strong_first(self, args: dict, g: SymGame, goal):
+    def _strong_first(self, args: dict, game: SymGame, goal: Term) -> Verdict | None:
         """The cell leans on the other invariants already and this instance has no
         unmodelled path: ask with them first, the plain query only where that one does not
         finish (the verdict the plain-first order gives, without its query)."""
-        result, why, model = _query(*self.base, *self.strong(), T.lift(goal))
+        result, why, model = _query(*self.base, *self.strong(), terms.lift(goal))
         if result == z3.unsat:
             return None
         if result == z3.sat:
-            return Unknown(f"not inductive ({_show(self.act, args)})", _model_summary(model, self.s0, g.s))
-        result, plain, _ = _query(*self.base, T.lift(goal))
+            return Unknown(f"not inductive ({_show(self.act, args)})", _model_summary(model, self.s0, game.s))
+        result, plain, _ = _query(*self.base, terms.lift(goal))
         if result == z3.unsat:
             return None
         return Unknown(f"solver: {plain if result == z3.unknown else why} ({_show(self.act, args)})", gave_up=True)
 
 
-def _unmodelled_path(ir: dict, ed, act: Action, players: int, s0) -> str:
+def _unmodelled_path(ir: dict, edition: interpreter.Edition, act: Action, players: int, s0: SymState) -> str:
     """Why the action can take a path the symbolic semantics does not model (a payer's
     bankruptcy) from a state where every built-in invariant holds; "" when it cannot or
     the solver does not say. One query per action: such a path makes every built-in
     invariant's cell unknown (its own query would find the same path), so each need not
     ask again."""
-    key = (id(ed), players, act.name, "unmodelled")
+    key = (id(edition), players, act.name, "unmodelled")
     if key not in _STEPS:
-        whole = _sym_step(ed, act, players, s0)
+        whole = _sym_step(edition, act, players, s0)
+        assert whole is not None, "asked only where the step is built"
         _STEPS[key] = ""
         if whole.s.unsupported is not False and whole.s.ok is not False:
             solver = _solver()
-            known = [_before(ed, x, players, s0) for x in facts(ir) if _built_in(x)]
-            solver.add(*[T.lift(c) for c in (_domain(ed, players, s0), *known) if c is not True])
+            known = [_before(edition, x, players, s0) for x in facts(ir) if _built_in(x)]
+            solver.add(*[terms.lift(term) for term in (_domain(edition, players, s0), *known) if term is not True])
             solver.push()
-            solver.add(T.lift(whole.s.ok), T.lift(whole.s.unsupported))
+            solver.add(terms.lift(whole.s.ok), terms.lift(whole.s.unsupported))
             result, _ = _check(solver)
             if result == z3.sat:
                 _STEPS[key] = _unmodelled(solver.model(), whole, act)
             solver.pop()
             if result == z3.unknown:      # all parameters at once is too much: one by one
-                for args, g in _steps(ir, ed, act, players, s0):
-                    if isinstance(g, Unsupported) or g.s.unsupported is False or g.s.ok is False:
+                for args, game in _steps(ir, edition, act, players, s0):
+                    if isinstance(game, Unsupported) or game.s.unsupported is False or game.s.ok is False:
                         continue
                     solver.push()
-                    solver.add(T.lift(g.s.ok), T.lift(g.s.unsupported))
+                    solver.add(terms.lift(game.s.ok), terms.lift(game.s.unsupported))
                     result, _ = _check(solver)
                     solver.pop()
                     if result == z3.sat:
-                        _STEPS[key] = "unsupported: " + "; ".join(sorted(g.reasons)) + f" (e.g. {_show(act, args)})"
+                        _STEPS[key] = "unsupported: " + "; ".join(sorted(game.reasons)) + f" (e.g. {_show(act, args)})"
                         break
     return _STEPS[key]
 
 
-def _unmodelled(model, whole, act) -> str:
+def _unmodelled(model: z3.ModelRef, whole: SymGame, act: Action) -> str:
     """The reason, when the model takes a path the symbolic semantics does not model, with
     the action's parameters as the model chose them; "" otherwise."""
-    if not z3.is_true(model.eval(T.lift(whole.s.unsupported), model_completion=True)):
+    if not z3.is_true(model.eval(terms.lift(whole.s.unsupported), model_completion=True)):
         return ""
     args = {n: model.eval(v, model_completion=True) for n, v in whole.choices.items() if n.startswith(act.name + ".")}
     shown = act.name + "(" + ", ".join(f"{n.split('.', 1)[1]}={v}" for n, v in args.items()) + ")"
     return "unsupported: " + "; ".join(sorted(whole.reasons)) + f" (e.g. {shown})"
 
 
-def can_happen(ir: dict, action, players: int) -> bool | None:
+def can_happen(ir: dict, action: str | Action, players: int) -> bool | None:
     """Z3: is there a state where every invariant and lemma holds and the action's guard
     (with the assumptions along some path) holds too? False is a rule that can never fire
     (a dead rule); None is unknown."""
-    ed = playable(ir)
+    edition = playable(ir)
     act = _action(ir, action, players)
-    s0 = _fresh(ed, players)
+    s0 = _fresh(edition, players)
     try:
-        whole = _sym_step(ed, act, players, s0)
+        whole = _sym_step(edition, act, players, s0)
         if whole is None:
             return None
-        solver = _known(ir, ed, players, s0)
+        solver = _known(ir, edition, players, s0)
     except Unsupported:
         return None
     solver.push()
     try:
         if whole.s.ok is not True:
-            solver.add(T.lift(whole.s.ok))
+            solver.add(terms.lift(whole.s.ok))
         result = _check(solver)[0]
     finally:
         solver.pop()
     return True if result == z3.sat else False if result == z3.unsat else None
 
 
-def _known(ir: dict, ed, players: int, s0):
+def _known(ir: dict, edition: interpreter.Edition, players: int, s0: SymState) -> z3.Solver:
     """A solver holding every invariant and lemma on the fresh state (and its domain), taken
     in once per edition run (`budget`) and shared by its `can_happen` queries, each pushed
     and popped (outside a budget, one per query)."""
-    def make():
+    def make() -> z3.Solver:
         solver = _solver()
-        known = [_before(ed, x, players, s0) for x in facts(ir)] + [_domain(ed, players, s0)]
-        solver.add(*[T.lift(c) for c in known if c is not True])
+        known = [_before(edition, x, players, s0) for x in facts(ir)] + [_domain(edition, players, s0)]
+        solver.add(*[terms.lift(term) for term in known if term is not True])
         return solver
-    return _shared((id(ed), players, "known"), make)
+    return _shared((id(edition), players, "known"), make)
 
 
-def _shared(key: tuple, make):
+def _shared(key: tuple, make: Callable[[], Shared]) -> Shared:
     """The edition run's object under `key` (inside `budget`), made the first time it is
     asked for; outside a budget, a new one each time."""
     shared = _effort.shared if _effort is not None else {}
@@ -520,48 +533,48 @@ def _shared(key: tuple, make):
     return shared[key]
 
 
-def same_step(ir: dict, other: dict, action, players: int) -> bool | None:
+def same_step(ir: dict, other: dict, action: str | Action, players: int) -> bool | None:
     """Z3: from every state where `ir`'s invariants and lemmas hold, does the action (every
     parameter symbolic, bankruptcy abstracted) have the same guard and the same outcome in
     `other`, an edition of the same board? None is unknown."""
-    ed, ed_other = playable(ir), playable(other)
+    edition, other_edition = playable(ir), playable(other)
     act = _action(ir, action, players)
-    s0 = _fresh(ed, players)
+    s0 = _fresh(edition, players)
     try:
-        mine, theirs = _sym_step(ed, act, players, s0), _sym_step(ed_other, act, players, s0)
+        mine, theirs = _sym_step(edition, act, players, s0), _sym_step(other_edition, act, players, s0)
         if mine is None or theirs is None:
             return None
-        known = [holds(ed, x, s0) for x in facts(ir)] + [domain(ed, s0)]
+        known = [holds(edition, x, s0) for x in facts(ir)] + [domain(edition, s0)]
     except Unsupported:
         return None
     a, b = mine.s.values(), theirs.s.values()
-    differs = [T.lift(a[name]) != T.lift(b[name]) for name in a]
+    differs = [terms.lift(a[name]) != terms.lift(b[name]) for name in a]
     solver = _solver()
-    solver.add(*[T.lift(c) for c in known if c is not True])
-    solver.add(z3.Or(T.lift(mine.s.ok) != T.lift(theirs.s.ok), z3.And(T.lift(mine.s.ok), z3.Or(*differs))))
+    solver.add(*[terms.lift(term) for term in known if term is not True])
+    solver.add(z3.Or(terms.lift(mine.s.ok) != terms.lift(theirs.s.ok), z3.And(terms.lift(mine.s.ok), z3.Or(*differs))))
     result = _check(solver)[0]
     return True if result == z3.unsat else False if result == z3.sat else None
 
 
-def _show(act, args) -> str:
+def _show(act: Action, args: dict) -> str:
     return act.name + "(" + ", ".join(f"{k}={v}" for k, v in args.items()) + ")"
 
 
-def _model_summary(model, before, after) -> dict:
+def _model_summary(model: z3.ModelRef, before: SymState, after: SymState) -> dict:
     out = {}
     b, a = before.values(), after.values()
     for name in b:
-        x = model.eval(T.lift(b[name]), model_completion=True)
-        y = model.eval(T.lift(a[name]), model_completion=True)
+        x = model.eval(terms.lift(b[name]), model_completion=True)
+        y = model.eval(terms.lift(a[name]), model_completion=True)
         if not x.eq(y):
             out[name] = [str(x), str(y)]
     return out
 
 
-def table(ir: dict, players: int, actions: list | None = None) -> dict:
+def table(ir: dict, players: int, actions: list[Action] | None = None) -> dict:
     """Every (invariant, action) verdict, strengthening made sound (`joint`)."""
-    ed = playable(ir)
-    acts = actions if actions is not None else catalogue(ir, players, ed)
+    edition = playable(ir)
+    acts = actions if actions is not None else catalogue(ir, players, edition)
     invs = facts(ir)
     cells = {}
     for inv in invs:
@@ -575,7 +588,7 @@ def table(ir: dict, players: int, actions: list | None = None) -> dict:
 STRENGTHENED = "inductive with the other built-in invariants: "
 
 
-def joint(ir: dict, cells: dict) -> None:
+def joint(ir: dict, cells: dict[tuple[str, str], Verdict]) -> None:
     """A proof strengthened by the other built-in invariants (and the lemmas) stands only
     if each of them is itself proved in every column (joint induction); otherwise it is
     downgraded to unknown, until a fixpoint. An invariant without cells here (a lemma the
@@ -597,80 +610,83 @@ def joint(ir: dict, cells: dict) -> None:
 
 # ---- bounded model checking ---------------------------------------------------------------
 
-def _step_all(ed, acts, s, k: int, abstract: bool = False, built: list | None = None):
+def _step_all(edition: interpreter.Edition, acts: list[Action], state: SymState, k: int, abstract: bool = False,
+              built: list | None = None) -> tuple:
     """The disjunctive transition at step k: (selector, next state vars, constraints,
     games[, stuck]). With `abstract`, a bankruptcy is not computed: `stuck` is the condition
     that the step takes such a path, which the constraints leave out (the caller must ask
     whether it is reachable and stop there). With
-    `built` (each action's step on `fresh(ed, players)`, as `_sym_step` builds it), `s` must
+    `built` (each action's step on `fresh(edition, players)`, as `_sym_step` builds it), `state` must
     be a fresh state too: the steps are renamed onto it, not built again (the same terms)."""
-    nxt = fresh(ed, s.players, prefix=f"s{k + 1}.")
+    nxt = fresh(edition, state.players, prefix=f"s{k + 1}.")
     sel = z3.Int(f"sel{k}")
     rename = None if built is None else \
-        [(x, y) for x, y in zip(_fresh(ed, s.players).flat(), s.flat(), strict=True) if T.is_sym(x)]
+        [(x, y) for x, y in zip(_fresh(edition, state.players).flat(), state.flat(), strict=True) if terms.is_sym(x)]
     options, games, stuck = [], [], []
     for j, act in enumerate(acts):
         tag = f"s{k}.{j}."
-        g = act.step(ed, s, tag=tag, abstract_bankruptcy=abstract) if built is None else built[j]
-        a, b = g.s.values(), nxt.values()
-        eqs = [T.lift(T.eq(a[n], b[n])) for n in a]
-        bankrupt = z3.And(sel == j, T.lift(g.s.ok), T.lift(g.s.unsupported)) if abstract and g.reasons else None
-        option = z3.And(sel == j, T.lift(g.s.ok), T.lift(T.not_(g.s.unsupported)), *eqs)
+        game = act.step(edition, state, tag=tag, abstract_bankruptcy=abstract) if built is None else built[j]
+        a, b = game.s.values(), nxt.values()
+        eqs = [terms.lift(terms.eq(a[n], b[n])) for n in a]
+        bankrupt = z3.And(sel == j, terms.lift(game.s.ok), terms.lift(game.s.unsupported)) \
+            if abstract and game.reasons else None
+        option = z3.And(sel == j, terms.lift(game.s.ok), terms.lift(terms.not_(game.s.unsupported)), *eqs)
         if built is not None:
-            g, option, bankrupt = _renamed(g, tag, rename, option, bankrupt)
+            game, option, bankrupt = _renamed(game, tag, rename or [], option, bankrupt)
         if bankrupt is not None:
             stuck.append(bankrupt)
         options.append(option)
-        games.append(g)
+        games.append(game)
     if abstract:
         return sel, nxt, z3.Or(*options), games, (z3.Or(*stuck) if stuck else z3.BoolVal(False))
     return sel, nxt, z3.Or(*options), games
 
 
-def _renamed(g: SymGame, tag: str, rename: list, *terms) -> tuple:
+def _renamed(game: SymGame, tag: str, rename: list, *exprs: z3.ExprRef | None) -> tuple:
     """A step built on the fresh state, moved onto another fresh state (`rename`: pairs of
     their constants) with its decisions tagged: the game holding the renamed decisions (the
-    counterexample's replay reads them; its state is not renamed), then each of `terms`
+    counterexample's replay reads them; its state is not renamed), then each of `exprs`
     renamed (None stays None)."""
-    choices = {tag + key: z3.Const(tag + key, x.sort()) for key, x in g.choices.items()}
-    pairs = rename + [(x, choices[tag + key]) for key, x in g.choices.items()]
-    other = copy.copy(g)
+    choices = {tag + key: z3.Const(tag + key, x.sort()) for key, x in game.choices.items()}
+    pairs = rename + [(x, choices[tag + key]) for key, x in game.choices.items()]
+    other = copy.copy(game)
     other.s, other.choices, other.tag = None, choices, tag
-    return (other, *[None if t is None else z3.substitute(t, *pairs) for t in terms])
+    return (other, *[None if t is None else z3.substitute(t, *pairs) for t in exprs])
 
 
-def _chain_step(ed, acts, s, k: int):
+def _chain_step(edition: interpreter.Edition, acts: list[Action], state: SymState, k: int) -> tuple:
     """`_step_all` from the start state, built once per edition, players and actions: after
     the first step, from a fresh state, each action's step is `_sym_step`'s renamed."""
-    key = (id(ed), s.players, tuple(a.name for a in acts), k)
+    key = (id(edition), state.players, tuple(a.name for a in acts), k)
     if key not in _CHAINS:
-        built = [_sym_step(ed, act, s.players, _fresh(ed, s.players)) for act in acts] if k else None
+        built = [_sym_step(edition, act, state.players, _fresh(edition, state.players)) for act in acts] if k else None
         if built is not None and None in built:
             built = None                  # a step not supported: built again, to say why
-        _CHAINS[key] = _step_all(ed, acts, s, k, abstract=True, built=built)
+        _CHAINS[key] = _step_all(edition, acts, state, k, abstract=True, built=built)
     return _CHAINS[key]
 
 
 @unsupported_is_unknown
-def bounded(ir: dict, invariant, players: int, depth: int, actions: list | None = None):
+def bounded(ir: dict, invariant: str | dict, players: int, depth: int, actions: list[Action] | None = None) -> Verdict:
     """No violation within `depth` actions of the start. Each step's check assumes the
     invariant in the states before (it was just checked there), in the solver every row's
     checks share. Where a check runs out of its resource limit it is asked again, first
     without those assumptions from that step on, then with them in a solver of the row's
     own from the start (which finishes depends on the query), and the deepest bound stands."""
-    ed = playable(ir)
+    edition = playable(ir)
     inv = _invariant(ir, invariant)
-    acts = actions if actions is not None else catalogue(ir, players, ed)
-    s = initial(ed, players)
-    if T.concrete(holds(ed, inv, s)) is not True:
+    acts = actions if actions is not None else catalogue(ir, players, edition)
+    state = initial(edition, players)
+    if terms.concrete(holds(edition, inv, state)) is not True:
         return prove_initial(ir, inv, players)
-    chain = _transition(ed, acts, players)
-    verdict = _bmc(ed, inv, acts, chain, players, depth, _Assuming(chain.rows))
-    verdict = _deeper(verdict, depth, lambda reached: _bmc(ed, inv, acts, chain, players, depth, chain, start=reached))
-    return _deeper(verdict, depth, lambda reached: _bmc(ed, inv, acts, chain, players, depth, _Alone(chain)))
+    chain = _transition(edition, acts, players)
+    verdict = _bmc(edition, inv, acts, chain, players, depth, _Assuming(chain.rows))
+    verdict = _deeper(verdict, depth,
+                      lambda reached: _bmc(edition, inv, acts, chain, players, depth, chain, start=reached))
+    return _deeper(verdict, depth, lambda reached: _bmc(edition, inv, acts, chain, players, depth, _Alone(chain)))
 
 
-def _deeper(verdict, depth: int, again):
+def _deeper(verdict: Verdict, depth: int, again: Callable[[int], Verdict]) -> Verdict:
     """Where `verdict` is a check that ran out of its resource limit at step `reached`
     (before `depth`), `again(reached)` where that goes deeper or finds a violation."""
     if not verdict.reason.startswith("solver") or isinstance(verdict, Bounded) and verdict.bound >= depth:
@@ -692,9 +708,9 @@ class _Transition:
     `_Guarded`). One per edition run (`budget`), so what a check spends depends on that
     run's checks alone, never on what the process did before."""
 
-    def __init__(self, ed, acts: list, players: int):
-        self.edition, self.acts, self.ctx = ed, acts, z3.Context()
-        self.states = [initial(ed, players)]
+    def __init__(self, edition: interpreter.Edition, acts: list[Action], players: int) -> None:
+        self.edition, self.acts, self.ctx = edition, acts, z3.Context()
+        self.states = [initial(edition, players)]
         self.steps: list = []        # _chain_step's (sel, next state, trans, games, stuck), per depth
         self.taken: list = []        # step k in this context: [no bankruptcy at step k-1 (k > 0), its relation]
         self.solvers: list = []      # depth k: the solver holding steps 0..k
@@ -717,7 +733,7 @@ class _Transition:
                               + [self.step(j)[2].translate(self.ctx)])
         return self.taken[k]
 
-    def solver(self, k: int):
+    def solver(self, k: int) -> z3.Solver:
         """The solver of steps 0..k."""
         while len(self.solvers) <= k:
             solver = z3.Solver(ctx=self.ctx)
@@ -725,11 +741,11 @@ class _Transition:
             self.solvers.append(solver)
         return self.solvers[k]
 
-    def check(self, k: int, goal) -> tuple:
+    def check(self, k: int, goal: z3.BoolRef) -> tuple:
         """Step k's check without assumptions."""
         return _pushed(self.solver(k), goal)
 
-    def passed(self, k: int, after) -> None:
+    def passed(self, k: int, after: Term) -> None:
         """Step k's check found nothing: nothing to add, the next solver has the steps."""
 
     def bankruptcy(self, k: int) -> tuple:
@@ -788,7 +804,7 @@ class _Guarded:
             self.go.append(go)
         return self.go[:k]
 
-    def literal(self, term) -> z3.BoolRef:
+    def literal(self, term: z3.BoolRef) -> z3.BoolRef:
         """A new literal implying `term` (of the main context)."""
         self.literals += 1
         lit = z3.Bool(f"row.{self.literals}", self.chain.ctx)
@@ -804,13 +820,13 @@ class _Assuming:
         self.rows = rows
         self.assumed: list = []      # literals: the invariant after each step passed
 
-    def check(self, k: int, goal) -> tuple:
+    def check(self, k: int, goal: z3.BoolRef) -> tuple:
         steps = self.rows.steps(k)
         result, why = _check(self.rows.solver, *steps, *self.assumed, self.rows.literal(goal))
         return result, why, self.rows.solver.model().translate(z3.main_ctx()) if result == z3.sat else None
 
-    def passed(self, k: int, after) -> None:
-        self.assumed.append(self.rows.literal(T.lift(after)))
+    def passed(self, k: int, after: Term) -> None:
+        self.assumed.append(self.rows.literal(terms.lift(after)))
 
 
 class _Alone:
@@ -823,19 +839,19 @@ class _Alone:
         self.chain, self.ctx = chain, z3.Context()
         self.own = z3.Solver(ctx=self.ctx)
 
-    def check(self, k: int, goal) -> tuple:
+    def check(self, k: int, goal: z3.BoolRef) -> tuple:
         """Step k's check (asked from the first step on: every step's check takes it in)."""
         self.own.add(self.chain.step(k)[2].translate(self.ctx))
         return _pushed(self.own, goal)
 
-    def passed(self, k: int, after) -> None:
+    def passed(self, k: int, after: Term) -> None:
         # one at a time: taking a term in may make terms of the context, and which terms a
         # translation makes then decides how the next check goes
         self.own.add(z3.Not(self.chain.step(k)[4]).translate(self.ctx))
-        self.own.add(T.lift(after).translate(self.ctx))
+        self.own.add(terms.lift(after).translate(self.ctx))
 
 
-def _pushed(solver, goal) -> tuple:
+def _pushed(solver: z3.Solver, goal: z3.BoolRef) -> tuple:
     """`goal` (a term of the main context) checked on `solver` in a scope of its own, popped
     after: (result, why unknown, model in the main context or None)."""
     solver.push()
@@ -847,13 +863,14 @@ def _pushed(solver, goal) -> tuple:
         solver.pop()
 
 
-def _transition(ed, acts: list, players: int) -> _Transition:
+def _transition(edition: interpreter.Edition, acts: list[Action], players: int) -> _Transition:
     """The edition run's `_Transition` for these players and actions (inside `budget`), else
     one of its own."""
-    return _shared((id(ed), players, tuple(a.name for a in acts)), lambda: _Transition(ed, acts, players))
+    return _shared((id(edition), players, tuple(a.name for a in acts)), lambda: _Transition(edition, acts, players))
 
 
-def _bmc(ed, inv: dict, acts: list, chain: _Transition, players: int, depth: int, checks, start: int = 0):
+def _bmc(edition: interpreter.Edition, inv: dict, acts: list[Action], chain: _Transition, players: int, depth: int,
+         checks: _Transition | _Assuming | _Alone, start: int = 0) -> Verdict:
     """Bounded model checking from the start state, the check of each step from `start` on
     asked by `checks` (the chain itself, a row's `_Assuming` or its `_Alone`), after the
     chain has asked whether a bankruptcy is reachable at that step."""
@@ -862,7 +879,7 @@ def _bmc(ed, inv: dict, acts: list, chain: _Transition, players: int, depth: int
             sel, nxt, trans, gs, stuck = chain.step(k)
         except Unsupported as error:
             return Unknown(f"unsupported: {error}")
-        after = holds(ed, inv, nxt)
+        after = holds(edition, inv, nxt)
         if k < start:
             checks.passed(k, after)
             continue
@@ -879,11 +896,11 @@ def _bmc(ed, inv: dict, acts: list, chain: _Transition, players: int, depth: int
             # the goal keeps `stuck`, false beside the step's relation (which has no bankrupt
             # path): the same formula asked without it leaves some checks near the limit
             # unfinished that finish with it (tests/verifier/broken: the deeds the bank keeps)
-            result, why, model = checks.check(k, z3.Or(T.lift(T.not_(after)), stuck))
+            result, why, model = checks.check(k, z3.Or(terms.lift(terms.not_(after)), stuck))
         except Unsupported as error:
             return Unknown(f"unsupported: {error}")
         if result == z3.sat:
-            return _trace(ed, acts, model, chain.states[:k + 2], [x[0] for x in chain.steps[:k + 1]],
+            return _trace(edition, acts, model, chain.states[:k + 2], [x[0] for x in chain.steps[:k + 1]],
                           [x[3] for x in chain.steps[:k + 1]], inv)
         if result == z3.unknown:
             reason = f"solver at depth {k + 1}: {why}"
@@ -893,76 +910,78 @@ def _bmc(ed, inv: dict, acts: list, chain: _Transition, players: int, depth: int
     return Bounded(depth, players, "bounded model checking from the start state (no bankruptcy reachable)")
 
 
-def _trace(ed, acts, model, states, sels, games, inv):
+def _trace(edition: interpreter.Edition, acts: list[Action], model: z3.ModelRef, states: list[SymState],
+           sels: list[z3.ArithRef], games: list[list[SymGame]], inv: dict) -> Verdict:
     """Replay the model's steps in concrete mode; a violation stands only if the concrete
     run reaches it (the symbolic choices over-approximate amounts such as bids)."""
     steps = []
-    s = states[0]
+    state = states[0]
     for k, sel in enumerate(sels):
         j = model.eval(sel, model_completion=True).as_long()
         act = acts[j]
-        g = games[k][j]
+        game = games[k][j]
         args = {}
         for name in act.params:
             key = f"s{k}.{j}.{act.name}.{name}"
-            if key in g.choices:
-                args[name] = model.eval(g.choices[key], model_completion=True).as_long()
+            if key in game.choices:
+                args[name] = model.eval(game.choices[key], model_completion=True).as_long()
 
-        def provider(key, kind, dom, seat, k=k, j=j, g=g):
-            var = g.choices.get(f"s{k}.{j}." + key) if not key.startswith(f"s{k}.{j}.") else g.choices.get(key)
+        def provider(key, kind, dom, seat, k=k, j=j, game=game):
+            var = game.choices.get(f"s{k}.{j}." + key) if not key.startswith(f"s{k}.{j}.") else game.choices.get(key)
             if var is None:
                 return dom[0] if isinstance(dom, list) else dom[1]
             v = model.eval(var, model_completion=True)
             return bool(z3.is_true(v)) if z3.is_bool(v) else v.as_long()
-        c = act.step(ed, s, args=args, provider=provider, tag=f"s{k}.{j}.")
-        if c.s.ok is not True:
+        played = act.step(edition, state, args=args, provider=provider, tag=f"s{k}.{j}.")
+        if played.s.ok is not True:
             return Unknown("a violation in the model that the concrete semantics does not reach (step %d)" % (k + 1))
-        before = s.values()
-        s = c.s
-        after = s.values()
+        before = state.values()
+        state = played.s
+        after = state.values()
         steps.append({"step": k + 1, "action": act.name, "args": args,
-                      "choices": [[kind, v, seat] for kind, v, seat in c.record],
-                      "changed": {n: after[n] for n in after if not T.same(before[n], after[n])}})
-    if T.concrete(holds(ed, inv, s)) is not False:
+                      "choices": [[kind, v, seat] for kind, v, seat in played.record],
+                      "changed": {n: after[n] for n in after if not terms.same(before[n], after[n])}})
+    if terms.concrete(holds(edition, inv, state)) is not False:
         return Unknown("a violation in the model that the concrete semantics does not reach")
-    ok, why = confirm(ed, steps, states[0].players, inv, acts)
+    ok, why = confirm(edition, steps, states[0].players, inv, acts)
     if not ok:
         return Unknown(f"a violation the interpreter does not confirm: {why}")
     return Violated(steps, f"`{inv['name']}` is false after step {len(steps)}")
 
 
 @unsupported_is_unknown
-def witness(ir: dict, target, players: int, depth: int = 3, actions: list | None = None) -> Witness | Unknown:
+def witness(ir: dict, target: str | dict | Action, players: int, depth: int = 3,
+            actions: list[Action] | None = None) -> Witness | Unknown:
     """A reachability witness from the start state, within `depth` actions: for an action,
     a state where its guard holds; for an invariant, a state where its premise holds (the
     left side of its top-level implication `not A or B` / `A => B`, else the whole
     invariant's non-trivial part: a state where its body is not vacuously true)."""
-    ed = playable(ir)
-    acts = actions if actions is not None else catalogue(ir, players, ed)
-    s = initial(ed, players)
+    edition = playable(ir)
+    acts = actions if actions is not None else catalogue(ir, players, edition)
+    start = initial(edition, players)
     if isinstance(target, Action) or (isinstance(target, str) and any(a.name == target for a in acts)):
         act = _action(ir, target, players)
 
-        def goal(state):
-            return act.step(ed, state, tag="w.").s.ok
+        def goal(state: SymState) -> Term:
+            return act.step(edition, state, tag="w.").s.ok
         name = act.name
     else:
         inv = _invariant(ir, target)
         premise = premise_of(inv["body"])
 
-        def goal(state):
-            return holds(ed, {"body": premise}, state)
+        def goal(state: SymState) -> Term:
+            return holds(edition, {"body": premise}, state)
         name = inv["name"]
     solver = _solver()
-    states = [s]
-    if T.concrete(goal(s)) is True:
+    states = [start]
+    if terms.concrete(goal(start)) is True:
         return Witness(name, True, [], "at the start")
     for k in range(depth):
-        sel, nxt, trans, _ = _step_all(ed, acts, states[-1], k)
+        sel, nxt, trans, _ = _step_all(edition, acts, states[-1], k)
         solver.add(trans)
         states.append(nxt)
         solver.push()
-        solver.add(T.lift(goal(nxt)))
+        solver.add(terms.lift(goal(nxt)))
         result, why = _check(solver)
         if result == z3.sat:
             m = solver.model()

@@ -81,7 +81,7 @@ def check(path: Path, option: str) -> None:
 def unwritable(option: str, path: Path, error: OSError) -> Unwritable:
     """The error for `path`, saying which part of it is in the way."""
     folder = Path(os.path.realpath(path)).parent
-    blocking = next((p for p in (folder, *folder.parents) if p.exists()), folder)
+    blocking = next((parent for parent in (folder, *folder.parents) if parent.exists()), folder)
     if not blocking.is_dir():
         return Unwritable(option, path, f"`{blocking}` is a file, not a folder")
     if blocking != folder:

@@ -21,15 +21,17 @@ from numbers import Rational
 from pathlib import Path
 
 import interpreter
-from interpreter import actions as A
+from interpreter import actions as game_actions
 from interpreter.engine import Game
 from interpreter.invariants import InvariantViolation, check_all, event_checker
 from interpreter.state import BANK, GameState, Player
 from interpreter.translate import CompileError, Compiler, Ctx
 from spec import bundled
 
-CHOICES = {"buy": A.Buy, "pay_fine": A.PayFine, "use_card": A.UseCard, "build_hotel": A.BuildHotel}
-CAUTIOUS = (A.Done, A.Decline, A.Pass, A.Roll, A.Reject, A.KeepMortgage)
+CHOICES = {"buy": game_actions.Buy, "pay_fine": game_actions.PayFine, "use_card": game_actions.UseCard,
+           "build_hotel": game_actions.BuildHotel}
+CAUTIOUS = (game_actions.Done, game_actions.Decline, game_actions.Pass, game_actions.Roll, game_actions.Reject,
+            game_actions.KeepMortgage)
 
 
 @dataclass
@@ -65,26 +67,26 @@ class _Seat:
         self.name = name
         self.prefer: tuple = ()
         self.labels: tuple = ()      # the options and end-of-turn actions its turn names (`chooses "LABEL"`)
-        self.sale: A.ProposeTrade | None = None     # its turn's `sells`: offered at the first manage window
+        self.sale: game_actions.ProposeTrade | None = None     # its turn's `sells`: offered at the first manage window
         self.limit = 0               # `bids up to N` in this turn: the highest bid it makes
         self.line = 0
 
     def choose(self, game, seat, actions):
-        if self.sale is not None and any(type(a) is A.Done for a in actions):
+        if self.sale is not None and any(type(a) is game_actions.Done for a in actions):
             sale, self.sale = self.sale, None
             if game.valid_trade(seat, sale):     # one the rules refuse is not made
                 return sale
-        bids = [a for a in actions if type(a) is A.Bid and a.amount <= self.limit]
+        bids = [a for a in actions if type(a) is game_actions.Bid and a.amount <= self.limit]
         if bids:
             return min(bids, key=lambda bid: bid.amount)     # the smallest raise
         for a in actions:
-            if type(a) in self.prefer or type(a) in (A.Choose, A.Act) and a.label in self.labels:
+            if type(a) in self.prefer or type(a) in (game_actions.Choose, game_actions.Act) and a.label in self.labels:
                 return a
         for kind in CAUTIOUS:
             for a in actions:
                 if type(a) is kind:
                     return a
-        options = [f'"{a.label}"' for a in actions if type(a) is A.Choose]
+        options = [f'"{a.label}"' for a in actions if type(a) is game_actions.Choose]
         if options:
             raise _Failed(self.line, f"{self.name} must choose among the options {', '.join(options)}, and the "
                                      "turn names none of them (`chooses \"LABEL\"`)")
@@ -225,13 +227,13 @@ def _turn(edition: interpreter.Edition, game: Game, step: dict, seats: dict[str,
         each.prefer, each.labels, each.sale, each.limit, each.line = (), (), None, 0, line
     for bid in step.get("bids", ()):
         players[seats[bid["player"]]].limit = bid["limit"]
-    players[seat].prefer = tuple(CHOICES[c] for c in step["choices"])
+    players[seat].prefer = tuple(CHOICES[choice] for choice in step["choices"])
     players[seat].labels = tuple(step.get("labels", ()))
     for sale in step.get("sales", ()):       # one a turn (grammar/lower.py, E302)
         buyer = seats[sale["buyer"]]
-        players[seat].sale = A.ProposeTrade(buyer, tuple(edition.square_index[d] for d in sale["deeds"]), (),
+        players[seat].sale = game_actions.ProposeTrade(buyer, tuple(edition.square_index[d] for d in sale["deeds"]), (),
                                             -sale["price"])
-        players[buyer].prefer = (A.Accept,)
+        players[buyer].prefer = (game_actions.Accept,)
     throws = _Throws(step["throws"], who, line)
     game.dice_source = throws
     game.state.turn_index = seat

@@ -264,8 +264,8 @@ def _draws(square: dict, deck: str) -> bool:
 
 def _get(ir: dict, path: tuple) -> Any:
     node = ir
-    for p in path:
-        node = node[p]
+    for key in path:
+        node = node[key]
     return node
 
 

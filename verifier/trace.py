@@ -109,7 +109,7 @@ def play(edition: interpreter.Edition, inputs: Inputs, skip: frozenset = frozens
         check(game, event)
 
     try:
-        replayer = Replayer(recorded_choices([{"type": "choice", **c} for c in inputs.choices]))
+        replayer = Replayer(recorded_choices([{"type": "choice", **choice} for choice in inputs.choices]))
         game = start(edition, inputs, dice, [replayer] * inputs.players, hook)
         game.run()
     except InvariantViolation as violation:

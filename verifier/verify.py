@@ -187,9 +187,9 @@ def _traced(verdict: Verdict, ir: dict, report: Report, invariant: str, trace_di
         doc = {"format": traces.FORMAT, "version": traces.VERSION, "kind": "actions", "edition": report.edition,
                "spec": report.spec, "variants": list(ir["edition"].get("variants") or ()),
                "ir_hash": playable(ir).hash, "players": report.players,
-               "violation": {"invariant": invariant, "step": sum(s.get("action") != START for s in verdict.trace),
+               "violation": {"invariant": invariant, "step": sum(step.get("action") != START for step in verdict.trace),
                              "reason": verdict.reason},
-               "steps": [s for s in verdict.trace if s.get("action") != START]}   # the start state: no step
+               "steps": [step for step in verdict.trace if step.get("action") != START]}   # the start state: no step
         verdict.path = traces.write_doc(doc, Path(trace_dir), f"{report.edition}-{invariant}-z3")
     return verdict
 
@@ -206,23 +206,23 @@ def render(report: Report) -> str:
     width = max(len(inv["name"]) for inv in report.invariants)
     lines = [f"{report.edition} ({report.spec}): {len(report.invariants)} invariants x {len(cols)} columns, "
              f"{report.players} players, bounded depth {report.depth}"]
-    index = {c: i + 1 for i, c in enumerate(cols)}
-    lines.append("columns: " + ", ".join(f"{index[c]}={c}" for c in cols))
-    lines.append(" " * width + "  " + " ".join(f"{index[c]:>2}" for c in cols))
+    index = {column: i + 1 for i, column in enumerate(cols)}
+    lines.append("columns: " + ", ".join(f"{index[column]}={column}" for column in cols))
+    lines.append(" " * width + "  " + " ".join(f"{index[column]:>2}" for column in cols))
     for inv in report.invariants:
         marks = []
-        for c in cols:
-            v = report.cells.get((inv["name"], c))
+        for column in cols:
+            v = report.cells.get((inv["name"], column))
             marks.append(" -" if v is None else {"proved": " .", "bounded": " b", "violated": " X",
                                                  "unknown": " ?"}[_word(v)])
         lines.append(f"{inv['name']:<{width}}  " + " ".join(marks) + f"   {inv['text']}")
     lines.append("(. proved, b bounded, X violated, ? unknown, - no verdict)")
     for inv in report.invariants:
-        for c in cols:
-            v = report.cells.get((inv["name"], c))
+        for column in cols:
+            v = report.cells.get((inv["name"], column))
             if v is None or isinstance(v, Proved):
                 continue
-            lines.append("  " + _detail(inv["name"], c, v))
+            lines.append("  " + _detail(inv["name"], column, v))
     if report.exploration is not None:
         ex = report.exploration
         lines.append(f"explored {ex.counters.games} games of up to {ex.rounds} rounds ({ex.counters.events} events, "

@@ -9,6 +9,9 @@ through (its body, with the arguments bound).
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Callable
+
 from grammar.language import ATTRS, DEED_KINDS, STATE_OWNERS
 from rulebook.booklet import MONEY_SETTINGS, Booklet, escape
 
@@ -229,70 +232,146 @@ def walk(node):
 
 def phrase(book: Booklet, expr: dict, nouns: Nouns, money: bool = False) -> str:
     """Any expression in words (`money`: it is an amount, so its numbers are written as money)."""
-    words, parts = book.words, money_parts(book, expr, money)
+    read = PHRASES.get(expr.get("expr"))
+    text = read(Reading(book, expr, nouns, money, money_parts(book, expr, money))) if read else None
+    return book.words.text("cond/formula") if text is None else text
 
-    def part(key: str, scope: Nouns = nouns) -> str:
-        inner = expr[key]
-        text = phrase(book, inner, scope, parts.get(key, False))
+
+@dataclass(frozen=True)
+class Reading:
+    """One expression being put in words: what each kind of expression's phrase needs."""
+
+    book: Booklet
+    expr: dict
+    nouns: Nouns
+    money: bool
+    parts: dict[str, bool]   # which parts are amounts of money (money_parts)
+
+    def part(self, key: str, scope: Nouns | None = None) -> str:
+        """The part `key` in words, in brackets where it would read ambiguously."""
+        inner, expr = self.expr[key], self.expr
+        text = phrase(self.book, inner, self.nouns if scope is None else scope, self.parts.get(key, False))
         nested = inner.get("expr") in ("if", "agg") or (
             inner.get("expr") == "bin" and inner["operator"] in ("+", "-")
             and expr.get("expr") == "bin" and expr["operator"] in ("*", "/", "-"))
-        return words.text("expr/group", e=text) if nested else text
+        return self.book.words.text("expr/group", e=text) if nested else text
 
+
+def _number(read: Reading) -> str:
+    value = read.expr["value"]
+    return read.book.money(value) if read.money else str(value)
+
+
+def _enum(read: Reading) -> str:
+    value = read.expr["value"]
+    return read.book.kind_noun(value, "a") if value in DEED_KINDS else escape(value)
+
+
+def _setting(read: Reading) -> str:
+    path = read.expr["path"]
+    return read.book.value(path, read.book.setting(path))
+
+
+def _thing(read: Reading) -> str:
+    """A square, group, deck or pot by its name."""
+    book = read.book
+    return book.name(next(thing for key in ("squares", "groups", "decks", "pots") for thing in book.ir[key]
+                          if thing["key"] == read.expr["key"]))
+
+
+def _variable(read: Reading) -> str:
+    name, words = read.expr["name"], read.book.words
+    if read.nouns.get(name):
+        return read.nouns[name]
+    return words.text(f"expr/names/{name}") if words.has(f"expr/names/{name}") else escape(name)
+
+
+def _attribute(read: Reading) -> str:
+    name, words = read.expr["name"], read.book.words
+    if words.has(f"expr/is/{name}"):   # a yes-or-no attribute
+        return words.text(f"expr/is/{name}", of=read.part("subject"))
+    if read.expr["subject"] == ME:
+        return read.book.noun(name, "your")
+    return words.text("expr/attr", name=read.book.noun(name, "the"), of=read.part("subject"))
+
+
+def _printed(read: Reading) -> str | None:
+    """`printed[N]`: the rent printed for N (a list index counts from 0)."""
+    words = read.book.words
+    match read.expr:
+        case {"list": {"expr": "var", "name": "printed"}, "position": {"expr": "int", "value": value}}:
+            return words.text("expr/printed", n=value + 1)
+        case {"list": {"expr": "var", "name": "printed"},
+              "position": {"expr": "bin", "operator": "-", "left": count, "right": {"expr": "int", "value": 1}}}:
+            return words.text("expr/printed_for", n=phrase(read.book, count, read.nouns))
+    return None
+
+
+def _unary(read: Reading) -> str:
+    operand = phrase(read.book, read.expr["operand"], read.nouns, read.money)
+    return read.book.words.text(f"expr/{read.expr['expr']}", e=operand)
+
+
+def _binary(read: Reading) -> str | None:
+    operator, words = read.expr["operator"], read.book.words
+    if operator in ("and", "or"):
+        return say(read.book, read.expr, read.nouns)
+    if operator in COMPARISONS:
+        return words.text(f"expr/{COMPARISONS[operator]}", l=read.part("left"), r=read.part("right"))
+    if operator in ARITHMETIC:
+        return words.text(f"expr/{ARITHMETIC[operator]}", l=read.part("left"), r=read.part("right"))
+    return None
+
+
+def _choice(read: Reading) -> str:
+    """`if C then A else B`."""
+    condition_words = say(read.book, read.expr["cond"], read.nouns)
+    return read.book.words.text("expr/if", c=condition_words, t=read.part("then"), e=read.part("otherwise"))
+
+
+def _aggregate(read: Reading) -> str:
+    """`count`, `sum`, `any`, ... over a set, its element named for the body."""
+    book, expr, function = read.book, read.expr, read.expr["function"]
+    scope = read.nouns | {expr["var"]: bound(book, element_of(expr["over"]), read.nouns)}
+    body = say(book, expr["body"], scope) if function in ("count", "any", "all") else read.part("body", scope)
+    return book.words.text(f"expr/agg/{function}", body=body, over=collection(book, expr["over"], read.nouns))
+
+
+def _call(read: Reading) -> str | None:
+    """`numbers(low, high)`, or a formula: by its value, its glossary name or its body."""
+    book, expr, function = read.book, read.expr, read.expr["function"]
     match expr:
-        case {"expr": "int", "value": v}:
-            return book.money(v) if money else str(v)
-        case {"expr": "ratio"}:
-            return book.percent(expr)
-        case {"expr": "bool", "value": v}:
-            return words.text("yes" if v else "no")
-        case {"expr": "enum", "value": v}:
-            return book.kind_noun(v, "a") if v in DEED_KINDS else escape(v)
-        case {"expr": "bank"}:
-            return words.text("expr/bank")
-        case {"expr": "setting", "path": path}:
-            return book.value(path, book.setting(path))
-        case {"expr": "square" | "group" | "deck" | "pot"}:
-            return book.name(next(thing for key in ("squares", "groups", "decks", "pots") for thing in book.ir[key]
-                                  if thing["key"] == expr["key"]))
-        case {"expr": "var", "name": name}:
-            return nouns.get(name) or (words.text(f"expr/names/{name}") if words.has(f"expr/names/{name}") else escape(name))
-        case {"expr": "attr", "subject": of, "name": name} if words.has(f"expr/is/{name}"):   # a yes-or-no attribute
-            return words.text(f"expr/is/{name}", of=part("subject"))
-        case {"expr": "attr", "subject": of, "name": name}:
-            if of == ME:
-                return book.noun(name, "your")
-            return words.text("expr/attr", name=book.noun(name, "the"), of=part("subject"))
-        case {"expr": "index", "list": {"expr": "var", "name": "printed"}, "position": at}:
-            match at:
-                case {"expr": "int", "value": v}:
-                    return words.text("expr/printed", n=v + 1)
-                case {"expr": "bin", "operator": "-", "left": count, "right": {"expr": "int", "value": 1}}:
-                    return words.text("expr/printed_for", n=phrase(book, count, nouns))
-        case {"expr": "neg" | "not"}:
-            return words.text(f"expr/{expr['expr']}", e=phrase(book, expr["operand"], nouns, money))
-        case {"expr": "bin", "operator": "and" | "or"}:
-            return say(book, expr, nouns)
-        case {"expr": "bin", "operator": op} if op in COMPARISONS:
-            return words.text(f"expr/{COMPARISONS[op]}", l=part("left"), r=part("right"))
-        case {"expr": "bin", "operator": op} if op in ARITHMETIC:
-            return words.text(f"expr/{ARITHMETIC[op]}", l=part("left"), r=part("right"))
-        case {"expr": "if"}:
-            return words.text("expr/if", c=say(book, expr["cond"], nouns), t=part("then"), e=part("otherwise"))
-        case {"expr": "agg", "function": fn, "var": var, "over": over}:
-            scope = nouns | {var: bound(book, element_of(over), nouns)}
-            body = say(book, expr["body"], scope) if fn in ("count", "any", "all") else part("body", scope)
-            return words.text(f"expr/agg/{fn}", body=body, over=collection(book, over, nouns))
-        case {"expr": "call", "function": "numbers", "args": [low, high]}:
-            return words.text("expr/numbers", low=phrase(book, low, nouns), high=phrase(book, high, nouns))
-        case {"expr": "call", "function": fn, "args": args} if fn in book.ir["formulas"]:
-            value = constant(book, expr)
-            if value is not None:
-                return book.money(value) if money else str(value)
-            if term(book, fn) is None:
-                return phrase(book, expand(book, expr), nouns, money)
-            return called(book, fn, [phrase(book, arg, nouns) for arg in args])
-    return words.text("cond/formula")
+        case {"function": "numbers", "args": [low, high]}:
+            return book.words.text("expr/numbers", low=phrase(book, low, read.nouns),
+                                   high=phrase(book, high, read.nouns))
+    if function not in book.ir["formulas"]:
+        return None
+    value = constant(book, expr)
+    if value is not None:
+        return book.money(value) if read.money else str(value)
+    if term(book, function) is None:
+        return phrase(book, expand(book, expr), read.nouns, read.money)
+    return called(book, function, [phrase(book, arg, read.nouns) for arg in expr["args"]])
+
+
+# Each kind of expression's phrase; None (or a kind not here) is said as `cond/formula`.
+PHRASES: dict[str | None, Callable[[Reading], str | None]] = {
+    "int": _number,
+    "ratio": lambda read: read.book.percent(read.expr),
+    "bool": lambda read: read.book.words.text("yes" if read.expr["value"] else "no"),
+    "enum": _enum,
+    "bank": lambda read: read.book.words.text("expr/bank"),
+    "setting": _setting,
+    "square": _thing, "group": _thing, "deck": _thing, "pot": _thing,
+    "var": _variable,
+    "attr": _attribute,
+    "index": _printed,
+    "neg": _unary, "not": _unary,
+    "bin": _binary,
+    "if": _choice,
+    "agg": _aggregate,
+    "call": _call,
+}
 
 
 def called(book: Booklet, fn: str, args: list[str]) -> str:

@@ -5,6 +5,8 @@ table cannot put in words says so (`effects/unsupported`) instead of being skipp
 """
 from __future__ import annotations
 
+from typing import Callable
+
 from rulebook.booklet import Booklet, escape
 from rulebook.conditions import ME, Nouns, called, condition, element_of, expand, kind_filter, parts, phrase, state_set
 
@@ -73,56 +75,96 @@ def for_each(book: Booklet, stmt: dict, nouns: Nouns) -> str:
 
 
 def statement(book: Booklet, stmt: dict, nouns: Nouns) -> str:
+    """One statement in words, or `effects/unsupported` when the table has no phrase for it."""
+    say_it = STATEMENTS.get(stmt.get("stmt"))
+    text = say_it(book, stmt, nouns) if say_it else None
+    return book.words.text("effects/unsupported") if text is None else text
+
+
+def transfer(book: Booklet, stmt: dict, nouns: Nouns) -> str | None:
+    """Money from a pot, from the bank or to the bank; between players it has no phrase."""
     words = book.words
     match stmt:
-        case {"stmt": "transfer", "payer": {"expr": "pot", "key": pot}, "payee": {"expr": "var", "name": "me"}}:
+        case {"payer": {"expr": "pot", "key": pot}, "payee": {"expr": "var", "name": "me"}}:
             return words.text("effects/take_pot", pot=book.name(next(k for k in book.ir["pots"] if k["key"] == pot)))
-        case {"stmt": "add", "item": {"expr": "var", "name": var}}:
-            return words.text("effects/add", what=nouns.get(var, escape(var)),
-                              set=state_set(book, stmt["player"], stmt["state"]))
-        case {"stmt": "choose_in"}:
-            return choose_in(book, stmt, nouns)
-        case {"stmt": "end_game"}:
-            return words.text("effects/end_game")
-        case {"stmt": "deal"}:
-            paying = words.text("effects/deal_paying" if stmt["paying"] else "effects/deal_free")
-            if stmt["each"] is None:
-                return words.text("effects/deal_all", paying=paying)
-            return words.text("effects/deal_each", paying=paying, n=phrase(book, stmt["each"], nouns),
-                              deeds=book.kind_noun(stmt.get("deed_kind") or "deed", "all"))
-        case {"stmt": "transfer", "payer": {"expr": "bank"}, "payee": {"expr": "var", "name": "me"}}:
+        case {"payer": {"expr": "bank"}, "payee": {"expr": "var", "name": "me"}}:
             return words.text("effects/collect", amount=amount(book, stmt["amount"], nouns))
-        case {"stmt": "transfer", "payer": {"expr": "var", "name": "me"}, "payee": {"expr": "bank"}}:
+        case {"payer": {"expr": "var", "name": "me"}, "payee": {"expr": "bank"}}:
             return words.text("effects/pay", amount=amount(book, stmt["amount"], nouns))
-        case {"stmt": "for", "over": {"expr": "var", "name": "others"},
-              "body": [transfer]} if transfer["stmt"] == "transfer":
-            key = "effects/pay_each" if transfer["payer"] == ME else "effects/collect_each"
-            return words.text(key, amount=amount(book, transfer["amount"], nouns))
-        case {"stmt": "for"}:
-            return for_each(book, stmt, nouns)
-        case {"stmt": "if"}:
-            otherwise = words.text("effects/else", body=describe(book, stmt["otherwise"], nouns)) \
-                if stmt["otherwise"] else ""
-            return words.text("effects/if", cond=condition(book, stmt["cond"], nouns),
-                              body=describe(book, stmt["then"], nouns), otherwise=otherwise)
-        case {"stmt": "set"}:
-            return set_state(book, stmt, nouns)
-        case {"stmt": "call"}:
-            return procedure_call(book, stmt, nouns)
-        case {"stmt": "move_by"}:
-            return words.text("effects/move_by", steps=phrase(book, stmt["steps"], nouns))
-        case {"stmt": "jump_to" | "place_at" as do}:
-            return words.text(f"effects/{do}", square=phrase(book, stmt["target"], nouns))
-        case {"stmt": "throw"}:
-            return throw(book, stmt, nouns)
-        case {"stmt": "draw"}:
-            deck = next(d for d in book.ir["decks"] if d["key"] == stmt["deck"])
-            return words.text("effects/draw", deck=book.name(deck))
-        case {"stmt": "go_to_jail"}:
-            return words.text("effects/go_to_jail", jail=book.values["jail_square"])
-        case {"stmt": "move_to"}:
-            return words.text("effects/move_to", square=book.name(book.square(stmt["square"])))
-        case {"stmt": "choose"}:
-            return words.text("effects/choose", options=words.join([
-                words.text("effects/option", label=escape(o["label"]), body=describe(book, o["body"], nouns)) for o in stmt["options"]], "or"))
-    return words.text("effects/unsupported")
+    return None
+
+
+def add(book: Booklet, stmt: dict, nouns: Nouns) -> str | None:
+    """`add x to player.STATE` for a variable x."""
+    match stmt:
+        case {"item": {"expr": "var", "name": var}}:
+            return book.words.text("effects/add", what=nouns.get(var, escape(var)),
+                                   set=state_set(book, stmt["player"], stmt["state"]))
+    return None
+
+
+def deal(book: Booklet, stmt: dict, nouns: Nouns) -> str:
+    """`deal`: every deed, or N to each player, paid for or free."""
+    words = book.words
+    paying = words.text("effects/deal_paying" if stmt["paying"] else "effects/deal_free")
+    if stmt["each"] is None:
+        return words.text("effects/deal_all", paying=paying)
+    return words.text("effects/deal_each", paying=paying, n=phrase(book, stmt["each"], nouns),
+                      deeds=book.kind_noun(stmt.get("deed_kind") or "deed", "all"))
+
+
+def loop(book: Booklet, stmt: dict, nouns: Nouns) -> str:
+    """A loop over the other players with one transfer is paying (or collecting from) each."""
+    match stmt:
+        case {"over": {"expr": "var", "name": "others"}, "body": [one]} if one["stmt"] == "transfer":
+            key = "effects/pay_each" if one["payer"] == ME else "effects/collect_each"
+            return book.words.text(key, amount=amount(book, one["amount"], nouns))
+    return for_each(book, stmt, nouns)
+
+
+def if_then(book: Booklet, stmt: dict, nouns: Nouns) -> str:
+    words = book.words
+    otherwise = words.text("effects/else", body=describe(book, stmt["otherwise"], nouns)) \
+        if stmt["otherwise"] else ""
+    return words.text("effects/if", cond=condition(book, stmt["cond"], nouns),
+                      body=describe(book, stmt["then"], nouns), otherwise=otherwise)
+
+
+def draw(book: Booklet, stmt: dict, nouns: Nouns) -> str:
+    deck = next(deck for deck in book.ir["decks"] if deck["key"] == stmt["deck"])
+    return book.words.text("effects/draw", deck=book.name(deck))
+
+
+def choose(book: Booklet, stmt: dict, nouns: Nouns) -> str:
+    """`choose { "label" { ... } or ... }`: the options, joined by "or"."""
+    words = book.words
+    return words.text("effects/choose", options=words.join([
+        words.text("effects/option", label=escape(option["label"]), body=describe(book, option["body"], nouns))
+        for option in stmt["options"]], "or"))
+
+
+def jump(book: Booklet, stmt: dict, nouns: Nouns) -> str:
+    """`jump_to` or `place_at` a square given by an expression."""
+    return book.words.text(f"effects/{stmt['stmt']}", square=phrase(book, stmt["target"], nouns))
+
+
+# Each kind of statement's phrase; None (or a kind not here) is said as `effects/unsupported`.
+STATEMENTS: dict[str | None, Callable[[Booklet, dict, Nouns], str | None]] = {
+    "transfer": transfer,
+    "add": add,
+    "choose_in": choose_in,
+    "end_game": lambda book, stmt, nouns: book.words.text("effects/end_game"),
+    "deal": deal,
+    "for": loop,
+    "if": if_then,
+    "set": set_state,
+    "call": procedure_call,
+    "move_by": lambda book, stmt, nouns: book.words.text("effects/move_by", steps=phrase(book, stmt["steps"], nouns)),
+    "jump_to": jump, "place_at": jump,
+    "throw": throw,
+    "draw": draw,
+    "go_to_jail": lambda book, stmt, nouns: book.words.text("effects/go_to_jail", jail=book.values["jail_square"]),
+    "move_to": lambda book, stmt, nouns: book.words.text("effects/move_to",
+                                                         square=book.name(book.square(stmt["square"]))),
+    "choose": choose,
+}

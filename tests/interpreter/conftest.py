@@ -11,8 +11,8 @@ import pytest
 import interpreter
 import spec
 from interpreter import actions as A
-from interpreter.translate import Ctx
 from interpreter.state import BANK
+from interpreter.translate import Ctx
 
 grammar = pytest.importorskip("grammar")
 

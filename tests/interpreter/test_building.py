@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 import pytest
-from conftest import Script, decision, game, give, own, sq, turn
 
 from interpreter import actions as A
+from tests.interpreter.conftest import Script, decision, game, give, own, sq
 
 ORANGE = ("orange_1", "orange_2", "orange_3")
 

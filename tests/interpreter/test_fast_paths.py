@@ -6,11 +6,11 @@ below a mark, or below another while the version stands) holds wherever it would
 from __future__ import annotations
 
 import pytest
-from conftest import EDITIONS, edition
 
 import interpreter
 from interpreter import actions as A
 from interpreter.strategies.heuristic import Heuristic
+from tests.interpreter.conftest import EDITIONS, edition
 
 
 class Checked(Heuristic):

@@ -2,19 +2,18 @@
 corrupt logs, the strategies."""
 from __future__ import annotations
 
-import copy
 import json
 
 import pytest
-from conftest import EDITIONS, edition
 
 import grammar
 import interpreter
 import spec
 from interpreter import actions as A
+from interpreter.invariants import InvariantViolation, check_all
 from interpreter.state import GameState
 from interpreter.strategies.human import Human, InputEnded
-from interpreter.invariants import InvariantViolation, check_all
+from tests.interpreter.conftest import EDITIONS, edition
 
 GAMES = 200
 
@@ -181,6 +180,7 @@ def test_strategy_names():
 def test_random_is_uniform_over_legal_actions():
     """DESIGN principle 5: `random` picks uniformly among the legal actions."""
     import random
+
     from interpreter.strategies.random import RandomStrategy
     s = RandomStrategy(random.Random(1))
     acts = [A.Pass(), A.Bid(1), A.Bid(2), A.Bid(3)]

@@ -1,9 +1,8 @@
 """RULES-MATRIX §1/§2: jail."""
 from __future__ import annotations
 
-from conftest import Script, decision, game, give, place, sq, turn
-
 from interpreter import actions as A
+from tests.interpreter.conftest import Script, decision, game, place, sq, turn
 
 
 def jailed(ed, dice, **rules):

@@ -9,10 +9,9 @@ import pytest
 
 import interpreter
 from interpreter import actions as A
-from interpreter.translate import Ctx
 from interpreter.state import BANK, GameState
-
-from conftest import Script, edition, game, give, own, place, sq
+from interpreter.translate import Ctx
+from tests.interpreter.conftest import Script, edition, game, give, own, place, sq
 
 MET = "metropol-da"
 

@@ -1,12 +1,10 @@
 """RULES-MATRIX §1/§2: mortgages, trades, debts, bankruptcy, the end."""
 from __future__ import annotations
 
-import pytest
-from conftest import Script, decision, game, give, own, place, sq, turn
-
 import interpreter
 from interpreter import actions as A
 from interpreter.state import BANK
+from tests.interpreter.conftest import Script, decision, game, give, own, sq
 
 
 def test_mortgage_and_lift(ed):

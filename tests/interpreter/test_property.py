@@ -1,10 +1,20 @@
 """RULES-MATRIX §1/§2: buying, auctions, rent by kind, cards."""
 from __future__ import annotations
 
-from conftest import Script, ctx, decision, deck_with_top, game, give, own, place, sq, squares_drawing, turn
-
 from interpreter import actions as A
 from interpreter.state import BANK
+from tests.interpreter.conftest import (
+    Script,
+    decision,
+    deck_with_top,
+    game,
+    give,
+    own,
+    place,
+    sq,
+    squares_drawing,
+    turn,
+)
 
 
 def put(g, square_id, houses=0, hotels=0):

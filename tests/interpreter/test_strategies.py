@@ -22,8 +22,7 @@ from interpreter import actions as A
 from interpreter import strategies
 from interpreter.strategies.heuristic import Heuristic
 from interpreter.strategies.human import Human
-
-from conftest import Script, edition
+from tests.interpreter.conftest import Script, edition
 
 HUGE = 10 ** 400        # a literal a spec may write; far beyond a float (about 1.8e308)
 

@@ -1,9 +1,18 @@
 """RULES-MATRIX §1/§2: dice, turn order, doubles, GO salary and its limit."""
 from __future__ import annotations
 
-from conftest import Dice, Script, ctx, decision, deck_with_top, game, give, own, place, sq, squares_drawing, turn
-
-import interpreter
+from tests.interpreter.conftest import (
+    Dice,
+    ctx,
+    decision,
+    deck_with_top,
+    game,
+    give,
+    place,
+    sq,
+    squares_drawing,
+    turn,
+)
 
 
 def salary(ed):

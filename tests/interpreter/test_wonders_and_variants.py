@@ -8,10 +8,9 @@ import grammar
 import interpreter
 import spec
 from interpreter import actions as A
-from interpreter.translate import Ctx
 from interpreter.state import BANK
-
-from conftest import Script, edition, game, own, place, sq, turn
+from interpreter.translate import Ctx
+from tests.interpreter.conftest import Script, edition, game, own, place, sq, turn
 
 _CACHE: dict[tuple, interpreter.Edition] = {}
 

@@ -14,11 +14,11 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
-
-from conftest import Elements
 from mkdocs.config import load_config
+
 from rulebook.build import CONFIG
 from rulebook.site import editions as site_editions
+from tests.rulebook.conftest import Elements
 
 CHROMIUM = Path("/usr/bin/chromium")
 REPO = Path(__file__).resolve().parents[2]

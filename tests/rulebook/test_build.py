@@ -13,9 +13,9 @@ from pygments.lexers import get_lexer_by_name, get_lexer_for_filename
 from pygments.token import Error
 
 from boardrules.cli import main
-from conftest import elements, plain
 from rulebook.lexer import RulesLexer
 from spec import bundled
+from tests.rulebook.conftest import elements, plain
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from conftest import elements, plain
 from rulebook.phrases import phrases
+from tests.rulebook.conftest import elements, plain
 
 MET = "metropol-da"
 LANGUAGES = ("da", "en")

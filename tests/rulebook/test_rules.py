@@ -5,15 +5,15 @@ from __future__ import annotations
 import re
 
 import pytest
+from mkdocs.config import load_config
 
 import grammar
 from ir.money import format_money
-from conftest import elements, plain
+from rulebook.build import CONFIG
 from rulebook.phrases import phrases
 from rulebook.site import editions as site_editions
-from rulebook.build import CONFIG
 from spec import bundled, bundled_variants
-from mkdocs.config import load_config
+from tests.rulebook.conftest import elements, plain
 
 # RULES-MATRIX §1 and §2, rule by rule: the paragraph ids that state it.
 SECTION_1 = {

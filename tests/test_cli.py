@@ -11,6 +11,7 @@ import grammar
 from boardrules.cli import main
 from boardrules.editions import variant_targets
 from spec import bundled, bundled_variants
+from tests.grammar.test_errors import CASES, ROOT  # the malformed-spec corpus
 
 EDITIONS = ["classic-se", "classic-nl", "classic-us"]
 
@@ -197,10 +198,6 @@ def test_human_input_ending_stops_with_exit_2():
     result = run("play", "classic-us", "--players", "2", "--strategy", "human", "--seed", "3", input="")
     assert result.exit_code == 2
     assert "input ended" in result.stderr
-
-
-from tests.grammar.test_errors import CASES, ROOT  # noqa: E402  (the malformed-spec corpus)
-from spec import bundled_variants  # noqa: E402
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda case: case.name)

@@ -74,7 +74,8 @@ def main() -> None:
     parser.add_argument("--verify", choices=("explore", "prove", "no"), default="explore",
                         help="time `boardrules verify` over every bundled edition (explore: --no-prove)")
     args = parser.parse_args()
-    print(f"machine: {platform.machine()}, {platform.python_implementation()} {platform.python_version()}, {platform.processor() or 'cpu n/a'}")
+    print(f"machine: {platform.machine()}, {platform.python_implementation()} {platform.python_version()}, "
+          f"{platform.processor() or 'cpu n/a'}")
     compiled = native.compiled()
     print(f"engine: {len(compiled)} modules compiled (setup.py)" if compiled else
           f"engine: plain Python ({native.PURE_PYTHON}=1, or no C compiler at install)")

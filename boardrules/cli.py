@@ -20,9 +20,9 @@ from .editions import UsageError, load
 from .logfile import check_seats, read_json, read_log
 from .narrate import narrate, simulation_report, standings_table
 
-
 VARIANT = click.option("--variant", "variants", multiple=True, metavar="VARIANT",
-                       help="Lay a variant over the edition (a bundled id such as `short`, or a .rules path); repeat to combine.")
+                       help="Lay a variant over the edition (a bundled id such as `short`, or a .rules path); "
+                            "repeat to combine.")
 
 
 class Command(click.Group):
@@ -131,11 +131,16 @@ class TellingHuman(Human):
 @main.command()
 @click.argument("spec")
 @click.option("--players", default=4, show_default=True, type=click.IntRange(min=1), help="Number of players.")
-@click.option("--strategy", "chosen", multiple=True, type=STRATEGY, help="Strategy per seat, in seat order; the last one fills the remaining seats (default heuristic).")
-@click.option("--seed", default=1, show_default=True, type=click.IntRange(min=0), help="Seed of the game's random source.")
-@click.option("--max-turns", type=click.IntRange(min=1), help="Stop after this many rounds (every player one turn; default: the edition's turn cap).")
-@click.option("--log", "log_path", type=click.Path(dir_okay=False, path_type=Path), help="Write the game log (JSON) here, for `replay`.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object with the result instead of the game's story.")
+@click.option("--strategy", "chosen", multiple=True, type=STRATEGY,
+              help="Strategy per seat, in seat order; the last one fills the remaining seats (default heuristic).")
+@click.option("--seed", default=1, show_default=True, type=click.IntRange(min=0),
+              help="Seed of the game's random source.")
+@click.option("--max-turns", type=click.IntRange(min=1),
+              help="Stop after this many rounds (every player one turn; default: the edition's turn cap).")
+@click.option("--log", "log_path", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the game log (JSON) here, for `replay`.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print one JSON object with the result instead of the game's story.")
 @click.option("--check", "check_invariants", is_flag=True, help="Check the built-in invariants after every event.")
 @VARIANT
 def play(spec, players, chosen, seed, max_turns, log_path, as_json, check_invariants, variants) -> None:
@@ -146,7 +151,8 @@ def play(spec, players, chosen, seed, max_turns, log_path, as_json, check_invari
     if log_path is not None:
         atomic.check(log_path, "--log")
     story = Story(loaded.ir)
-    players = [TellingHuman(story) if name == "human" else strategies.make(name, seed, seat) for seat, name in enumerate(seats)]
+    players = [TellingHuman(story) if name == "human" else strategies.make(name, seed, seat)
+               for seat, name in enumerate(seats)]
     result = interpreter.play(loaded.edition, seats, seed=seed, max_turns=max_turns, log=True,
                               check_invariants=check_invariants, strategy_objects=players)
     if log_path is not None:
@@ -191,12 +197,15 @@ def replay(log_path: Path, as_json: bool) -> None:
 @click.option("--games", default=1000, show_default=True, type=click.IntRange(min=1), help="Number of games.")
 @click.option("--players", default=4, show_default=True, type=click.IntRange(min=1), help="Players per game.")
 @click.option("--strategy", "chosen", multiple=True, type=STRATEGY, help="Strategy per seat (as for `play`).")
-@click.option("--seed", default=1, show_default=True, type=click.IntRange(min=0), help="Seed of the whole run; game i gets its own seed from it.")
+@click.option("--seed", default=1, show_default=True, type=click.IntRange(min=0),
+              help="Seed of the whole run; game i gets its own seed from it.")
 @click.option("--max-turns", type=click.IntRange(min=1), help="Round cap per game (default: the edition's turn cap).")
 @click.option("--jobs", default=1, show_default=True, type=click.IntRange(min=1), help="Worker processes.")
 @click.option("--debug", is_flag=True, help="Check the built-in invariants after every event (slower).")
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
-@click.option("--out", "out_path", type=click.Path(dir_okay=False, path_type=Path), help="Write the statistics (the table, or JSON with --json) to this file instead of printing them: whole, or not at all.")
+@click.option("--out", "out_path", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the statistics (the table, or JSON with --json) to this file instead of printing them: "
+                   "whole, or not at all.")
 @VARIANT
 def simulate(spec, games, players, chosen, seed, max_turns, jobs, debug, as_json, out_path, variants) -> None:
     """Play many games of SPEC and report turns, wins and landing frequencies."""
@@ -211,9 +220,11 @@ def simulate(spec, games, players, chosen, seed, max_turns, jobs, debug, as_json
         atomic.check(out_path, "--out")
     tally = simulation.Tally([square["name"] for square in loaded.ir["squares"]])
     with tqdm(total=games, unit="game", file=sys.stderr, disable=None) as bar:
-        for summary in simulation.run(loaded.path, loaded.variants, loaded.edition, seats, games, seed, max_turns, debug, jobs, bar.update):
+        for summary in simulation.run(loaded.path, loaded.variants, loaded.edition, seats, games, seed, max_turns,
+                                      debug, jobs, bar.update):
             tally.add(summary)
-    report = {"edition": loaded.ir["edition"]["key"], "variants": list(variants), "players": players, "strategies": seats, "seed": seed, "debug": debug, **tally.report()}
+    report = {"edition": loaded.ir["edition"]["key"], "variants": list(variants), "players": players,
+              "strategies": seats, "seed": seed, "debug": debug, **tally.report()}
     text = json.dumps(report, ensure_ascii=False, sort_keys=True) if as_json else simulation_report(report)
     if out_path is None:
         click.echo(text)
@@ -224,7 +235,8 @@ def simulate(spec, games, players, chosen, seed, max_turns, jobs, debug, as_json
 @main.command()
 @click.argument("specs", nargs=-1)
 @click.option("--out", default="site", show_default=True, help="Folder of the built site.")
-@click.option("--serve", "serve_it", is_flag=True, help="Serve the site on http://127.0.0.1:8000 and rebuild on changes.")
+@click.option("--serve", "serve_it", is_flag=True,
+              help="Serve the site on http://127.0.0.1:8000 and rebuild on changes.")
 @VARIANT
 def docs(specs: tuple[str, ...], out: str, serve_it: bool, variants: tuple[str, ...]) -> None:
     """Build the rulebooks site (every bundled edition, or each SPEC, with any variants) with mkdocs, strict."""
@@ -234,7 +246,8 @@ def docs(specs: tuple[str, ...], out: str, serve_it: bool, variants: tuple[str, 
         if (error.name or "").partition(".")[0] != "mkdocs":
             raise
         raise UsageError("mkdocs is not installed: pip install 'boardrules[docs]'",
-                         "`boardrules docs` builds the rulebooks with mkdocs, which the `docs` extra installs") from None
+                         "`boardrules docs` builds the rulebooks with mkdocs, "
+                         "which the `docs` extra installs") from None
 
     if serve_it:
         click.echo("serving the rulebooks on http://127.0.0.1:8000/ (Ctrl-C stops)")
@@ -247,16 +260,21 @@ def docs(specs: tuple[str, ...], out: str, serve_it: bool, variants: tuple[str, 
 @main.command()
 @click.argument("specs", nargs=-1)
 @click.option("--json", "as_json", is_flag=True, help="Print the verdicts as JSON.")
-@click.option("--depth", default=2, show_default=True, type=click.IntRange(min=0), help="Bounded model checking depth (actions from the start).")
-@click.option("--examples", type=click.IntRange(min=1), help="Games Hypothesis explores per edition (default 40; BOARDRULES_EXPLORE_EXAMPLES).")
+@click.option("--depth", default=2, show_default=True, type=click.IntRange(min=0),
+              help="Bounded model checking depth (actions from the start).")
+@click.option("--examples", type=click.IntRange(min=1),
+              help="Games Hypothesis explores per edition (default 40; BOARDRULES_EXPLORE_EXAMPLES).")
 @click.option("--players", default=2, show_default=True, type=click.IntRange(min=1), help="Players in the proofs.")
 @click.option("--mutate", is_flag=True, help="Also score the checks against mutants of each spec.")
-@click.option("--mutants", "only", default="", help="With --mutate: only the mutants whose description contains this text.")
-@click.option("--traces", "trace_dir", default="traces", show_default=True, type=click.Path(file_okay=False, path_type=Path), help="Folder for violation trace files.")
+@click.option("--mutants", "only", default="",
+              help="With --mutate: only the mutants whose description contains this text.")
+@click.option("--traces", "trace_dir", default="traces", show_default=True,
+              type=click.Path(file_okay=False, path_type=Path), help="Folder for violation trace files.")
 @click.option("--no-prove", "no_prove", is_flag=True, help="Explore only (no Z3 proofs).")
 @VARIANT
 def verify(specs, as_json, depth, examples, players, mutate, only, trace_dir, no_prove, variants) -> None:
-    """Verify each SPEC (default: every bundled edition): invariants x actions, proved by Z3 and explored by Hypothesis; exit 1 when anything is violated."""
+    """Verify each SPEC (default: every bundled edition): invariants x actions, proved by Z3 and explored by
+    Hypothesis; exit 1 when anything is violated."""
     from .verify import run
 
     sys.exit(run(specs, as_json, depth, examples, players, mutate, trace_dir, not no_prove, variants, only))

@@ -28,12 +28,14 @@ def read_json(path: Path) -> object:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
         line, column, _ = bad_byte(data, error)
-        raise _error("E901", "game log is not UTF-8 text", path, line, column, "is this the file `play --log` wrote?")
+        raise _error("E901", "game log is not UTF-8 text", path, line, column,
+                     "is this the file `play --log` wrote?") from error
     try:
         return json.loads(text)
     except json.JSONDecodeError as error:
         raise _error("E902", f"game log is not valid JSON: {error.msg.lower()}", path, error.lineno, error.colno,
-                     "the file was cut short or edited by hand; write it again with `boardrules play SPEC --log FILE`")
+                     "the file was cut short or edited by hand; "
+                     "write it again with `boardrules play SPEC --log FILE`") from error
 
 
 def read_log(path: Path, log: object = None) -> dict:
@@ -46,9 +48,11 @@ def read_log(path: Path, log: object = None) -> dict:
     for key, kind in REQUIRED.items():
         if not isinstance(log.get(key), kind):
             raise _error("E903", f"game log has no `{key}` {kind.__name__}", path, 1, 1,
-                         "expected keys: " + ", ".join(REQUIRED) + "; write it again with `boardrules play SPEC --log FILE`")
+                         "expected keys: " + ", ".join(REQUIRED)
+                         + "; write it again with `boardrules play SPEC --log FILE`")
     if not isinstance(log["header"].get("spec"), str):
-        raise _error("E903", "game log header names no spec", path, 1, 1, "the header needs `spec`: the edition id or path played")
+        raise _error("E903", "game log header names no spec", path, 1, 1,
+                     "the header needs `spec`: the edition id or path played")
     _check_header(path, log["header"])
     return log
 
@@ -69,9 +73,11 @@ def _check_header(path: Path, header: dict) -> None:
     if type(seed) is not int:
         raise _at(path, ("header", "seed"), "game log header: `seed` must be a whole number", AGAIN)
     if seed < 0:
-        raise _at(path, ("header", "seed"), f"game log header: negative seed {seed}", "`play` takes seeds from 0; " + AGAIN)
+        raise _at(path, ("header", "seed"), f"game log header: negative seed {seed}",
+                  "`play` takes seeds from 0; " + AGAIN)
     if max_turns is not None and (type(max_turns) is not int or max_turns < 1):
-        raise _at(path, ("header", "max_turns"), "game log header: `max_turns` must be a whole number from 1, or null", AGAIN)
+        raise _at(path, ("header", "max_turns"), "game log header: `max_turns` must be a whole number from 1, or null",
+                  AGAIN)
     if variants is not None and not (isinstance(variants, list) and all(isinstance(v, str) for v in variants)):
         raise _at(path, ("header", "variants"), "game log header: `variants` must be a list of variant paths", AGAIN)
 

@@ -33,22 +33,27 @@ def narrate(ir: dict, events: list[dict]) -> list[str]:
         return f"gives {', '.join(gives) or 'nothing'} for {', '.join(gets) or 'nothing'}"
 
     tell = {
-        "start": lambda e: f"{e['edition']}, seed {e['seed']}: " + ", ".join(f"seat {p['seat']} {p['strategy']}" for p in e["players"]),
+        "start": lambda e: f"{e['edition']}, seed {e['seed']}: "
+                           + ", ".join(f"seat {p['seat']} {p['strategy']}" for p in e["players"]),
         "roll_off": lambda e: f"seat {e['seat']} rolls {e['total']} for the start",
         "turn": lambda e: f"-- turn {e['turn']}: seat {e['seat']}",
-        "roll": lambda e: f"seat {e['seat']} rolls {' + '.join(map(str, e['dice']))}" + (f" ({e['purpose']})" if e.get("purpose") else ""),
+        "roll": lambda e: f"seat {e['seat']} rolls {' + '.join(map(str, e['dice']))}"
+                          + (f" ({e['purpose']})" if e.get("purpose") else ""),
         "move": lambda e: f"seat {e['seat']} moves {e['steps']} from {squares[e['from_square']]} to {squares[e['to']]}",
         "transfer": lambda e: f"{party(e['payer'])} pays {party(e['payee'])} {cash(e['amount'])} ({e['reason']})",
         "choice": lambda e: f"seat {e['seat']} chooses {action(e['action'])}"
                             + (f" by default ({e['default']})" if "default" in e else ""),
         "buy": lambda e: f"seat {e['seat']} buys {squares[e['square']]} for {cash(e['price'])}",
-        "auction": lambda e: f"auction of {squares[e['square']]}: " + (f"seat {e['winner']} wins at {cash(e['price'])}" if e["winner"] >= 0 else "no bid, the bank keeps it"),
+        "auction": lambda e: f"auction of {squares[e['square']]}: "
+                             + (f"seat {e['winner']} wins at {cash(e['price'])}" if e["winner"] >= 0
+                                else "no bid, the bank keeps it"),
         "house_auction": lambda e: f"a house goes to seat {e['winner']} at auction for {cash(e['price'])}",
         "draw": lambda e: f"seat {e['seat']} draws {decks[e['deck']]}: \"{e.get('text', e['card'])}\"",
         "keep": lambda e: f"seat {e['seat']} keeps the card",
         "jail": lambda e: f"seat {e['seat']} goes to jail ({e['reason']})",
         "leave_jail": lambda e: f"seat {e['seat']} leaves jail ({e['how']})",
-        "trade": lambda e: f"seat {e['seat']} offers seat {e['partner']} a trade ({trade(e['offer'])}): " + ("accepted" if e["accepted"] else "refused"),
+        "trade": lambda e: f"seat {e['seat']} offers seat {e['partner']} a trade ({trade(e['offer'])}): "
+                           + ("accepted" if e["accepted"] else "refused"),
         "bankrupt": lambda e: f"seat {e['seat']} is bankrupt to {party(e['creditor'])}",
         "set": lambda e: (f"{areas[e['area']]}: {e['state']} = {e['value']}" if "area" in e
                           else f"seat {e['seat']}: {e['state']} = {e['value']}"),
@@ -63,7 +68,8 @@ def narrate(ir: dict, events: list[dict]) -> list[str]:
         if event["type"] in tell:
             lines.append(tell[event["type"]](event))
         else:  # building, mortgages, trades: the event's own fields say enough
-            details = ", ".join(f"{k} {squares[v] if k == 'square' else v}" for k, v in event.items() if k not in ("type", "seat"))
+            details = ", ".join(f"{k} {squares[v] if k == 'square' else v}" for k, v in event.items()
+                                if k not in ("type", "seat"))
             lines.append(f"seat {event.get('seat', '?')} {event['type'].replace('_', ' ')}: {details}")
     return lines
 
@@ -74,7 +80,8 @@ def standings_table(ir: dict, summary: dict) -> str:
     head = f"{ir['edition']['key']}: {summary['turns']} turns, ended by {summary['ended_by']}"
     rows = [head]
     for place, row in enumerate(summary["standings"], start=1):
-        status = "bankrupt" if row["bankrupt"] else f"cash {format_money(money, row['cash'])}, score {format_money(money, row['score'])}"
+        status = "bankrupt" if row["bankrupt"] else \
+            f"cash {format_money(money, row['cash'])}, score {format_money(money, row['score'])}"
         rows.append(f"  {place}. seat {row['seat']} ({row['strategy']}): {status}")
     winner = summary["winner"]
     rows.append(f"winner: seat {winner}" if winner is not None else "no winner")
@@ -85,7 +92,8 @@ def simulation_report(report: dict) -> str:
     """The `simulate` statistics as a short text report."""
     turns = report["turns"]
     out = [
-        f"{report['edition']}: {report['games']} games, {report['players']} players ({', '.join(report['strategies'])}), seed {report['seed']}",
+        f"{report['edition']}: {report['games']} games, {report['players']} players "
+        f"({', '.join(report['strategies'])}), seed {report['seed']}",
         f"turns per game: mean {turns['mean']}, median {turns['median']}, max {turns['max']}",
         f"stopped by the turn cap: {report['turn_cap_share']:.1%}",
         "ended by: " + ", ".join(f"{why} {n}" for why, n in report["ended_by"].items()),

@@ -77,7 +77,7 @@ class Tally:
             "wins_by_strategy": dict(sorted(self.wins_by_strategy.items())),
             "landings": [
                 {"index": i, "square": name, "count": n, "share": round(n / total_landings, 5)}
-                for i, (name, n) in enumerate(zip(self.squares, self.landings))
+                for i, (name, n) in enumerate(zip(self.squares, self.landings, strict=True))
             ],
         } | ({"statistics": {name: {"mean": round(statistics.fmean(values), 3), "max": max(values)}
                              for name, values in self.statistics.items()}} if self.statistics else {})

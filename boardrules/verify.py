@@ -48,8 +48,9 @@ def run(specs: tuple[str, ...], as_json: bool, depth: int, examples: int | None,
         with workers(min(len(tasks), os.cpu_count() or 1)) as pool:
             done = pool.map(_part, tasks, chunksize=1)
     finally:
-        atomic.sweep(Path(trace_dir), "*.trace.json")    # a worker ended while writing a trace leaves its temporary file
-    parts = {(part, id(job)): result for (part, job), result in zip(tasks, done)}
+        # a worker ended while writing a trace leaves its temporary file
+        atomic.sweep(Path(trace_dir), "*.trace.json")
+    parts = {(part, id(job)): result for (part, job), result in zip(tasks, done, strict=True)}
     results = [_one(job, parts[("prove", id(job))], parts[("explore", id(job))], parts.get(("mutate", id(job))))
                for job in jobs]
     for text, _, _ in results:

@@ -21,7 +21,8 @@ def _deaf(initializer: Callable | None, initargs: tuple) -> None:
 
 
 @contextmanager
-def workers(count: int, initializer: Callable | None = None, initargs: tuple = ()) -> Iterator[multiprocessing.pool.Pool]:
+def workers(count: int, initializer: Callable | None = None,
+            initargs: tuple = ()) -> Iterator[multiprocessing.pool.Pool]:
     """A pool of `count` worker processes, killed (SIGTERM) when the block ends, normally or
     by an exception (KeyboardInterrupt included). SIGINT is blocked while the workers are
     forked, so they are born blocking it and none is lost: a Ctrl-C in that moment reaches

@@ -159,7 +159,7 @@ def play(spec, players, chosen, seed, max_turns, log_path, as_json, check_invari
         log = result.log()
         # A bundled edition is found again by its id; any other spec by its full path.
         log["header"]["spec"] = spec if spec in bundled() else str(loaded.path.resolve())
-        log["header"]["variants"] = [str(p.resolve()) for p in loaded.variants]
+        log["header"]["variants"] = [str(path.resolve()) for path in loaded.variants]
         atomic.write(log_path, json.dumps(log, ensure_ascii=False), "--log")
     summary = result.summary()
     if as_json:

@@ -34,7 +34,7 @@ def narrate(ir: dict, events: list[dict]) -> list[str]:
 
     tell = {
         "start": lambda e: f"{e['edition']}, seed {e['seed']}: "
-                           + ", ".join(f"seat {p['seat']} {p['strategy']}" for p in e["players"]),
+                           + ", ".join(f"seat {player['seat']} {player['strategy']}" for player in e["players"]),
         "roll_off": lambda e: f"seat {e['seat']} rolls {e['total']} for the start",
         "turn": lambda e: f"-- turn {e['turn']}: seat {e['seat']}",
         "roll": lambda e: f"seat {e['seat']} rolls {' + '.join(map(str, e['dice']))}"
@@ -102,7 +102,8 @@ def simulation_report(report: dict) -> str:
         "wins by seat: " + ", ".join(f"{seat}: {n}" for seat, n in report["wins_by_seat"].items()),
         "wins by strategy: " + ", ".join(f"{name}: {n}" for name, n in report["wins_by_strategy"].items()),
     ]
-    out += [f"{name}: mean {s['mean']}, max {s['max']}" for name, s in report.get("statistics", {}).items()]
+    out += [f"{name}: mean {figures['mean']}, max {figures['max']}"
+            for name, figures in report.get("statistics", {}).items()]
     out += ["landing frequency:"]
     out += [f"  {row['index']:>2} {row['square']:<28} {row['share']:7.2%}" for row in report["landings"]]
     return "\n".join(out)

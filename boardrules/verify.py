@@ -80,9 +80,10 @@ def _one(job, report, found, mutation: dict | None) -> tuple[str, dict, bool]:
     entry = to_json(report)
     text = render(report)
     if mutation is not None:
-        entry["mutation"] = m = mutation
-        text += (f"\nmutation score {m['score']:.0%}: {m['killed']} killed, {m['survived']} survived"
-                 + "".join(f"\n  survived: {s}" for s in m["survivors"]))
+        entry["mutation"] = mutation
+        text += (f"\nmutation score {mutation['score']:.0%}: {mutation['killed']} killed, "
+                 f"{mutation['survived']} survived"
+                 + "".join(f"\n  survived: {survivor}" for survivor in mutation["survivors"]))
     return text, entry, report.violated or bool(report.failed)
 
 

@@ -55,54 +55,61 @@ def lines(name: str, width: float) -> tuple[list[str], float]:
     return rows, min(NAME_FONT, (width - 6) / (0.58 * longest))
 
 
-def square_svg(book: Booklet, sq: dict) -> str:
-    x, y, turn, width = place(sq["index"], len(book.ir["squares"]))
-    name = sq.get("name") or sq["key"]
+def square_svg(book: Booklet, square: dict) -> str:
+    x, y, turn, width = place(square["index"], len(book.ir["squares"]))
+    name = square.get("name") or square["key"]
     height = CORNER
     top = -height / 2
     parts = [f'<rect x="{-width / 2:.1f}" y="{top:.1f}" width="{width:.1f}" height="{height:.1f}" class="cell"/>']
-    deed = sq["deed"]
-    if deed and sq["kind"] == "lot":
+    deed = square["deed"]
+    if deed and square["kind"] == "lot":
         color = book.group(deed["group"]).get("color") or "#ccc"
-        parts.append(f'<rect x="{-width / 2:.1f}" y="{top:.1f}" width="{width:.1f}" height="{BAND}" fill="{html(color)}" class="band"/>')
+        parts.append(f'<rect x="{-width / 2:.1f}" y="{top:.1f}" width="{width:.1f}" height="{BAND}" '
+                     f'fill="{html(color)}" class="band"/>')
         top += BAND
     rows, size = lines(name, width)
     for n, row in enumerate(rows):
-        parts.append(f'<text x="0" y="{top + NAME_TOP + n * size * 1.15:.1f}" font-size="{size:.1f}" class="name">{html(row)}</text>')
+        parts.append(f'<text x="0" y="{top + NAME_TOP + n * size * 1.15:.1f}" font-size="{size:.1f}" '
+                     f'class="name">{html(row)}</text>')
     if deed and "price" in deed:
-        parts.append(f'<text x="0" y="{height / 2 - PRICE_BOTTOM:.1f}" font-size="{PRICE_FONT}" class="price">{html(book.money(deed["price"]))}</text>')
-    elif "number" in sq:   # the number printed on the square, which a square's rules may read
-        parts.append(f'<text x="0" y="{height / 2 - PRICE_BOTTOM:.1f}" font-size="{PRICE_FONT}" class="number">{sq["number"]}</text>')
+        parts.append(f'<text x="0" y="{height / 2 - PRICE_BOTTOM:.1f}" font-size="{PRICE_FONT}" '
+                     f'class="price">{html(book.money(deed["price"]))}</text>')
+    elif "number" in square:   # the number printed on the square, which a square's rules may read
+        parts.append(f'<text x="0" y="{height / 2 - PRICE_BOTTOM:.1f}" font-size="{PRICE_FONT}" '
+                     f'class="number">{square["number"]}</text>')
     body = "".join(parts)
-    return (f'<g class="square" id="board-{html(sq["key"])}" data-index="{sq["index"]}" data-name="{html(name)}" '
-            f'transform="translate({x:.1f} {y:.1f}) rotate({turn})"><title>{sq["index"]}: {html(name)}</title>{body}</g>')
+    return (f'<g class="square" id="board-{html(square["key"])}" data-index="{square["index"]}" '
+            f'data-name="{html(name)}" '
+            f'transform="translate({x:.1f} {y:.1f}) rotate({turn})">'
+            f'<title>{square["index"]}: {html(name)}</title>{body}</g>')
 
 
 def board_svg(book: Booklet) -> str:
     """The whole board; one line, so Markdown passes it through as raw HTML."""
     title = html(book.ir["edition"].get("title") or book.ir["edition"]["key"])
-    squares = "".join(square_svg(book, sq) for sq in book.ir["squares"])
+    squares = "".join(square_svg(book, square) for square in book.ir["squares"])
     return (f'<svg id="board" class="board" viewBox="0 0 {SIZE} {SIZE}" xmlns="{SVG_NS}" role="img" '
             f'aria-label="{html(book.words.text("board/caption", edition=title))}">'
             f'<rect x="0" y="0" width="{SIZE}" height="{SIZE}" class="felt"/>{squares}'
-            f'<text x="{SIZE / 2}" y="{SIZE / 2}" class="title" transform="rotate({TITLE_TILT} {SIZE / 2} {SIZE / 2})">{title}</text></svg>')
+            f'<text x="{SIZE / 2}" y="{SIZE / 2}" class="title" '
+            f'transform="rotate({TITLE_TILT} {SIZE / 2} {SIZE / 2})">{title}</text></svg>')
 
 
 def board_page(book: Booklet) -> str:
     """The board drawn, then a table of its squares: a price column when deeds have prices, a
     number column when squares have printed numbers, a text column when they have printed words."""
     words, squares = book.words, book.ir["squares"]
-    columns = {"index": lambda sq: str(sq["index"]), "square": book.name,
-               "kind": lambda sq: book.kind_label(sq["kind"]),
-               "group": lambda sq: book.name(book.group(sq["deed"]["group"])) if sq["deed"] else ""}
+    columns = {"index": lambda square: str(square["index"]), "square": book.name,
+               "kind": lambda square: book.kind_label(square["kind"]),
+               "group": lambda square: book.name(book.group(square["deed"]["group"])) if square["deed"] else ""}
     if book.has("prices"):
-        columns["price"] = lambda sq: book.money(sq["deed"]["price"]) if sq["deed"] else ""
-    if any("number" in sq for sq in squares):
-        columns["number"] = lambda sq: str(sq.get("number", ""))
-    if any("text" in sq for sq in squares):    # the words printed on the square
-        columns["text"] = lambda sq: escape(sq.get("text", ""))
+        columns["price"] = lambda square: book.money(square["deed"]["price"]) if square["deed"] else ""
+    if any("number" in square for square in squares):
+        columns["number"] = lambda square: str(square.get("number", ""))
+    if any("text" in square for square in squares):    # the words printed on the square
+        columns["text"] = lambda square: escape(square.get("text", ""))
     rows = ["| " + " | ".join(words.text(f"table/{column}") for column in columns) + " |", "|" + "---|" * len(columns)]
-    rows += ["| " + " | ".join(cell(sq) for cell in columns.values()) + " |" for sq in squares]
+    rows += ["| " + " | ".join(cell(square) for cell in columns.values()) + " |" for square in squares]
     return "\n".join([
         f"# {book.say('pages/board_title')}\n",
         book.say("board/intro", n=len(book.ir["squares"])) + "\n",

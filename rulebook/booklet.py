@@ -67,17 +67,17 @@ class Booklet:
         return self.ir["squares"][index]
 
     def square_named(self, sid: str) -> dict:
-        return next(sq for sq in self.ir["squares"] if sq["key"] == sid)
+        return next(square for square in self.ir["squares"] if square["key"] == sid)
 
     def name(self, thing: dict) -> str:
         """A square's, group's or deck's printed name (its id when the spec gives none)."""
         return escape(thing.get("name") or thing["key"])
 
     def group(self, gid: str) -> dict:
-        return next(g for g in self.ir["groups"] if g["key"] == gid)
+        return next(group for group in self.ir["groups"] if group["key"] == gid)
 
     def deeds(self, kind: str | None = None) -> list[dict]:
-        return [sq for sq in self.ir["squares"] if sq["deed"] and kind in (None, sq["kind"])]
+        return [square for square in self.ir["squares"] if square["deed"] and kind in (None, square["kind"])]
 
     def setting(self, path: str):
         section, key = path.split(".")
@@ -91,10 +91,11 @@ class Booklet:
             return not self.has(feature[1:])
         if feature in DEED_KINDS:
             return bool(self.deeds(feature))
-        s = self.settings
+        settings = self.settings
         if feature in SECTION_PART.values():
-            return feature in parts(s)
-        return {"prices": not s["auction"].get("only", False), "notes": bool(s["money"].get("notes"))}[feature]
+            return feature in parts(settings)
+        return {"prices": not settings["auction"].get("only", False),
+                "notes": bool(settings["money"].get("notes"))}[feature]
 
     def fact(self, path: str):
         """A setting's value, or for `has.FEATURE` whether the game has it (`has`)."""
@@ -103,7 +104,7 @@ class Booklet:
 
     def value(self, path: str, value) -> str:
         """A setting's value as a reader reads it: money, percent, a square's name, a count."""
-        squares = {sq["key"] for sq in self.ir["squares"]}
+        squares = {square["key"] for square in self.ir["squares"]}
         if path in MONEY_SETTINGS:
             return self.words.join([self.money(v) for v in value]) if isinstance(value, list) else self.money(value)
         if isinstance(value, bool):
@@ -113,12 +114,14 @@ class Booklet:
         if isinstance(value, dict) and "min" in value:
             return f"{value['min']}–{value['max']}"
         if isinstance(value, list) and value and isinstance(value[0], dict) and "count" in value[0]:
-            return self.words.join([self.words.text("note", count=n["count"], value=self.money(n["value"])) for n in value])
+            return self.words.join([self.words.text("note", count=note["count"], value=self.money(note["value"]))
+                                    for note in value])
         if isinstance(value, str) and value in squares:
             return self.name(self.square_named(value))
         if isinstance(value, str) and value in self.ir["formulas"] and not self.words.has(f"choices/{path}/{value}"):
             return self.noun(value, "one")
-        if isinstance(value, str) and (path in {d["key"] for d in self.ir["decisions"]} or self.words.has(f"choices/{path}")):
+        decided = path in {decision["key"] for decision in self.ir["decisions"]}
+        if isinstance(value, str) and (decided or self.words.has(f"choices/{path}")):
             return self.words.text(f"choices/{path}/{value}")
         if isinstance(value, dict):
             return self.words.text("formula")
@@ -144,7 +147,7 @@ class Booklet:
         out["go_to_jail_squares"] = self.words.join(self.distinct_names(self.squares_doing("go_to_jail")), "or")
         for kind in ("station", "utility"):
             deeds = self.deeds(kind)
-            out[f"{kind}_names"] = self.words.join([self.name(sq) for sq in deeds])
+            out[f"{kind}_names"] = self.words.join([self.name(square) for square in deeds])
             if deeds:
                 out[f"{kind}_rents"] = self.words.join([
                     self.words.text("deed/owned_rent", owned=self.words.text("deed/owned", n=n + 1),
@@ -174,10 +177,10 @@ class Booklet:
 
     def squares_doing(self, do: str) -> list[dict]:
         """The squares whose landing does `do` (draw a card, go to jail) as its first step."""
-        return [sq for sq in self.ir["squares"] if sq["on_land"] and sq["on_land"][0]["stmt"] == do]
+        return [square for square in self.ir["squares"] if square["on_land"] and square["on_land"][0]["stmt"] == do]
 
     def distinct_names(self, squares: list[dict]) -> list[str]:
-        return list(dict.fromkeys(self.name(sq) for sq in squares))
+        return list(dict.fromkeys(self.name(square) for square in squares))
 
     def say(self, key: str, **extra) -> str:
         return self.words.text(key, **(self.values | extra))

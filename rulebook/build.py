@@ -44,9 +44,11 @@ def build_site(out_dir: str | Path, specs: tuple[str, ...] = (), serve_it: bool 
     try:
         config = load_config(str(CONFIG), strict=True)
         options = config.plugins["rulebook"].config
-        editions(list(specs), options.languages, list(variants))  # report a bad spec, variant or language before mkdocs starts
+        # report a bad spec, variant or language before mkdocs starts
+        editions(list(specs), options.languages, list(variants))
         if specs or variants:
-            overrides["plugins"] = [{"rulebook": {"specs": list(specs), "languages": options.languages, "variants": list(variants)}},
+            chosen = {"specs": list(specs), "languages": options.languages, "variants": list(variants)}
+            overrides["plugins"] = [{"rulebook": chosen},
                                     *[name for name in config.plugins if name != "rulebook"]]
         if serve_it:
             serve(str(CONFIG), strict=True, **overrides)

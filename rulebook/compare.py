@@ -37,7 +37,8 @@ def settings_rows(book: Booklet) -> list[tuple[str, str, str, str]]:
             if path in decided:
                 continue
             old = book.parent["settings"].get(section, {}).get(key)
-            rows.append((book.words.text(f"settings/{path}"), shown(book, path, old), shown(book, path, value), verdict(book, old, value)))
+            rows.append((book.words.text(f"settings/{path}"), shown(book, path, old), shown(book, path, value),
+                         verdict(book, old, value)))
     return rows
 
 
@@ -51,14 +52,14 @@ def decision_rows(book: Booklet) -> list[tuple[str, str, str, str]]:
     return rows
 
 
-def square_label(book: Booklet, sq: dict) -> str:
-    name = book.name(sq) if sq.get("name") else book.words.text("compare/unnamed")
-    return f"{name}, {book.money(sq['deed']['price'])}" if sq["deed"] and sq["deed"].get("price") else name
+def square_label(book: Booklet, square: dict) -> str:
+    name = book.name(square) if square.get("name") else book.words.text("compare/unnamed")
+    return f"{name}, {book.money(square['deed']['price'])}" if square["deed"] and square["deed"].get("price") else name
 
 
 def square_rows(book: Booklet) -> list[tuple[str, str, str, str]]:
     rows = []
-    for old, new in zip(book.parent["squares"], book.ir["squares"]):
+    for old, new in zip(book.parent["squares"], book.ir["squares"], strict=True):
         before = (old.get("name"), old["deed"], old["on_land"], old["on_pass"])
         after = (new.get("name"), new["deed"], new["on_land"], new["on_pass"])
         mark = verdict(book, None if old.get("name") is None else before, after)

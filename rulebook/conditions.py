@@ -54,7 +54,7 @@ def expand(book: Booklet, expr):
     if expr.get("expr") == "call" and expr["function"] in book.ir["formulas"] and not term(book, expr["function"]) \
             and constant(book, expr) is None:
         formula = book.ir["formulas"][expr["function"]]
-        return expand(book, bind(formula["body"], dict(zip(formula["params"], expr["args"]))))
+        return expand(book, bind(formula["body"], dict(zip(formula["params"], expr["args"], strict=True))))
     return {key: expand(book, value) for key, value in expr.items()}
 
 
@@ -212,7 +212,7 @@ def param_kind(book: Booklet, body, param: str) -> str:
     """What a formula's or procedure's parameter holds, read from the attributes used on it."""
     used = {node["name"] for node in walk(body)
             if node.get("expr") == "attr" and node["subject"] == {"expr": "var", "name": param}}
-    own = {owner: {st["name"] for st in book.ir["state"] if st["owner"] == owner} for owner in STATE_OWNERS}
+    own = {owner: {state["name"] for state in book.ir["state"] if state["owner"] == owner} for owner in STATE_OWNERS}
     for kind in ("area", "square", "player", "deed"):
         if used <= set(ATTRS[kind]) | own.get(kind, set()):
             return kind

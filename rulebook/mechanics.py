@@ -4,7 +4,19 @@ filled from the IR (a phrase per construct kind, never a test for an edition).""
 from __future__ import annotations
 
 from rulebook.booklet import Booklet, capital, escape, paragraph
-from rulebook.conditions import ME, called, condition, expand, holds_money, money_calls, param_kind, phrase, say, state_set, term
+from rulebook.conditions import (
+    ME,
+    called,
+    condition,
+    expand,
+    holds_money,
+    money_calls,
+    param_kind,
+    phrase,
+    say,
+    state_set,
+    term,
+)
 from rulebook.statements import describe
 
 PRELUDE = "prelude"
@@ -16,7 +28,7 @@ def element(state_type: str) -> str:
 
 
 def state_types(book: Booklet) -> dict[str, str]:
-    return {st["name"]: element(st["type"]) for st in book.ir["state"]}
+    return {state["name"]: element(state["type"]) for state in book.ir["state"]}
 
 
 def hook_text(book: Booklet, hook: dict) -> str:
@@ -30,11 +42,12 @@ def hook_text(book: Booklet, hook: dict) -> str:
                       set=state_set(book, ME, hook["state"] or ""), effects=describe(book, hook["body"], nouns))
 
 
-def state_text(book: Booklet, st: dict) -> str:
-    if st["type"] == "int":
-        return book.words.text("state/number", a=book.noun(st["name"], "a"), owner=book.noun(st["owner"], "one"),
-                               owners=book.noun(st["owner"], "many"))
-    return book.words.text("state/set", a=book.noun(st["name"], "a"), things=book.kind_noun(element(st["type"]), "many"))
+def state_text(book: Booklet, state: dict) -> str:
+    if state["type"] == "int":
+        return book.words.text("state/number", a=book.noun(state["name"], "a"), owner=book.noun(state["owner"], "one"),
+                               owners=book.noun(state["owner"], "many"))
+    return book.words.text("state/set", a=book.noun(state["name"], "a"),
+                           things=book.kind_noun(element(state["type"]), "many"))
 
 
 def pot_text(book: Booklet, pot: dict) -> str:
@@ -54,7 +67,7 @@ def over_text(book: Booklet, over: dict) -> str:
 def items(book: Booklet) -> list[tuple[str, str, str | None, dict]]:
     """Every such rule of the edition: (stable id, text, what kind of hook, its IR)."""
     ir = book.ir
-    out = [(f"state-{st['name']}", state_text(book, st), None, st) for st in ir["state"]]
+    out = [(f"state-{state['name']}", state_text(book, state), None, state) for state in ir["state"]]
     out += [(f"rule-setup-{n}", setup_text(book, stmt), None, stmt) for n, stmt in enumerate(ir["setup"], 1)]
     out += [(f"pot-{pot['key']}", pot_text(book, pot), None, pot) for pot in ir["pots"]]
     out += [(f"rule-hook-{n}", hook_text(book, hook), hook["event"], hook) for n, hook in enumerate(ir["hooks"], 1)]
@@ -95,7 +108,8 @@ def params(book: Booklet, thing: dict) -> tuple[list[str], dict[str, str]]:
     """A formula's or procedure's parameters: each as "a ..." for its name, and as "the ..." in its body."""
     body = thing["body"]
     kinds = [param_kind(book, body, name) for name in thing["params"]]
-    return [book.kind_noun(kind, "a") for kind in kinds], {name: book.kind_noun(kind, "the") for name, kind in zip(thing["params"], kinds)}
+    heads = [book.kind_noun(kind, "a") for kind in kinds]
+    return heads, {name: book.kind_noun(kind, "the") for name, kind in zip(thing["params"], kinds, strict=True)}
 
 
 def action_text(book: Booklet, action: dict) -> str:
@@ -104,7 +118,8 @@ def action_text(book: Booklet, action: dict) -> str:
     nouns = {var: book.kind_noun(action["element"], "the")}
     thing = book.kind_noun(action["element"], "a") if action["over"]["expr"] == "var" else \
         words.text("effects/one_of", among=phrase(book, action["over"], {}))
-    out = [words.text("actions/item", label=escape(action["label"]), thing=thing, effects=describe(book, action["effect"], nouns)),
+    out = [words.text("actions/item", label=escape(action["label"]), thing=thing,
+                      effects=describe(book, action["effect"], nouns)),
            words.text("actions/allowed", cond=condition(book, action["allowed"], nouns))]
     if action.get("required"):
         out.append(words.text("actions/required", cond=condition(book, action["required"], nouns)))
@@ -126,7 +141,8 @@ def procedures(book: Booklet) -> str:
     out = []
     for pid, procedure in book.ir.get("procedures", {}).items():
         heads, nouns = params(book, procedure)
-        text = book.words.text("procedures/item", name=capital(called(book, pid, heads)), effects=describe(book, procedure["body"], nouns))
+        text = book.words.text("procedures/item", name=capital(called(book, pid, heads)),
+                               effects=describe(book, procedure["body"], nouns))
         out.append(paragraph(text, f"procedure-{pid}"))
     return "\n".join(out)
 
@@ -150,10 +166,12 @@ def terms(book: Booklet) -> str:
         heads, nouns = params(book, formula)
         body = expand(book, formula["body"])
         if is_condition(body):
-            text = book.words.text("definitions/condition", name=capital(called(book, fn, heads)), body=say(book, body, nouns))
+            text = book.words.text("definitions/condition", name=capital(called(book, fn, heads)),
+                                   body=say(book, body, nouns))
         else:
             amount = fn in money or holds_money(book, body)
-            text = book.words.text("definitions/value", name=capital(called(book, fn, heads)), body=phrase(book, body, nouns, amount))
+            text = book.words.text("definitions/value", name=capital(called(book, fn, heads)),
+                                   body=phrase(book, body, nouns, amount))
         out.append(paragraph(text, f"term-{fn}"))
     return "\n".join([paragraph(book.say("definitions/intro"), "definitions-intro"), *out]) if out else ""
 
@@ -164,8 +182,10 @@ def city(book: Booklet) -> str:
     if not areas:
         return ""
     quarters = list(dict.fromkeys(area["quarter"] for area in areas))
-    intro = book.say("city/intro", areas=len(areas), quarters=len(quarters), names=words.join([escape(q) for q in quarters]))
-    rows = [f"| {words.text('table/quarter')} | {words.text('table/area')} | {words.text('table/faces')} |", "|---|---|---|"]
+    intro = book.say("city/intro", areas=len(areas), quarters=len(quarters),
+                     names=words.join([escape(quarter) for quarter in quarters]))
+    rows = [f"| {words.text('table/quarter')} | {words.text('table/area')} | {words.text('table/faces')} |",
+            "|---|---|---|"]
     for area in areas:
         faces = words.join([book.name(book.square_named(sid)) for sid in area["faces"]])
         rows.append(f"| {escape(area['quarter'])} | {book.name(area)} | {faces} |")

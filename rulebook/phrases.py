@@ -30,7 +30,8 @@ class Phrases:
         node = self.table
         for part in key.split("/"):
             if not isinstance(node, dict) or part not in node:
-                raise MissingPhrase(f"the `{self.lang}` phrase table has no `{key}`: add it to {TABLES / self.lang}.yaml")
+                raise MissingPhrase(f"the `{self.lang}` phrase table has no `{key}`: "
+                                    f"add it to {TABLES / self.lang}.yaml")
             node = node[part]
         return node
 
@@ -45,7 +46,8 @@ class Phrases:
         try:
             return str(self.raw(key)).format(**values)
         except KeyError as error:
-            raise MissingPhrase(f"the `{self.lang}` phrase `{key}` uses {{{error.args[0]}}}, which this booklet does not know") from None
+            raise MissingPhrase(f"the `{self.lang}` phrase `{key}` uses {{{error.args[0]}}}, "
+                                "which this booklet does not know") from None
 
     def join(self, items: list[str], word: str = "and") -> str:
         """`a, b and c` the language's way."""

@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mkdocs.config import base
-from mkdocs.config import config_options as c
+from mkdocs.config import base, config_options
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File, Files
@@ -25,9 +24,9 @@ HIGHLIGHT_URI = "rulebook/highlight.css"   # Pygments colours for the `codehilit
 
 
 class RulebookConfig(base.Config):
-    specs = c.ListOfItems(c.Type(str), default=[])
-    languages = c.Type(dict, default={})
-    variants = c.ListOfItems(c.Type(str), default=[])
+    specs = config_options.ListOfItems(config_options.Type(str), default=[])
+    languages = config_options.Type(dict, default={})
+    variants = config_options.ListOfItems(config_options.Type(str), default=[])
 
 
 class Rulebook(BasePlugin[RulebookConfig]):

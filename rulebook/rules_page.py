@@ -10,8 +10,8 @@ from typing import Callable
 
 from rulebook.booklet import Booklet, anchor, escape, paragraph
 from rulebook.conditions import phrase
-from rulebook.statements import describe
 from rulebook.mechanics import actions, city, end_over, procedures, score_text, special, terms
+from rulebook.statements import describe
 from rulebook.variants import variants_section
 
 
@@ -44,9 +44,9 @@ def rent_table(book: Booklet) -> str:
     head = [words.text("table/lot"), words.text("table/group"), words.text("table/price"), words.text("deed/rent")]
     head += [book.houses(n) for n in range(1, levels + 1)] + [words.text("deed/hotel"), words.text("deed/mortgage")]
     rows = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    for sq in book.deeds("lot"):
-        deed = sq["deed"]
-        cells = [book.name(sq), book.name(book.group(deed["group"])), book.money(deed["price"])]
+    for square in book.deeds("lot"):
+        deed = square["deed"]
+        cells = [book.name(square), book.name(book.group(deed["group"])), book.money(deed["price"])]
         cells += [book.money(r) for r in deed["rent"]] + [book.money(deed["mortgage"])]
         rows.append("| " + " | ".join(cells) + " |")
     return "\n".join(rows) + "\n"
@@ -61,10 +61,11 @@ def rent_formulas(book: Booklet) -> str:
             text = book.say("rent/formula", kind=book.kind_noun(kind, "a"),
                             formula=phrase(book, formula, {"here": book.kind_noun(kind, "the")}, money=True))
             out.append(paragraph(text, anchor(f"rent.formula.{kind}")))
-    rows = [f"| {words.text('table/square')} | {words.text('table/group')} | {words.text('table/printed')} |", "|---|---|---|"]
-    for sq in book.deeds():
-        rents = words.join([book.money(r) for r in sq["deed"]["rent"]], "or")
-        rows.append(f"| {book.name(sq)} | {book.name(book.group(sq['deed']['group']))} | {rents} |")
+    rows = [f"| {words.text('table/square')} | {words.text('table/group')} | {words.text('table/printed')} |",
+            "|---|---|---|"]
+    for square in book.deeds():
+        rents = words.join([book.money(r) for r in square["deed"]["rent"]], "or")
+        rows.append(f"| {book.name(square)} | {book.name(book.group(square['deed']['group']))} | {rents} |")
     return "\n".join([*out, "\n".join(rows) + "\n"])
 
 
@@ -84,10 +85,11 @@ def owned_table(kind: str) -> Callable[[Booklet], str]:
         head += [words.text("deed/owned", n=n) for n in range(1, counts + 1)]
         head += [words.text("deed/mortgage")]
         rows = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-        for sq in deeds:
-            deed = sq["deed"]
+        for square in deeds:
+            deed = square["deed"]
             rents = [book.money(r) if kind == "station" else words.text("times", n=r) for r in deed["rent"]]
-            rows.append("| " + " | ".join([book.name(sq), book.money(deed["price"]), *rents, book.money(deed["mortgage"])]) + " |")
+            cells = [book.name(square), book.money(deed["price"]), *rents, book.money(deed["mortgage"])]
+            rows.append("| " + " | ".join(cells) + " |")
         return "\n".join(rows) + "\n"
     return table
 
@@ -98,12 +100,14 @@ def both_tables(book: Booklet) -> str:
 
 def building_costs(book: Booklet) -> str:
     words = book.words
-    rows = [f"| {words.text('table/group')} | {words.text('table/lots')} | {words.text('deed/house_cost')} | {words.text('deed/hotel_cost')} |",
+    rows = [f"| {words.text('table/group')} | {words.text('table/lots')} | {words.text('deed/house_cost')} "
+            f"| {words.text('deed/hotel_cost')} |",
             "|---|---|---|---|"]
     for group in book.ir["groups"]:
         if group["kind"] == "lot":
             lots = book.words.join([book.name(book.square(i)) for i in group["squares"]])
-            rows.append(f"| {book.name(group)} | {lots} | {book.money(group['house_cost'])} | {book.money(group['hotel_cost'])} |")
+            rows.append(f"| {book.name(group)} | {lots} | {book.money(group['house_cost'])} "
+                        f"| {book.money(group['hotel_cost'])} |")
     return "\n".join(rows) + "\n"
 
 
@@ -111,23 +115,23 @@ def squares(book: Booklet) -> str:
     """Each kind of square without a deed, once (three squares that draw from one deck are one entry)."""
     jail = book.settings["jail"].get("square")
     seen: dict[str, list[dict]] = {}
-    for sq in book.ir["squares"]:
-        if not sq["deed"]:
-            seen.setdefault(sq.get("name") or sq["key"], []).append(sq)
+    for square in book.ir["squares"]:
+        if not square["deed"]:
+            seen.setdefault(square.get("name") or square["key"], []).append(square)
     out = [paragraph(book.say("rules/squares.deeds"), "rule-squares-deeds")]
     for same in seen.values():
-        sq = same[0]
+        square = same[0]
         parts = []
-        if sq["key"] == jail:
+        if square["key"] == jail:
             parts.append(book.say("square/jail"))
-        if sq["on_land"]:
-            parts.append(book.say("square/on_land", effects=describe(book, sq["on_land"])))
-        if sq["on_pass"]:
-            parts.append(book.say("square/on_pass", effects=describe(book, sq["on_pass"])))
+        if square["on_land"]:
+            parts.append(book.say("square/on_land", effects=describe(book, square["on_land"])))
+        if square["on_pass"]:
+            parts.append(book.say("square/on_pass", effects=describe(book, square["on_pass"])))
         if not parts:
             parts.append(book.say("square/nothing"))
         count = " " + book.say("square/count", n=len(same)) if len(same) > 1 else ""
-        out.append(paragraph(f"**{book.name(sq)}**{count}. " + " ".join(parts), f"square-{sq['key']}"))
+        out.append(paragraph(f"**{book.name(square)}**{count}. " + " ".join(parts), f"square-{square['key']}"))
     return "\n".join(out)
 
 
@@ -150,7 +154,8 @@ def assumptions(book: Booklet) -> str:
         return paragraph(book.say("assumptions/none"), "assumptions")
     out = [paragraph(book.say("assumptions/intro"), "assumptions")]
     for path, label, choice, note in items:
-        out.append(paragraph(book.say("assumptions/item", rule=label, choice=choice, note=escape(note)), "assumed-" + anchor(path)[5:]))
+        out.append(paragraph(book.say("assumptions/item", rule=label, choice=choice, note=escape(note)),
+                             "assumed-" + anchor(path)[5:]))
     return "\n".join(out)
 
 
@@ -170,8 +175,10 @@ def examples(book: Booklet) -> str | None:
 SECTIONS = (
     Section("aim", (Rule("aim", by="has.houses"), Rule("players"))),
     Section("contents", (Rule("contents", by="has.houses"),)),
-    Section("setup", (Rule("setup.board"), Rule("money.start", by="has.notes"), Rule("turn.order"), Rule("bank", by="has.mortgage"))),
-    Section("turn", (Rule("turn"), Rule("turn.doubles", needs=("jail",)), Rule("game.doubles_again", by="game.doubles_again"),
+    Section("setup", (Rule("setup.board"), Rule("money.start", by="has.notes"), Rule("turn.order"),
+                      Rule("bank", by="has.mortgage"))),
+    Section("turn", (Rule("turn"), Rule("turn.doubles", needs=("jail",)),
+                     Rule("game.doubles_again", by="game.doubles_again"),
                      Rule("money.salary_limit", by="money.salary_limit"))),
     Section("actions", (), actions),
     Section("city", (), city),
@@ -179,26 +186,35 @@ SECTIONS = (
     Section("buying", (Rule("buy", needs=("prices",)), Rule("auction", by="auction.on_decline", needs=("prices",)),
                        Rule("auction.only", by="auction.only"),
                        Rule("auction.decliner_may_bid", by="auction.decliner_may_bid", needs=("prices",)),
-                       Rule("auction.bid_within_cash", by="auction.bid_within_cash"), Rule("auction.raises", needs=("!prices",)),
+                       Rule("auction.bid_within_cash", by="auction.bid_within_cash"),
+                       Rule("auction.raises", needs=("!prices",)),
                        Rule("auction.preempt", by="auction.preempt"))),
     Section("rent", (Rule("rent", by="has.houses"), Rule("rent.complete_group", needs=("lot", "houses")),
                      Rule("rent.mortgaged_group", by="rent.mortgaged_group", needs=("lot",))), rents),
-    Section("stations", (Rule("rent.station", needs=("station",)), Rule("rent.utility", needs=("utility",))), both_tables,
+    Section("stations", (Rule("rent.station", needs=("station",)), Rule("rent.utility", needs=("utility",))),
+            both_tables,
             needs=("houses",)),
     Section("cards", (Rule("cards"), Rule("cards.jail_card", by="trade.jail_cards", needs=("jail",)),
                       Rule("cards.moves", needs=("jail",))), deck_link),
     Section("jail", (Rule("jail.sent"), Rule("jail.visiting"), Rule("jail.leave"),
                      Rule("jail.fine_timing", by="jail.fine_timing"), Rule("jail.doubles_exit", by="jail.doubles_exit"),
                      Rule("jail.max_turns"), Rule("jail.collects_rent", by="jail.collects_rent")), needs=("jail",)),
-    Section("building", (Rule("building", by="building.needs_complete_group"), Rule("building.even", by="building.even"),
-                         Rule("building.blocked_by_mortgage", by="building.blocked_by_mortgage"), Rule("building.hotels"),
+    Section("building", (Rule("building", by="building.needs_complete_group"),
+                         Rule("building.even", by="building.even"),
+                         Rule("building.blocked_by_mortgage", by="building.blocked_by_mortgage"),
+                         Rule("building.hotels"),
                          Rule("building.shortage", by="building.shortage")), building_costs, needs=("houses",)),
-    Section("selling", (Rule("building.sale_value", needs=("houses",)), Rule("building.hotel_sale", by="building.hotel_sale"),
-                        Rule("trade.deeds", by="trade.built_groups"), Rule("trade.cash", by="trade.cash", needs=("mortgage",)),
+    Section("selling", (Rule("building.sale_value", needs=("houses",)),
+                        Rule("building.hotel_sale", by="building.hotel_sale"),
+                        Rule("trade.deeds", by="trade.built_groups"),
+                        Rule("trade.cash", by="trade.cash", needs=("mortgage",)),
                         Rule("trade.loans", by="trade.cash", needs=("!mortgage",)))),
-    Section("mortgages", (Rule("mortgage"), Rule("mortgage.interest"), Rule("mortgage.transfer_interest")), needs=("mortgage",)),
-    Section("bankruptcy", (Rule("debt.pay_with_deeds", by="debt.pay_with_deeds"), Rule("debt.auction_deeds", by="debt.auction_deeds"),
-                           Rule("bankruptcy.to_player", by="has.mortgage"), Rule("bankruptcy.to_bank", by="bankruptcy.to_bank"))),
+    Section("mortgages", (Rule("mortgage"), Rule("mortgage.interest"), Rule("mortgage.transfer_interest")),
+            needs=("mortgage",)),
+    Section("bankruptcy", (Rule("debt.pay_with_deeds", by="debt.pay_with_deeds"),
+                           Rule("debt.auction_deeds", by="debt.auction_deeds"),
+                           Rule("bankruptcy.to_player", by="has.mortgage"),
+                           Rule("bankruptcy.to_bank", by="bankruptcy.to_bank"))),
     Section("special", (), special),
     Section("procedures", (), procedures),
     Section("terms", (), terms),
@@ -224,7 +240,8 @@ def rule_text(book: Booklet, rule: Rule) -> str | None:
     if not isinstance(entry, dict):
         return paragraph(book.say(f"rules/{rule.key}"), anchor(rule.key), choice)
     if choice not in entry and choice in book.ir["formulas"]:
-        return paragraph(book.say(f"rules/{rule.key}/formula", formula=score_text(book, choice)), anchor(rule.key), choice)
+        return paragraph(book.say(f"rules/{rule.key}/formula", formula=score_text(book, choice)), anchor(rule.key),
+                         choice)
     return paragraph(book.say(f"rules/{rule.key}/{choice}"), anchor(rule.key), choice)
 
 

@@ -72,7 +72,8 @@ def editions(specs: list[str], languages: dict[str, list[str]], variants: list[s
         path = resolve(spec)
         ir = grammar.compile_file(path, overlays)
         if ir["edition"].get("abstract"):
-            raise SiteError(f"edition `{ir['edition']['key']}` is abstract: it has no rulebook", "give an edition that extends it")
+            raise SiteError(f"edition `{ir['edition']['key']}` is abstract: it has no rulebook",
+                            "give an edition that extends it")
         about = ir["edition"]
         first = about.get("source_language") or about.get("language") or ENGLISH
         langs = languages.get(about["key"]) or list(dict.fromkeys([first, ENGLISH]))
@@ -104,7 +105,8 @@ def home(editions: list[Booklets]) -> str:
              f"| {words.text('home/edition')} | {words.text('home/languages')} |", "|---|---|"]
     for edition in editions:
         title = edition.ir["edition"].get("title") or edition.id
-        links = ", ".join(f"[{phrases(lang).text('language')}]({edition.id}/{lang}/index.md)" for lang in edition.languages)
+        links = ", ".join(f"[{phrases(lang).text('language')}]({edition.id}/{lang}/index.md)"
+                          for lang in edition.languages)
         lines.append(f"| {title} (`{edition.id}`) | {links} |")
     return "\n".join(lines) + "\n"
 

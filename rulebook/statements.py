@@ -35,7 +35,7 @@ def choose_in(book: Booklet, stmt: dict, nouns: Nouns) -> str:
     thing = book.kind_noun(kind or stmt["element"], "a") if stmt["over"]["expr"] == "var" else \
         words.text("effects/one_of", among=phrase(book, stmt["over"], nouns))
     scope = nouns | {var: book.kind_noun(kind or stmt["element"], "the")}
-    where = [condition(book, c, scope) for c in conditions]
+    where = [condition(book, clause, scope) for clause in conditions]
     return words.text("effects/choose_in", thing=thing, body=describe(book, stmt["body"], scope),
                       where=words.text("effects/choose_where", cond=words.join(where)) if where else "",
                       skip=words.text("effects/or_skip") if stmt["skip"] else "")
@@ -71,7 +71,8 @@ def for_each(book: Booklet, stmt: dict, nouns: Nouns) -> str:
         case [{"stmt": "if", "cond": cond, "then": then, "otherwise": []}]:
             return book.words.text("effects/for_where", thing=book.noun(kind, "the"), cond=condition(book, cond, scope),
                                    body=describe(book, then, scope))
-    return book.words.text("effects/for_each", thing=book.noun(kind, "one"), things=book.noun(kind, "many"), body=describe(book, stmt["body"], scope))
+    return book.words.text("effects/for_each", thing=book.noun(kind, "one"), things=book.noun(kind, "many"),
+                           body=describe(book, stmt["body"], scope))
 
 
 def statement(book: Booklet, stmt: dict, nouns: Nouns) -> str:

@@ -8,8 +8,8 @@ import grammar
 from grammar.extend import read
 from grammar.parse import parse
 from rulebook.booklet import Booklet, paragraph
-from rulebook.statements import describe
 from rulebook.mechanics import hook_text, over_text, pot_text, setup_text
+from rulebook.statements import describe
 from spec import bundled_variants
 
 OVER = ("end", "over")   # a condition: said by `over_text`, not as a setting's value
@@ -25,7 +25,8 @@ def applicable(path: Path, ir: dict) -> dict[str, dict]:
     if ir["edition"].get("variants"):
         return {}
     lineage = ir["edition"]["lineage"]
-    return {vid: grammar.compile_file(path, [vpath]) for vid, vpath in bundled_variants().items() if family(vpath) in lineage}
+    return {vid: grammar.compile_file(path, [vpath]) for vid, vpath in bundled_variants().items()
+            if family(vpath) in lineage}
 
 
 def changes(book: Booklet, varied: dict) -> list[str]:
@@ -46,7 +47,7 @@ def changes(book: Booklet, varied: dict) -> list[str]:
                                       new=book.value(path, value), old=book.value(path, old)))
     out += [pot_text(other, pot) for pot in varied["pots"] if pot not in base["pots"]]
     out += [words.text("variants/square", square=book.name(new), effects=describe(other, new["on_land"]))
-            for old, new in zip(base["squares"], varied["squares"]) if old["on_land"] != new["on_land"]]
+            for old, new in zip(base["squares"], varied["squares"], strict=True) if old["on_land"] != new["on_land"]]
     out += [hook_text(other, hook) for hook in varied["hooks"] if hook not in base["hooks"]]
     return out
 
@@ -54,7 +55,8 @@ def changes(book: Booklet, varied: dict) -> list[str]:
 def variants_section(book: Booklet) -> str:
     applied = book.ir["edition"].get("variants")
     if applied:
-        return paragraph(book.say("variants/applied", names=book.words.join([f"`{v}`" for v in applied])), "variants-intro")
+        names = book.words.join([f"`{variant}`" for variant in applied])
+        return paragraph(book.say("variants/applied", names=names), "variants-intro")
     if not book.variants:
         return paragraph(book.say("variants/none"), "variants-intro")
     out = [paragraph(book.say("variants/intro"), "variants-intro")]

@@ -26,6 +26,7 @@ import traceback
 from dataclasses import dataclass
 from pathlib import Path
 
+import fuzzspecs
 import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, event, given, settings
@@ -33,7 +34,6 @@ from hypothesis import strategies as st
 from hypothesis.extra.lark import from_lark
 from lark import Lark
 
-import fuzzspecs
 from boardrules.cli import main
 
 TIME_LIMIT = 30          # seconds per command: a command still running then is a hang

@@ -473,9 +473,9 @@ def test_a_long_sum_is_read_without_deep_recursion():
     """DESIGN principle 8, no traceback: the check after lowering reads a flat chain of
     `+` (left-nested, one node per term) in a loop, so it refuses no sum that lowering
     accepts for its length (E105 is the parser's and the lowering's to give)."""
+    from grammar import syntax as s
     from grammar.bounds import ANYTHING, QUIET, Known, Reader
     from grammar.diagnostics import Source, Span
-    from grammar import syntax as s
     at = Span(Source("long.rules", "1"), 1, 1, 1, 2)
     chain: s.Expr = s.Int(at, 1)
     for _ in range(5000):

@@ -10,7 +10,6 @@ import grammar
 import spec
 from verifier import prove
 from verifier.symbolic.actions import catalogue
-from verifier.symbolic.encode import CompileMixin
 from verifier.verdicts import Bounded, Proved, Unknown, Violated
 
 

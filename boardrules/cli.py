@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -16,7 +17,7 @@ from spec import Refusal, bundled, resolve_variant
 from verifier import atomic, trace
 
 from . import simulate as simulation
-from .editions import UsageError, load
+from .editions import Loaded, UsageError, load
 from .logfile import check_seats, read_json, read_log
 from .narrate import narrate, simulation_report, standings_table
 
@@ -28,7 +29,7 @@ VARIANT = click.option("--variant", "variants", multiple=True, metavar="VARIANT"
 class Command(click.Group):
     """Turns every known failure into a located message and exit status 2, never a traceback."""
 
-    def invoke(self, ctx: click.Context):
+    def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except grammar.SpecError as error:
@@ -91,7 +92,7 @@ def seat_strategies(players: int, chosen: tuple[str, ...]) -> list[str]:
     return list(chosen) + [chosen[-1]] * (players - len(chosen))
 
 
-def check_players(loaded, players: int) -> None:
+def check_players(loaded: Loaded, players: int) -> None:
     limits = loaded.ir["settings"]["game"]["players"]
     if not limits["min"] <= players <= limits["max"]:
         raise UsageError(
@@ -123,7 +124,7 @@ class TellingHuman(Human):
         super().__init__()
         self.story = story
 
-    def choose(self, game, seat, actions):
+    def choose(self, game: interpreter.Game, seat: int, actions: list) -> object:
         self.story.tell(game.events)
         return super().choose(game, seat, actions)
 
@@ -143,7 +144,8 @@ class TellingHuman(Human):
               help="Print one JSON object with the result instead of the game's story.")
 @click.option("--check", "check_invariants", is_flag=True, help="Check the built-in invariants after every event.")
 @VARIANT
-def play(spec, players, chosen, seed, max_turns, log_path, as_json, check_invariants, variants) -> None:
+def play(spec: str, players: int, chosen: tuple[str, ...], seed: int, max_turns: int | None, log_path: Path | None,
+         as_json: bool, check_invariants: bool, variants: tuple[str, ...]) -> None:
     """Play one game of SPEC and tell it, or print its result as JSON."""
     loaded = load(spec, variants)
     check_players(loaded, players)
@@ -207,7 +209,8 @@ def replay(log_path: Path, as_json: bool) -> None:
               help="Write the statistics (the table, or JSON with --json) to this file instead of printing them: "
                    "whole, or not at all.")
 @VARIANT
-def simulate(spec, games, players, chosen, seed, max_turns, jobs, debug, as_json, out_path, variants) -> None:
+def simulate(spec: str, games: int, players: int, chosen: tuple[str, ...], seed: int, max_turns: int | None,
+             jobs: int, debug: bool, as_json: bool, out_path: Path | None, variants: tuple[str, ...]) -> None:
     """Play many games of SPEC and report turns, wins and landing frequencies."""
     from tqdm import tqdm
 
@@ -272,7 +275,8 @@ def docs(specs: tuple[str, ...], out: str, serve_it: bool, variants: tuple[str, 
               type=click.Path(file_okay=False, path_type=Path), help="Folder for violation trace files.")
 @click.option("--no-prove", "no_prove", is_flag=True, help="Explore only (no Z3 proofs).")
 @VARIANT
-def verify(specs, as_json, depth, examples, players, mutate, only, trace_dir, no_prove, variants) -> None:
+def verify(specs: tuple[str, ...], as_json: bool, depth: int, examples: int | None, players: int, mutate: bool,
+           only: str, trace_dir: Path, no_prove: bool, variants: tuple[str, ...]) -> None:
     """Verify each SPEC (default: every bundled edition): invariants x actions, proved by Z3 and explored by
     Hypothesis; exit 1 when anything is violated."""
     from .verify import run

@@ -105,7 +105,7 @@ def _play_one(edition, players: list[str], seed: int, max_turns: int | None, deb
 def run(
     path: Path,
     variants: tuple[Path, ...],
-    edition,
+    edition: interpreter.Edition,
     players: list[str],
     games: int,
     seed: int,

@@ -5,6 +5,7 @@ import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
+from typing import Any
 
 from grammar.language import DEED_KINDS, PERCENT, SECTION_PART, parts
 from ir.money import format_money
@@ -79,7 +80,7 @@ class Booklet:
     def deeds(self, kind: str | None = None) -> list[dict]:
         return [square for square in self.ir["squares"] if square["deed"] and kind in (None, square["kind"])]
 
-    def setting(self, path: str):
+    def setting(self, path: str) -> Any:
         section, key = path.split(".")
         return self.settings.get(section, {}).get(key)
 
@@ -97,12 +98,12 @@ class Booklet:
         return {"prices": not settings["auction"].get("only", False),
                 "notes": bool(settings["money"].get("notes"))}[feature]
 
-    def fact(self, path: str):
+    def fact(self, path: str) -> Any:
         """A setting's value, or for `has.FEATURE` whether the game has it (`has`)."""
         section, key = path.split(".")
         return self.has(key) if section == "has" else self.setting(path)
 
-    def value(self, path: str, value) -> str:
+    def value(self, path: str, value: Any) -> str:
         """A setting's value as a reader reads it: money, percent, a square's name, a count."""
         squares = {square["key"] for square in self.ir["squares"]}
         if path in MONEY_SETTINGS:
@@ -182,5 +183,5 @@ class Booklet:
     def distinct_names(self, squares: list[dict]) -> list[str]:
         return list(dict.fromkeys(self.name(square) for square in squares))
 
-    def say(self, key: str, **extra) -> str:
+    def say(self, key: str, **extra: object) -> str:
         return self.words.text(key, **(self.values | extra))

@@ -5,11 +5,13 @@ except what follows. Here the list is computed from the two IRs, so it cannot go
 """
 from __future__ import annotations
 
+from typing import Any
+
 from rulebook.booklet import Booklet
 from rulebook.mechanics import items
 
 
-def verdict(book: Booklet, old, new) -> str:
+def verdict(book: Booklet, old: Any, new: Any) -> str:
     if old is None:
         return book.words.text("compare/new")
     return book.words.text("compare/same" if old == new else "compare/different")
@@ -24,7 +26,7 @@ def table(book: Booklet, head: str, rows: list[tuple[str, str, str, str]]) -> st
     return "\n".join(lines) + "\n"
 
 
-def shown(book: Booklet, path: str, value) -> str:
+def shown(book: Booklet, path: str, value: Any) -> str:
     return book.words.text("compare/open") if value is None else book.value(path, value)
 
 

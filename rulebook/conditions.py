@@ -10,7 +10,7 @@ through (its body, with the arguments bound).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any, Callable, Iterator
 
 from grammar.language import ATTRS, DEED_KINDS, STATE_OWNERS
 from rulebook.booklet import MONEY_SETTINGS, Booklet, escape
@@ -20,7 +20,7 @@ Nouns = dict[str, str]   # a variable's name -> how the booklet names what it ho
 ME = {"expr": "var", "name": "me"}
 
 
-def bind(expr, names: dict[str, dict]):
+def bind(expr: Any, names: dict[str, dict]) -> Any:
     """`expr` with the variables `names` replaced by expressions (a formula's arguments)."""
     if isinstance(expr, dict):
         if expr.get("expr") == "var" and expr["name"] in names:
@@ -44,7 +44,7 @@ def constant(book: Booklet, expr: dict) -> int | None:
     return None
 
 
-def expand(book: Booklet, expr):
+def expand(book: Booklet, expr: Any) -> Any:
     """Every formula call in `expr` replaced by its body (formulas are not recursive), except
     the formulas the glossary names and those that are a number."""
     if isinstance(expr, list):
@@ -133,7 +133,7 @@ SETS = {"areas": "area", "squares": "square", "players": "player", "others": "pl
         "groups": "group", "faces": "square"}
 
 
-def holds_money(book: Booklet, expr) -> bool:
+def holds_money(book: Booklet, expr: Any) -> bool:
     """Whether `expr` is an amount of money for certain: a printed rent, cash, a money setting."""
     match expr:
         case {"expr": "index", "list": {"expr": "var", "name": "printed"}} | {"expr": "attr", "name": "cash"}:
@@ -151,7 +151,7 @@ def holds_money(book: Booklet, expr) -> bool:
     return False
 
 
-def has_number(expr) -> bool:
+def has_number(expr: Any) -> bool:
     """Whether a number is written in `expr`: in `dice * N`, the amount is the N."""
     if isinstance(expr, dict):
         return expr.get("expr") == "int" or any(has_number(value) for value in expr.values())
@@ -178,7 +178,7 @@ def money_parts(book: Booklet, expr: dict, money: bool) -> dict[str, bool]:
     return {}
 
 
-def money_calls(book: Booklet, expr, money: bool) -> set[str]:
+def money_calls(book: Booklet, expr: Any, money: bool) -> set[str]:
     """The formulas `expr` calls where an amount of money is meant (their terms are amounts)."""
     if isinstance(expr, list):
         return set().union(*[money_calls(book, value, money) for value in expr])
@@ -208,7 +208,7 @@ def bound(book: Booklet, kind: str, nouns: Nouns) -> str:
     return book.noun(kind, "other") if noun in nouns.values() else noun
 
 
-def param_kind(book: Booklet, body, param: str) -> str:
+def param_kind(book: Booklet, body: Any, param: str) -> str:
     """What a formula's or procedure's parameter holds, read from the attributes used on it."""
     used = {node["name"] for node in walk(body)
             if node.get("expr") == "attr" and node["subject"] == {"expr": "var", "name": param}}
@@ -219,7 +219,7 @@ def param_kind(book: Booklet, body, param: str) -> str:
     return "square"
 
 
-def walk(node):
+def walk(node: Any) -> Iterator[dict]:
     """Every dict inside an IR node."""
     if isinstance(node, dict):
         yield node

@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -26,7 +27,7 @@ class Phrases:
     lang: str
     table: dict
 
-    def raw(self, key: str):
+    def raw(self, key: str) -> Any:
         node = self.table
         for part in key.split("/"):
             if not isinstance(node, dict) or part not in node:
@@ -42,7 +43,7 @@ class Phrases:
             return False
         return True
 
-    def text(self, key: str, **values) -> str:
+    def text(self, key: str, **values: object) -> str:
         try:
             return str(self.raw(key)).format(**values)
         except KeyError as error:

@@ -6,9 +6,12 @@ through here, so the site is the same whichever way it is built.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any, Callable
 
 from mkdocs.config import base, config_options
+from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
+from mkdocs.livereload import LiveReloadServer
 from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File, Files
 from pygments.formatters import HtmlFormatter
@@ -32,7 +35,7 @@ class RulebookConfig(base.Config):
 class Rulebook(BasePlugin[RulebookConfig]):
     """Compiles the specs once per build and hands mkdocs one page per booklet page."""
 
-    def on_config(self, config):
+    def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         try:
             self.editions: list[Booklets] = editions(self.config.specs, self.config.languages, self.config.variants)
             self.pages = {"index.md": home(self.editions)}
@@ -46,14 +49,15 @@ class Rulebook(BasePlugin[RulebookConfig]):
         config.extra_css = [*config.extra_css, STYLE_URI, HIGHLIGHT_URI]
         return config
 
-    def on_files(self, files: Files, config) -> Files:
+    def on_files(self, files: Files, config: MkDocsConfig) -> Files:
         for path, markdown in self.pages.items():
             files.append(File.generated(config, path, content=markdown))
         files.append(File.generated(config, STYLE_URI, abs_src_path=str(STYLE)))
         files.append(File.generated(config, HIGHLIGHT_URI, content=HtmlFormatter().get_style_defs(".codehilite")))
         return files
 
-    def on_serve(self, server, config, builder):
+    def on_serve(self, server: LiveReloadServer, config: MkDocsConfig,
+                 builder: Callable[..., Any]) -> LiveReloadServer:
         for edition in self.editions:
             server.watch(str(edition.path.parent))
         server.watch(str(Path(__file__).parent))

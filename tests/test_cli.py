@@ -102,7 +102,7 @@ def test_simulate_is_the_same_with_two_jobs():
         (["play", "classic-us", "--players", "9"], ["2 to 8 players", "hint"]),
         (["play", "classic-us", "--players", "0"], ["--players"]),
         (["play", "classic-us", "--strategy", "genius"], ["genius"]),
-        (["play", "classic-us", "--players", "2", "--strategy", "random", "--strategy", "random", "--strategy", "random"], ["3 strategies for 2 players"]),
+        (["play", "classic-us", "--players", "2", *["--strategy", "random"] * 3], ["3 strategies for 2 players"]),
         (["play", "classic-us", "--seed", "abc"], ["--seed"]),
         (["play", "classic-us", "--max-turns", "0"], ["--max-turns"]),
         (["play"], ["SPEC"]),
@@ -206,8 +206,9 @@ def test_every_malformed_spec_is_exit_2_through_the_command(case, tmp_path: Path
     prints its code with a location and a hint and exits 2, never a traceback."""
     spec = tmp_path / "broken.rules"
     spec.write_text(case.text, encoding="utf-8")
-    variants = [arg for v in case.variants for arg in ("--variant", v if v in bundled_variants()
-                                                          else str(ROOT / "tests" / "grammar" / "variants" / f"{v}.rules"))]
+    variants = [arg for v in case.variants
+                for arg in ("--variant", v if v in bundled_variants()
+                            else str(ROOT / "tests" / "grammar" / "variants" / f"{v}.rules"))]
     result = run("check", str(spec), *variants)
     assert_usage_error(result, f"error[{case.code}]", "hint")
     if case.line and not case.variants:     # an error in a variant file points into that file

@@ -185,11 +185,13 @@ LANGUAGE_CONSTANTS |= {("grammar/diagnostics.py", "SHOWN = 20"), ("grammar/diagn
                        ("grammar/diagnostics.py", "WIDEST = 100"), ("grammar/parse.py", "DEEPEST = 100")}
 # The engine's bound on a turn's moves (issue #19) and the heuristic player's shares: mechanism.
 LANGUAGE_CONSTANTS |= {("interpreter/errors.py", "LIMIT = 50"),
-                       ("interpreter/errors.py", "TRAIL = 12          # the last moves and draws before the limit, to name the loop")}
+                       ("interpreter/errors.py",
+                        "TRAIL = 12          # the last moves and draws before the limit, to name the loop")}
 LANGUAGE_CONSTANTS |= {("interpreter/strategies/heuristic.py", line) for line in (
     "BARGAIN = Fraction(9, 10)      # bid up to this share of the price for a deed of no special use",
     "RESERVE = Fraction(1, 10)      # keep at least this share of the starting money back (when houses cost less)",
-    "UNPRICED = Fraction(1, 10)     # a deed without a printed price (sold only by auction) is worth this share of the starting money")}
+    "UNPRICED = Fraction(1, 10)     # a deed without a printed price (sold only by auction) is worth this share "
+    "of the starting money")}
 # positions (in the spec, on the board, in a list) and board indices, not amounts
 SKIP_KEYS = {"written_at", "position", "index", "squares", "ir_version", "square"}
 
@@ -253,7 +255,8 @@ def _edition_facts() -> tuple[dict[str, set[str]], dict[int, set[str]]]:
         _walk_ints(ir.get("rent"), f"{edition}: rent formulas", ints)
         _walk_ints(ir.get("hooks"), f"{edition}: hooks", ints)
         _walk_ints(ir.get("setup"), f"{edition}: setup", ints)
-        _walk_ints([i for i in ir.get("invariants", []) if i.get("origin") != "prelude"], f"{edition}: invariants", ints)
+        _walk_ints([i for i in ir.get("invariants", []) if i.get("origin") != "prelude"], f"{edition}: invariants",
+                   ints)
         for pot in ir.get("pots", []):
             if pot.get("name"):
                 texts.setdefault(pot["name"], set()).add(f"{edition}: pot {pot['key']}")

@@ -22,7 +22,8 @@ def start(tmp_path: Path, *args: str, env: dict | None = None) -> subprocess.Pop
     """`boardrules ARGS` in its own session (its own process group, as a terminal's job),
     its output in files, its input an open pipe (a terminal no one types at)."""
     return subprocess.Popen([sys.executable, "-m", "boardrules", *args], cwd=tmp_path,
-                            stdin=subprocess.PIPE, stdout=open(tmp_path / "out", "w"), stderr=open(tmp_path / "err", "w"),
+                            stdin=subprocess.PIPE, stdout=open(tmp_path / "out", "w"),
+                            stderr=open(tmp_path / "err", "w"),
                             start_new_session=True, env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})})
 
 
@@ -139,7 +140,9 @@ def test_ctrl_c_stops_docs_and_keeps_the_old_site(tmp_path: Path):
     (tmp_path / "site").mkdir()
     (tmp_path / "site" / "index.html").write_text("the last build", encoding="utf-8")
     process = start(tmp_path, "docs", "--out", "site")
-    building = lambda: sum(1 for p in tmp_path.rglob("*") if p.is_file()) > 10     # pages being written
+    def building() -> bool:
+        return sum(1 for p in tmp_path.rglob("*") if p.is_file()) > 10     # pages being written
+
     wait_for(building, process)
     interrupt(process, tmp_path, whole_group=True)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["err", "out", "site"]

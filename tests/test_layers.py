@@ -37,7 +37,8 @@ def test_every_package_is_in_a_layer():
     """A top-level package left out of `root_packages` would have its imports unchecked (and
     imports of it counted as outside ones): `ir/` and `analysis/` must be named when they land."""
     packages = {p.parent.name for p in ROOT.glob("*/__init__.py")} - OUTSIDE
-    assert packages <= set(root_packages()), f"add to root_packages in .importlinter: {sorted(packages - set(root_packages()))}"
+    assert packages <= set(root_packages()), \
+        f"add to root_packages in .importlinter: {sorted(packages - set(root_packages()))}"
 
 
 def test_the_layers_hold():
@@ -51,8 +52,8 @@ def test_the_layers_hold():
     ("interpreter/__init__.py", "from verifier import trace", ["interpreter is not allowed to import verifier",
                                                               "interpreter -> verifier.trace"]),
     # hidden inside a function, as the rulebook's import of the CLI's edition lookup once was
-    ("rulebook/site.py", "def lookup():\n    from boardrules.editions import load", ["rulebook is not allowed to import boardrules",
-                                                                                    "rulebook.site -> boardrules.editions"]),
+    ("rulebook/site.py", "def lookup():\n    from boardrules.editions import load",
+     ["rulebook is not allowed to import boardrules", "rulebook.site -> boardrules.editions"]),
     # a circle inside a package, as verifier.prove and verifier.symbolic.replay once were
     ("verifier/symbolic/engine.py", "from verifier import prove", ["No cycles are allowed in verifier",
                                                                    ".symbolic -> .prove"]),

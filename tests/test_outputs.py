@@ -141,7 +141,8 @@ def test_ctrl_c_during_simulate_out_writes_nothing(tmp_path: Path):
     """Ctrl-C before the statistics are done: no file, not even an empty one (as `> f` left)."""
     from tests.test_interrupt import has_workers, interrupt, settled, start, wait_for
 
-    process = start(tmp_path, "simulate", "classic-us", "--games", "1000000", "--jobs", "2", "--json", "--out", "stats.json")
+    process = start(tmp_path, "simulate", "classic-us", "--games", "1000000", "--jobs", "2", "--json",
+                    "--out", "stats.json")
     wait_for(settled(has_workers(process, 2), 1), process)
     interrupt(process, tmp_path, whole_group=True)
     assert everything(tmp_path) == ["err", "out"]

@@ -57,7 +57,8 @@ class Case:
             text = data.decode("utf-8", errors="replace")
             original = EDITIONS.get(name.removesuffix(".rules")) or VARIANTS.get(name.removesuffix(".rules"))
             if original is not None and len(text) > 400:
-                diff = difflib.unified_diff(original.splitlines(), text.splitlines(), f"spec/{name}", name, lineterm="", n=1)
+                diff = difflib.unified_diff(original.splitlines(), text.splitlines(), f"spec/{name}", name,
+                                            lineterm="", n=1)
                 out.append("\n".join(diff) or f"--- {name}: unchanged")
             else:
                 out.append(f"--- {name}\n{text}")
@@ -143,7 +144,8 @@ def move_on_the_spot(text: str, data) -> tuple[str, str]:
     m = _pick(data, squares, "square")
     name = m.group(4)
     target = _pick(data, [s.group(4) for s in squares], "target")
-    stmt = _pick(data, [f"move to {name}", "move by 0", f"move to {target}", "move by -0", "jump to 0", "move by 40"], "move")
+    stmt = _pick(data, [f"move to {name}", "move by 0", f"move to {target}", "move by -0", "jump to 0", "move by 40"],
+                 "move")
     if m.group(6):
         new = text[: m.end(6)] + f" on_land {{ {stmt} }} " + text[m.end(6):]
     else:
@@ -152,7 +154,8 @@ def move_on_the_spot(text: str, data) -> tuple[str, str]:
 
 
 def negative_price(text: str, data) -> tuple[str, str]:
-    prices = [m for m in re.finditer(r"\b(price|cost|fine|salary|start|house_cost|hotel_cost|mortgage)(\s*=\s*)([0-9_]+)", text)]
+    amount = r"\b(price|cost|fine|salary|start|house_cost|hotel_cost|mortgage)(\s*=\s*)([0-9_]+)"
+    prices = [m for m in re.finditer(amount, text)]
     m = _pick(data, prices, "price")
     return text[: m.start(3)] + "-" + m.group(3) + text[m.end(3):], f"{m.group(1)} = -{m.group(3)}"
 
@@ -222,7 +225,8 @@ ONE_SETTING = re.compile(r"([a-z_]+)\s*=\s*(.*?)(?=\s+[a-z_]+\s*=|\s*$)")
 def _sections(text: str) -> list[tuple[str, str, str]]:
     """Every (section, setting, value) a bundled spec writes at the top level, values on one line."""
     out = []
-    blocks = [b for b in re.finditer(r"^([a-z_]+) \{(.*?)^\}", text, re.M | re.S) if b.group(1) not in ("board", "setup", "rent")]
+    blocks = [b for b in re.finditer(r"^([a-z_]+) \{(.*?)^\}", text, re.M | re.S)
+              if b.group(1) not in ("board", "setup", "rent")]
     for block in blocks:
         for line in block.group(2).splitlines():
             out += [(block.group(1), m.group(1), m.group(2)) for m in ONE_SETTING.finditer(line.split("#")[0].strip())]
@@ -282,7 +286,8 @@ BASES = {name: base_of(name) for name in PLAYABLE}
 
 INTS = st.sampled_from(["0", "1", "2", "7", "200", "1500", "-1", HUGE, HUGER, "50%"])
 # Quantities by where they may stand (docs/language.md, "Names available").
-ANYWHERE = ["count(p in players: p.bankrupt)", "count(p in players: not p.bankrupt)", "sum(p in players: p.cash)", "board_size"]
+ANYWHERE = ["count(p in players: p.bankrupt)", "count(p in players: not p.bankrupt)", "sum(p in players: p.cash)",
+            "board_size"]
 EFFECTS = ANYWHERE + ["dice", "me.cash", "houses(me)", "me.position", "count(d in me.deeds: yes)"]
 RENT = ANYWHERE + ["dice", "level", "owned", "printed[0]", "printed[level]", "mortgaged_in_group"]
 
@@ -326,7 +331,8 @@ def statements(base: Base) -> st.SearchStrategy[str]:
         lambda inner: st.one_of(
             st.tuples(conditions(numbers), st.lists(inner, max_size=2), st.lists(inner, max_size=2)).map(
                 lambda t: f"if {t[0]} {{ {' '.join(t[1])} }} else {{ {' '.join(t[2])} }}"),
-            st.lists(inner, min_size=1, max_size=2).map(lambda body: f'choose {{ "a" {{ {" ".join(body)} }} "b" {{ }} }}'),
+            st.lists(inner, min_size=1, max_size=2).map(
+                lambda body: f'choose {{ "a" {{ {" ".join(body)} }} "b" {{ }} }}'),
         ),
         max_leaves=4,
     )
@@ -340,7 +346,8 @@ def overlay(draw, base: Base) -> list[str]:
     blocks = st.lists(statements(base), min_size=1, max_size=3).map(" ".join)
     settings = {}
     for section, key, value in draw(st.lists(st.sampled_from(base.settings), max_size=3, unique_by=lambda t: t[:2])):
-        settings[(section, key)] = draw(st.sampled_from([v for s, k, v in base.settings if (s, k) == (section, key)] + _edges(value)))
+        settings[(section, key)] = draw(st.sampled_from([v for s, k, v in base.settings if (s, k) == (section, key)]
+                                                        + _edges(value)))
     squares = draw(st.dictionaries(st.sampled_from(base.squares), blocks, max_size=2))
     card_blocks = st.lists(statements(base) | st.just("keep"), min_size=1, max_size=3).map(" ".join)
     cards = draw(st.lists(st.tuples(st.sampled_from(base.decks), card_blocks), max_size=2)) if base.decks else []
@@ -351,10 +358,13 @@ def overlay(draw, base: Base) -> list[str]:
         if base.family == "classic" else {}
     out = []
     for section in dict.fromkeys(section for section, _ in settings):
-        out.append(f"{section} {{ " + "  ".join(f"{key} = {v}" for (s, key), v in settings.items() if s == section) + " }")
-    out += [f"decide {s}.{k} = {CONTESTED_OPTIONS[(s, k)][i % len(CONTESTED_OPTIONS[(s, k)])]}" for (s, k), i in decided.items()]
+        out.append(f"{section} {{ " + "  ".join(f"{key} = {v}" for (s, key), v in settings.items() if s == section)
+                   + " }")
+    out += [f"decide {s}.{k} = {CONTESTED_OPTIONS[(s, k)][i % len(CONTESTED_OPTIONS[(s, k)])]}"
+            for (s, k), i in decided.items()]
     if squares:
-        out.append("board {\n" + "\n".join(f"  {kind} {name} {{ on_land {{ {b} }} }}" for (kind, name), b in squares.items()) + "\n}")
+        out.append("board {\n" + "\n".join(f"  {kind} {name} {{ on_land {{ {b} }} }}"
+                                             for (kind, name), b in squares.items()) + "\n}")
     for deck in dict.fromkeys(d for d, _ in cards):
         out.append(f"deck {deck} {{ " + " ".join(f'card "fuzz" {{ {b} }}' for d, b in cards if d == deck) + " }")
     out += [f"formula {f} = {e}" for f, e in formulas.items()]

@@ -93,7 +93,8 @@ def _invoke(args: list[str]) -> dict:
     return {
         "args": args, "exit": result.exit_code, "output": result.output, "stderr": result.stderr,
         "exception": None if error is None or isinstance(error, SystemExit) else repr(error),
-        "trace": "".join(traceback.format_exception(*result.exc_info)) if error is not None and not isinstance(error, SystemExit) else "",
+        "trace": "".join(traceback.format_exception(*result.exc_info))
+        if error is not None and not isinstance(error, SystemExit) else "",
     }
 
 
@@ -180,7 +181,8 @@ def run_case(folder: Path, case: fuzzspecs.Case, game: Game | None) -> list[dict
             ran[-1]["hang"] = f"still running after {TIME_LIMIT + 15} s; the alarm could not stop it"
         else:
             signum = -os.waitstatus_to_exitcode(status)
-            ran[-1]["died"] = f"the process died by {signal.Signals(signum).name}" if signum > 0 else "the process ended"
+            ran[-1]["died"] = f"the process died by {signal.Signals(signum).name}" if signum > 0 \
+                else "the process ended"
     return ran
 
 
@@ -228,10 +230,12 @@ def keeps_the_contract(tmp_path_factory, case: fuzzspecs.Case, game: Game | None
         (folder / name).write_bytes(data)
     ran = run_case(folder, case, game)
     for r in ran:       # the tally `--hypothesis-show-statistics` prints (docs/fuzzing.md's figures)
-        event(f"{r['args'][0]}: " + ("ok" if r.get("exit") == 0 else "a located error" if r.get("exit") == 2 else "broken"))
+        verdict = "ok" if r.get("exit") == 0 else "a located error" if r.get("exit") == 2 else "broken"
+        event(f"{r['args'][0]}: {verdict}")
     failures = [(r, problem) for r in ran for problem in broken(r)]
     if failures:
-        told = [f"$ boardrules {shlex.join(r['args'])}\n{problem}\n{r.get('stderr', '')[-2000:]}" for r, problem in failures]
+        told = [f"$ boardrules {shlex.join(r['args'])}\n{problem}\n{r.get('stderr', '')[-2000:]}"
+                for r, problem in failures]
         pytest.fail(f"{case.shown()}\n\nin {folder}:\n" + "\n".join(told), pytrace=False)
     shutil.rmtree(folder)
 
@@ -244,7 +248,8 @@ SENTENCES = from_lark(Lark((fuzzspecs.SPEC_DIR.parent / "grammar" / "rules.lark"
 
 def sentences() -> st.SearchStrategy[fuzzspecs.Case]:
     """Texts of the grammar (few compile: they test the parser and the checks behind it)."""
-    return SENTENCES.map(lambda text: fuzzspecs.Case((("sentence.rules", text.encode("utf-8")),), "sentence.rules", (), ("a sentence of grammar/rules.lark",)))
+    return SENTENCES.map(lambda text: fuzzspecs.Case((("sentence.rules", text.encode("utf-8")),), "sentence.rules", (),
+                                                     ("a sentence of grammar/rules.lark",)))
 
 
 def contract(cases: st.SearchStrategy[fuzzspecs.Case], budget: settings, play: bool = True):

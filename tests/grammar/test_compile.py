@@ -41,7 +41,8 @@ def test_classic_us_ir_has_the_documented_shape():
     ir = grammar.compile_file(bundled()["classic-us"])
     assert ir["ir_version"] == 2
     assert ir["edition"] == {"key": "classic-us", "lineage": ["classic", "classic-us"], "title": "Monopoly",
-                             "language": "en", "source": "002_9d8c6ed21a1697aa.txt", "source_language": "da", "abstract": False}
+                             "language": "en", "source": "002_9d8c6ed21a1697aa.txt", "source_language": "da",
+                             "abstract": False}
     game = ir["settings"]["game"]
     assert game["players"] == {"min": 2, "max": 8} and game["start"] == "go"
     assert ir["settings"]["money"]["notes"][0] == {"count": 2, "value": 500}
@@ -135,7 +136,8 @@ def test_grammar_holds_no_edition_facts():
     names = set()
     for path in bundled().values():
         names |= set(re.findall(r'"([A-Z][^"]{3,})"', path.read_text(encoding="utf-8")))
-        names |= set(re.findall(r"^\s*(?:lot|station|utility|square)\s+([a-z_0-9]+)", path.read_text(encoding="utf-8"), re.M))
+        names |= set(re.findall(r"^\s*(?:lot|station|utility|square)\s+([a-z_0-9]+)", path.read_text(encoding="utf-8"),
+                                re.M))
     names -= {"go", "jail", "go_to_jail"}  # also words of the language: `go to jail`, its IR statement
     for path in [*(ROOT / "grammar").glob("*.py"), *(ROOT / "grammar").glob("*.lark")]:
         text = path.read_text(encoding="utf-8")

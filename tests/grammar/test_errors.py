@@ -177,7 +177,8 @@ CASES = [
          CHILD + "board { lot brown_1 { group = stations } }\n", "E307", 2, 31),
     # ---- E4xx: structure and completeness
     Case("undecided_contested_rule", "DESIGN principle 7: an undecided contested rule is rejected",
-         without("decide jail.fine_timing = before_roll              # 002: \"Betaler 50 dollars i bøde før rulning\"\n"),
+         without("decide jail.fine_timing = before_roll              "
+                 "# 002: \"Betaler 50 dollars i bøde før rulning\"\n"),
          "E401", 5, 1),
     Case("missing_required_setting", "a concrete edition sets every required setting",
          without("jail {\n  fine = 50\n}\n"), "E402", 5, 1),
@@ -243,21 +244,25 @@ CASES = [
          "E210", '"Advance'),
         ("example_card_on_top_twice", "each card is set on top once (a card printed twice, twice)",
          'example x "q" { players anna, bo  card "Advance to Go (Collect $200)" on top of chance  '
-         'card "Advance to Go (Collect $200)" on top of chance  expect yes }\n', "E210", '"Advance to Go (Collect $200)" on top of chance  expect'),
+         'card "Advance to Go (Collect $200)" on top of chance  expect yes }\n', "E210",
+         '"Advance to Go (Collect $200)" on top of chance  expect'),
         ("example_sale_to_oneself", "a sale is to another player",
-         'example x "q" { players anna, bo  give brown_1 to anna  turn anna sells brown_1 to anna for 10 and rolls 1 2  expect yes }\n',
+         'example x "q" { players anna, bo  give brown_1 to anna  '
+         'turn anna sells brown_1 to anna for 10 and rolls 1 2  expect yes }\n',
          "E302", "anna for"),
         ("example_two_sales_in_a_turn", "a turn makes one sale (the engine takes one offer a manage window)",
          'example x "q" { players anna, bo  give brown_1, brown_2 to anna  '
          'turn anna sells brown_1 to bo for 10 and sells brown_2 to bo for 10 and rolls 1 2  expect yes }\n',
          "E302", "sells brown_2"),
         ("example_bid_by_an_unknown_player", "a bidder is one of the example's players",
-         'example x "q" { players anna, bo  turn anna rolls 1 2 and ben bids up to 100  expect yes }\n', "E209", "ben "),
+         'example x "q" { players anna, bo  turn anna rolls 1 2 and ben bids up to 100  expect yes }\n',
+         "E209", "ben "),
         ("example_two_bids_by_one_player", "a bidder has one limit a turn",
          'example x "q" { players anna, bo  turn anna rolls 1 2 and bo bids up to 100 and bo bids up to 200  '
          'expect yes }\n', "E302", "bo bids up to 200"),
         ("example_bid_up_to_nothing", "a limit is at least the smallest raise",
-         'example x "q" { players anna, bo  turn anna rolls 1 2 and bo bids up to 0  expect yes }\n', "E302", "bo bids"),
+         'example x "q" { players anna, bo  turn anna rolls 1 2 and bo bids up to 0  expect yes }\n',
+         "E302", "bo bids"),
         ("example_sale_of_a_square_not_a_deed", "only deeds are sold",
          'example x "q" { players anna, bo  turn anna sells go to bo for 10 and rolls 1 2  expect yes }\n',
          "E307", "go to"),

@@ -143,7 +143,6 @@ def test_shortage_auction(ed):
     g = rich(ed, strategies=[s0, s1])
     own(g, 0, *ORANGE)
     own(g, 1, "red_1", "red_2", "red_3")
-    spare = g.state.bank_houses - 1
     g.checker = None                                 # the stock is shrunk by hand
     g.state.bank_houses = 1
     g.request_house(0, lots(ed)[0])

@@ -28,7 +28,8 @@ def test_many_games_keep_every_invariant(name):
         players = [["heuristic", "random"][(seed + k) % 2] for k in range(2 + seed % 3)]
         result = interpreter.play(ed, players, seed=seed, check_invariants=True, log=False)
         summary = result.summary()
-        assert summary["ended_by"] in ("last_player", "turn_cap", "end_condition", "end_game")   # end_game: an `end game` statement (wonders-se)
+        # end_game: an `end game` statement (wonders-se)
+        assert summary["ended_by"] in ("last_player", "turn_cap", "end_condition", "end_game")
         ends.add(summary["ended_by"])
     assert "last_player" in ends
 
@@ -149,8 +150,11 @@ def test_every_invariant_has_a_counterexample(us):
                                        setattr(g.players[0], "cash", -1)),
         "house_stock": lambda g: g.state.houses.__setitem__(lot, 1),
         "hotel_stock": lambda g: setattr(g.state, "bank_hotels", -1),
-        "even_building": lambda g: (g.set_owner(lot, 0), g.state.houses.__setitem__(lot, 2), setattr(g.state, "bank_houses", g.state.bank_houses - 2)),
-        "mortgage_excludes_buildings": lambda g: (g.set_owner(lot, 0), g.set_mortgaged(lot, True), g.state.houses.__setitem__(lot + 2, 1), setattr(g.state, "bank_houses", g.state.bank_houses - 1)),
+        "even_building": lambda g: (g.set_owner(lot, 0), g.state.houses.__setitem__(lot, 2),
+                                    setattr(g.state, "bank_houses", g.state.bank_houses - 2)),
+        "mortgage_excludes_buildings": lambda g: (g.set_owner(lot, 0), g.set_mortgaged(lot, True),
+                                                  g.state.houses.__setitem__(lot + 2, 1),
+                                                  setattr(g.state, "bank_houses", g.state.bank_houses - 1)),
         "unique_ownership": lambda g: (g.set_owner(lot, 1), setattr(g.players[1], "bankrupt", True)),
         "card_conservation": lambda g: g.state.decks[0].pop(),
         "bankrupt_hold_nothing": keep_a_card_and_go_bankrupt,
@@ -161,8 +165,10 @@ def test_every_invariant_has_a_counterexample(us):
                                          setattr(g.state, "bank_houses", g.state.bank_houses - 1)),
     }
     # classic-us has no pot: a pot's invariant is damaged in the Free Parking jackpot's pot
-    jackpot = interpreter.load(grammar.compile_file(str(spec.bundled()["classic-us"]), [spec.bundled_variants()["jackpot"]]))
-    in_pot = {"no_negative_pot": lambda g: (g.state.pots.__setitem__(0, -1), setattr(g.state, "bank_ledger", g.state.bank_ledger + 1))}
+    jackpot = interpreter.load(grammar.compile_file(str(spec.bundled()["classic-us"]),
+                                                    [spec.bundled_variants()["jackpot"]]))
+    in_pot = {"no_negative_pot": lambda g: (g.state.pots.__setitem__(0, -1),
+                                            setattr(g.state, "bank_ledger", g.state.bank_ledger + 1))}
     assert set(damage) | set(in_pot) == {name for name, _, _ in us.invariants}
     for ed, name, hurt in [(us, *item) for item in damage.items()] + [(jackpot, *item) for item in in_pot.items()]:
         g = interpreter.new_game(ed, ["heuristic", "heuristic"], seed=1, log=False)

@@ -53,7 +53,7 @@ def test_failed_tries_then_forced_exit(ed):
     tries = ed.jail_max_turns
     g = jailed(ed, [(1, 2)] * tries)
     before = g.players[0].cash
-    for k in range(tries - 1):
+    for _ in range(tries - 1):
         turn(g, 0)
         assert g.players[0].in_jail and g.players[0].position == ed.jail_square
     turn(g, 0)

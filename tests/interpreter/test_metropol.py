@@ -100,7 +100,8 @@ def test_met_contents(met):
     assert len(met.areas) == 36 and sorted(met.area_quarter.count(q) for q in set(met.area_quarter)) == [9] * 4
     assert all(len(faces) == 2 for faces in met.area_faces)
     assert all(len(met.square_areas[s]) == 3 for s in streets)
-    assert sorted(met.number[i] for i in range(met.n) if met.number[i]) == [10 * a + b for a in range(1, 7) for b in range(1, 7)]
+    assert sorted(met.number[i] for i in range(met.n) if met.number[i]) == \
+        [10 * a + b for a in range(1, 7) for b in range(1, 7)]
 
 
 def test_met_setup_two_permits_and_five_millions(met):
@@ -238,7 +239,7 @@ def test_met_rent_is_base_plus_permit_value(met, heights, roofs, value):
     g = fresh(met)
     street = sq(met, "jackson")
     own(g, 1, street)
-    for k, h, r in zip(met.square_areas[street], heights, roofs):
+    for k, h, r in zip(met.square_areas[street], heights, roofs, strict=True):
         stack(g, met.areas[k]["key"], h, r)
     base = met.printed[street][0]
     assert formula(g, "permit_value", street) == value

@@ -143,7 +143,7 @@ def test_station_rent_by_count(ed):
     """§1 Stations (SE 001, NL 003, US 002): rent by how many stations the owner has."""
     for count in range(1, 5):
         names = ["station_1", "station_2", "station_3", "station_4"][:count]
-        g = land_on(ed, "station_1", lambda g: own(g, 1, *names))
+        g = land_on(ed, "station_1", lambda g, names=names: own(g, 1, *names))
         assert rent_paid(g) == ed.printed[sq(ed, "station_1")][count - 1]
 
 
@@ -168,7 +168,8 @@ def test_jailed_owner_collects_rent(ed):
 
 def _card(effect_kind, **match):
     def pred(effect):
-        return bool(effect) and effect[0].get("stmt") == effect_kind and all(effect[0].get(k) == v for k, v in match.items())
+        return bool(effect) and effect[0].get("stmt") == effect_kind \
+            and all(effect[0].get(k) == v for k, v in match.items())
     return pred
 
 

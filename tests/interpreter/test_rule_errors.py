@@ -96,7 +96,8 @@ LOOPS = {
     # only after 200 draws, nested one in another (any card's line may be the one running);
     # the move is under a condition, as E308 refuses a deck whose every card surely moves back
     "deck": ('board {\n  square free_parking { on_land { draw chance } }\n}\n\ndeck chance "Chance" {\n'
-             + '  card "Back to Free Parking" { if me.cash >= 0 { move to free_parking } }\n' * 200 + '}\n', list(range(4, 208)),
+             + '  card "Back to Free Parking" { if me.cash >= 0 { move to free_parking } }\n' * 200 + '}\n',
+             list(range(4, 208)),
              ["Free Parking", "`chance`"]),
 }
 

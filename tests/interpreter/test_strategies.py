@@ -77,7 +77,8 @@ def plays_legally(ed, players: list[str], seeds=range(1, 4), max_turns: int = 60
     located error (E503): the players must not fail before it."""
     for seed in seeds:
         try:
-            result = interpreter.play(ed, players, seed=seed, max_turns=max_turns, strategy_objects=seated(players, seed))
+            result = interpreter.play(ed, players, seed=seed, max_turns=max_turns,
+                                      strategy_objects=seated(players, seed))
         except interpreter.RuleError as error:
             assert unpayable and error.code == "E503", error
             continue
@@ -87,7 +88,8 @@ def plays_legally(ed, players: list[str], seeds=range(1, 4), max_turns: int = 60
 
 # Amounts no bundled edition has: in range, each mutant passes `check`; out of it, `mutant`
 # puts them into the IR after the check.
-US_LOT = 'lot brown_1 "Mediterranean Avenue" {{ price = {price} mortgage = {mortgage} rent = [{rent}, 10, 30, 90, 160, 250] }}'
+US_LOT = ('lot brown_1 "Mediterranean Avenue" {{ price = {price} mortgage = {mortgage} '
+          'rent = [{rent}, 10, 30, 90, 160, 250] }}')
 AMOUNTS = {
     "price far beyond a float": f"board {{ {US_LOT.format(price=HUGE, mortgage=30, rent=2)} }}",
     "mortgage far beyond a float": f"board {{ {US_LOT.format(price=60, mortgage=HUGE, rent=2)} }}",
@@ -151,7 +153,8 @@ SETTINGS = {
     "classic sold only by auction": ("classic-us", "auction { only = yes }"),
     "classic without auctions": ("classic-se", "auction { on_decline = no }"),
     "classic bids beyond cash": ("classic-us", "auction { bid_within_cash = no }"),
-    "classic built unevenly on any lot": ("classic-nl", "building { even = no  needs_complete_group = no  blocked_by_mortgage = no }"),
+    "classic built unevenly on any lot":
+        ("classic-nl", "building { even = no  needs_complete_group = no  blocked_by_mortgage = no }"),
     "classic trades built groups, no jail cards": ("classic-us", "trade { built_groups = yes  jail_cards = no }"),
     "wonders without deed trades": ("wonders-se", "trade { deeds = no }"),
 }
@@ -199,7 +202,8 @@ FAULTS = {   # the decision, the faulty answer, what the note says, the default 
     "an illegal answer to buy": ("Buy", lambda actions: A.Mortgage(-1), "Mortgage(square=-1)", "Decline"),
     "a failure to bid": ("Bid", fails, "ZeroDivisionError: the player's own mistake", "Pass"),
     "a trade proposed in an auction": ("Bid", lambda actions: A.ProposeTrade(1, (), (1,), 60), "ProposeTrade", "Pass"),
-    "an illegal manage-window answer": ("manage_fast", lambda actions: A.Build(10 ** 6), "Build(square=1000000)", "Done"),
+    "an illegal manage-window answer": ("manage_fast", lambda actions: A.Build(10 ** 6), "Build(square=1000000)",
+                                        "Done"),
     "a failure to raise money": ("raise_fast", fails, "ZeroDivisionError", None),
 }
 

@@ -24,7 +24,8 @@ CHROMIUM = Path("/usr/bin/chromium")
 REPO = Path(__file__).resolve().parents[2]
 ARTIFACTS = Path(os.environ.get("BOARDRULES_ARTIFACTS", REPO / "build" / "test-artifacts"))
 
-pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="no /usr/bin/chromium: `apt-get install -y chromium` (CI installs it)")
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(),
+                                reason="no /usr/bin/chromium: `apt-get install -y chromium` (CI installs it)")
 
 
 class Quiet(SimpleHTTPRequestHandler):

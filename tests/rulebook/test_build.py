@@ -31,7 +31,8 @@ def test_mkdocs_build_strict_passes(tmp_path):
 def test_a_changed_amount_shows_on_the_page_written_the_editions_way(tmp_path, parent):
     """A rule designer changes the salary in a child of a Swedish edition; the booklet follows."""
     child = tmp_path / "my-se.rules"
-    child.write_text(f"edition my-se extends {parent}\n\nmoney {{\n  salary = 4500   # house rule\n}}\n", encoding="utf-8")
+    child.write_text(f"edition my-se extends {parent}\n\nmoney {{\n  salary = 4500   # house rule\n}}\n",
+                     encoding="utf-8")
     result = CliRunner().invoke(main, ["docs", str(child), "--out", str(tmp_path / "site")])
     assert result.exit_code == 0, result.output
     for lang in ("sv", "en"):

@@ -26,10 +26,12 @@ SECTION_5 = {
         "rule-setup-board", "rule-setup-1", "rule-money-start", "rule-turn-order"],
     "turn: 3 dice clockwise; three of a kind moves any number of squares, no extra roll": [
         "rule-turn", "rule-game-doubles-again", "rule-hook-4"],
-    "one or two blocks at the end of a turn, never two in one area": ["actions-intro", "action-build_block", "term-may_build"],
+    "one or two blocks at the end of a turn, never two in one area": [
+        "actions-intro", "action-build_block", "term-may_build"],
     "unowned street or bridge: auction, everyone bids in steps within cash, pre-emption": [
         "rule-auction-only", "rule-auction-raises", "rule-auction-bid-within-cash", "rule-auction-preempt"],
-    "another player's street: base value plus permit value; a fund doubles it": ["rule-rent", "rule-rent-formula-lot", "term-permit_value"],
+    "another player's street: base value plus permit value; a fund doubles it": [
+        "rule-rent", "rule-rent-formula-lot", "term-permit_value"],
     "own street: a free block": ["rule-hook-1"],
     "bridges: toll by bridges owned, then an optional crossing; own bridge crosses free": [
         "rule-rent-formula-station", "rule-hook-2", "rule-hook-3", "procedure-cross"],

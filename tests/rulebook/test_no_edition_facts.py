@@ -30,6 +30,8 @@ def test_no_edition_fact_in_the_rulebook():
             if path.name == "board.py" and LAYOUT.match(line):
                 continue
             if path.suffix == ".py":
-                hits += [f"{where} ({name!r})" for name in texts if re.search(r"(?<!\w)" + re.escape(name) + r"(?!\w)", line)]
-            hits += [f"{where} ({m.group(0)})" for m in number.finditer(line) if int(m.group(0).replace("_", "")) in ints]
+                hits += [f"{where} ({name!r})" for name in texts
+                         if re.search(r"(?<!\w)" + re.escape(name) + r"(?!\w)", line)]
+            hits += [f"{where} ({m.group(0)})" for m in number.finditer(line)
+                     if int(m.group(0).replace("_", "")) in ints]
     assert not hits, "edition facts in the rulebook:\n" + "\n".join(hits)

@@ -21,7 +21,8 @@ SECTION_1 = {
     "turn order: highest roll starts, play passes left": ["rule-turn-order"],
     "doubles: roll again; three in a row: jail": ["rule-turn-doubles"],
     "GO salary on landing or passing": ["rule-money-salary-limit"],
-    "unowned property: buy or auction; any start; decliner bids": ["rule-buy", "rule-auction", "rule-auction-decliner-may-bid"],
+    "unowned property: buy or auction; any start; decliner bids": [
+        "rule-buy", "rule-auction", "rule-auction-decliner-may-bid"],
     "rent from the deed; none on mortgaged; ask in time": ["rule-rent"],
     "complete colour group: double rent on unbuilt lots": ["rule-rent-complete-group"],
     "stations: rent by number owned": ["rule-rent-station"],
@@ -30,11 +31,13 @@ SECTION_1 = {
     "a card move passing GO pays; go to jail never": ["rule-cards-moves"],
     "jail: sent, turn ends, ways out, third try, rights, visiting": [
         "rule-jail-sent", "rule-jail-leave", "rule-jail-max-turns", "rule-jail-collects-rent", "rule-jail-visiting"],
-    "houses: complete group, evenly, max 4, not with a mortgage": ["rule-building", "rule-building-even", "rule-building-blocked-by-mortgage"],
+    "houses: complete group, evenly, max 4, not with a mortgage": [
+        "rule-building", "rule-building-even", "rule-building-blocked-by-mortgage"],
     "hotels: 4 houses each lot, returned, one per lot": ["rule-building-hotels"],
     "housing shortage": ["rule-building-shortage"],
     "buildings sold to the bank at half; deeds between players": ["rule-building-sale-value", "rule-trade-deeds"],
-    "mortgage: unbuilt, value, +10% to lift, 10% on transfer": ["rule-mortgage", "rule-mortgage-interest", "rule-mortgage-transfer-interest"],
+    "mortgage: unbuilt, value, +10% to lift, 10% on transfer": [
+        "rule-mortgage", "rule-mortgage-interest", "rule-mortgage-transfer-interest"],
     "no loans between players": ["rule-trade-cash"],
     "the bank never goes bankrupt; buildings limited": ["rule-bank"],
     "bankrupt to a player": ["rule-bankruptcy-to-player"],
@@ -105,7 +108,8 @@ def test_every_rule_of_the_matrix_has_its_paragraph(site, editions):
         found = elements(site / ir["edition"]["key"] / lang / "index.html")
         for rule, ids in {**SECTION_1, **SECTION_2}.items():
             for ident in ids:
-                assert ident in found and found[ident]["text"].strip(), f"{ir['edition']['key']}/{lang}: {rule}: no #{ident}"
+                assert ident in found and found[ident]["text"].strip(), \
+                    f"{ir['edition']['key']}/{lang}: {rule}: no #{ident}"
 
 
 def test_contested_rules_are_stated_as_decided(site, editions):
@@ -218,7 +222,8 @@ def test_every_classic_booklet_lists_its_variants_with_what_they_change(site, ed
                 assert ident in found, f"{eid}/{lang}: {rule}: no #{ident}"
         short = grammar.compile_file(bundled()[eid], [bundled_variants()["short"]])
         hotel = words.text("variants/setting", rule=words.text("settings/building.houses_per_hotel"),
-                           new=short["settings"]["building"]["houses_per_hotel"], old=ir["settings"]["building"]["houses_per_hotel"])
+                           new=short["settings"]["building"]["houses_per_hotel"],
+                           old=ir["settings"]["building"]["houses_per_hotel"])
         assert hotel in text, (eid, lang)
         timed = grammar.compile_file(bundled()[eid], [bundled_variants()["timed"]])
         rounds = timed["settings"]["end"]["over"]["left"]["right"]["value"]

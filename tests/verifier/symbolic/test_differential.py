@@ -59,7 +59,8 @@ def random_state(ed, players: int, rng: random.Random) -> GameState:
     st.bank_houses = max(0, ed.stock_houses - sum(st.houses)) if rng.random() < 0.7 else rng.randint(0, 5)
     st.bank_hotels = max(0, ed.stock_hotels - sum(st.hotels)) if rng.random() < 0.8 else rng.randint(0, 2)
     for p in st.players:
-        p.cash = 0 if p.seat in bankrupt else rng.choice([rng.randint(0, ed.start_money * 2), rng.randint(0, ed.start_money // 10)])
+        p.cash = 0 if p.seat in bankrupt else \
+            rng.choice([rng.randint(0, ed.start_money * 2), rng.randint(0, ed.start_money // 10)])
         p.position = rng.randrange(n)
         p.progress = p.position + n * rng.randint(0, 5)
         p.passes = [max(0, (p.progress - s) // n - rng.randint(0, 1)) for s in ed.on_pass_squares]
@@ -156,8 +157,8 @@ def compare(ed, players: int, pairs: int, seed: int):
         diff = {k: (expect[k], after[k]) for k in expect if expect[k] != after[k]}
         assert not diff, f"{ed.id} {act.name}{args} choices {mine.record}: symbolic vs interpreter {diff}"
         counts["agree"] += 1
-        counts["pot_in"] += any(a > b for a, b in zip(mine.s.pots, before.pots))
-        counts["pot_out"] += any(a < b for a, b in zip(mine.s.pots, before.pots))
+        counts["pot_in"] += any(a > b for a, b in zip(mine.s.pots, before.pots, strict=True))
+        counts["pot_out"] += any(a < b for a, b in zip(mine.s.pots, before.pots, strict=True))
         per_action[act.name] += 1
     return counts, per_action
 

@@ -273,7 +273,7 @@ def test_a_bounded_checks_later_steps_are_the_proofs_steps_renamed(ir):
         prove._step_all(ed, acts, s1, 1, abstract=True, built=built)
     assert direct[2].eq(renamed[2]) and direct[4].eq(renamed[4])
     assert [sorted(g.choices) for g in direct[3]] == [sorted(g.choices) for g in renamed[3]]
-    assert all(g.choices[k].eq(h.choices[k]) for g, h in zip(direct[3], renamed[3]) for k in g.choices)
+    assert all(g.choices[k].eq(h.choices[k]) for g, h in zip(direct[3], renamed[3], strict=True) for k in g.choices)
 
 
 def test_the_citys_formulas_are_worked_out_once_per_area_terms(city, monkeypatch):
@@ -292,7 +292,7 @@ def test_the_citys_formulas_are_worked_out_once_per_area_terms(city, monkeypatch
     assert C._read_terms(ed, "skyscrapers", kept.s) != kept.s.flat()
     monkeypatch.setattr(C, "_read_terms", lambda ed, name, s: s.flat())
     whole = act.step(ed, fresh(ed, 2), abstract_bankruptcy=True)
-    assert all(T.same(a, b) for a, b in zip(terms(kept), terms(whole)))
+    assert all(T.same(a, b) for a, b in zip(terms(kept), terms(whole), strict=True))
 
 
 @pytest.fixture(scope="module")

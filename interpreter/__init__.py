@@ -12,13 +12,13 @@ from . import native
 native.guard(__name__)      # before the engine's modules below: a stale compiled one is not loaded
 
 from . import actions, strategies
-from .translate import CompileError, Ctx
 from .edition import Edition
 from .engine import Game, StrategyError
 from .errors import RuleError
 from .invariants import InvariantViolation, event_checker
 from .replay import Replayer, ReplayError, first_difference, recorded_choices
 from .state import BANK, GameState, Player
+from .translate import CompileError, Ctx
 
 __all__ = ["load", "play", "replay", "Edition", "GameResult", "GameState", "Player", "ReplayError",
            "CompileError", "StrategyError", "RuleError", "InvariantViolation", "strategies", "actions", "BANK", "new_game"]

@@ -150,6 +150,11 @@ KINDS = {cls.__name__: cls for cls in (
 
 PASS, PAY_FINE, USE_CARD, ROLL, ACCEPT, REJECT, DONE = Pass(), PayFine(), UseCard(), Roll(), Accept(), Reject(), Done()
 
+Action = (Buy | Decline | Bid | Pass | PayFine | UseCard | Roll | Build | BuildHotel | SellBuilding | Downgrade
+          | Mortgage | Unmortgage | KeepMortgage | ProposeTrade | GiveDeed | Accept | Reject | Choose | Done
+          | Preempt | AuctionDeed | Act)
+"""Any action (the kinds in `KINDS`)."""
+
 # The answers that leave things as they are: one of them is the default where offered.
 PASSIVE = (Done, Pass, Decline, Reject, Roll, KeepMortgage)
 

@@ -5,10 +5,14 @@ from __future__ import annotations
 import hashlib
 import json
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from . import actions as A
-from .translate import Compiler, CompileError
 from .state import POT0
+from .translate import CompileError, Compiler
+
+if TYPE_CHECKING:
+    from .translate import Rule
 
 KIND_NONE, KIND_LOT, KIND_STATION, KIND_UTILITY = 0, 1, 2, 3
 KINDS = {"square": KIND_NONE, "lot": KIND_LOT, "station": KIND_STATION, "utility": KIND_UTILITY}
@@ -194,7 +198,7 @@ class Edition:
         for kind_name, kind in KINDS.items():
             if kind != KIND_NONE and kind_name in rent:
                 rent_by_kind[kind] = comp.fn(rent[kind_name], {})
-        self.rent_fn = [rent_by_kind.get(self.kind[i]) if self.is_deed[i] else None for i in range(n)]
+        self.rent_fn: list[Rule | None] = [rent_by_kind.get(self.kind[i]) if self.is_deed[i] else None for i in range(n)]
         for i in self.deeds:
             if self.rent_fn[i] is None:
                 raise CompileError(f"no rent formula for the kind of square `{self.square_ids[i]}`")

@@ -7,19 +7,25 @@ Mixed into `engine.Game`.
 from __future__ import annotations
 
 import bisect
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from . import actions as A
-from .translate import Ctx
 from .errors import GOES_WRONG, LIMIT, TRAIL, RuleError
+from .parts import GameParts
 from .state import BANK
+from .translate import Ctx
+
+if TYPE_CHECKING:
+    from .translate import Hook, Option, Rule
 
 
-class EffectsMixin:
+class EffectsMixin(GameParts):
     __slots__ = ()
 
     # ---- movement ----------------------------------------------------------------------
 
-    def move_steps(self, c, p: int, steps: int) -> None:
+    def move_steps(self, c: Ctx, p: int, steps: int) -> None:
         """Move forward `steps` squares: fire `on_pass` of squares passed or landed on, then land."""
         ed = self.edition
         pl = self.players[p]
@@ -52,7 +58,7 @@ class EffectsMixin:
                 return
         self.land(c, p, new)
 
-    def land(self, c, p: int, sq: int) -> None:
+    def land(self, c: Ctx, p: int, sq: int) -> None:
         """A token ends its move on `sq`: its `on_land`, then the property rule."""
         ed = self.edition
         self.state.landings[sq] += 1
@@ -77,7 +83,7 @@ class EffectsMixin:
         if ed.is_deed[sq]:
             self.property_rule(c, p, sq)
 
-    def move_to(self, c, target: int) -> None:
+    def move_to(self, c: Ctx, target: int) -> None:
         """`move to SQUARE`: forward to the square (a full lap never: 0 steps lands in place)."""
         p = c.me
         steps = (target - self.players[p].position) % self.edition.n
@@ -86,12 +92,12 @@ class EffectsMixin:
         else:
             self.move_steps(c, p, steps)
 
-    def jump_to(self, c, target: int) -> None:
+    def jump_to(self, c: Ctx, target: int) -> None:
         """`jump to SQUARE`: straight there, passing nothing (no `on_pass`, no lap), and land."""
         self.place_at(c, target)
         self.land(c, c.me, target)
 
-    def place_at(self, c, target: int) -> None:
+    def place_at(self, c: Ctx, target: int) -> None:
         """`place at SQUARE`: the token is put there; it neither passes nor lands."""
         p = c.me
         old = self.players[p].position
@@ -99,7 +105,7 @@ class EffectsMixin:
         if self.log_on:
             self.ev({"type": "move", "seat": p, "from_square": old, "to": target, "steps": 0})
 
-    def move_by(self, c, steps: int) -> None:
+    def move_by(self, c: Ctx, steps: int) -> None:
         """`move by N`: forward runs `on_pass`; back passes nothing and reduces lap progress."""
         p = c.me
         if steps >= 0:
@@ -113,7 +119,7 @@ class EffectsMixin:
             self.ev({"type": "move", "seat": p, "from_square": old, "to": pl.position, "steps": steps})
         self.land(c, p, pl.position)
 
-    def advance_nearest(self, c, group: int, rent_fn) -> None:
+    def advance_nearest(self, c: Ctx, group: int, rent_fn: Rule | None) -> None:
         """`advance to nearest GROUP [with rent = EXPR]`."""
         ed = self.edition
         pos = self.players[c.me].position
@@ -150,7 +156,7 @@ class EffectsMixin:
 
     # ---- cards -------------------------------------------------------------------------
 
-    def draw(self, c, deck: int) -> None:
+    def draw(self, c: Ctx, deck: int) -> None:
         """Take the top card, obey it, put it at the bottom unless it was kept."""
         cards = self.state.decks[deck]
         if not cards:
@@ -192,7 +198,7 @@ class EffectsMixin:
             raise RuleError("E501", f"the turn does not end: {LIMIT} moves and card draws going round "
                                     f"{', '.join(loop)}")
 
-    def located(self, error: BaseException, rule) -> RuleError:
+    def located(self, error: BaseException, rule: object) -> RuleError:
         """`error`, raised while the compiled rule `rule` ran, as the run-time error of that rule
         (the innermost rule keeps it: an error already placed passes through the rules outside),
         at this moment of the game."""
@@ -221,7 +227,7 @@ class EffectsMixin:
 
     # ---- choices and fresh rolls -------------------------------------------------------
 
-    def choose_option(self, c, options, acts: tuple) -> None:
+    def choose_option(self, c: Ctx, options: list[Option], acts: Sequence[A.Action]) -> None:
         """`choose { ... }`: `me` picks one of `acts`, one `Choose` per option (its strategy decides)."""
         self.pending = (c, options)
         a = self.ask(c.me, acts)
@@ -230,7 +236,8 @@ class EffectsMixin:
         if body is not None:
             body(self, c)
 
-    def choose_in(self, c, var, candidates, body, element, skip, goes=None) -> None:
+    def choose_in(self, c: Ctx, var: str, candidates: Rule, body: Rule | None, element: str, skip: bool,
+                  goes: tuple[str, bool] | None = None) -> None:
         """`choose x in SET [where C] [or skip]`: `me` picks one element (an empty set skips).
         When the choice moves my token (`goes`), each option's cost hint is the rent it risks."""
         saved = c.vars.get(var)
@@ -238,13 +245,14 @@ class EffectsMixin:
         if items:
             labels = [self.label(element, x) for x in items] + (["skip"] if skip else [])
             acts = [A.Choose(i, label) for i, label in enumerate(labels)]
-            costs = [_free] * len(labels)
+            costs: list[Rule] = [_free] * len(labels)
             if goes is not None:
                 here = self.players[c.me].position
                 how, lands = goes
                 costs = [_risk(c.me, (here + x) % self.edition.n if how == "by" else x, lands) for x in items] \
                     + ([_risk(c.me, here, False)] if skip else [])
-            self.pending = (c, [(label, None, cost) for label, cost in zip(labels, costs)])
+            options: list[Option] = [(label, None, cost) for label, cost in zip(labels, costs, strict=True)]
+            self.pending = (c, options)
             a = self.ask(c.me, acts)
             self.pending = None
             if a.option < len(items) and body is not None:
@@ -252,7 +260,7 @@ class EffectsMixin:
                 body(self, c)
         c.vars[var] = saved
 
-    def label(self, element: str, x) -> str:
+    def label(self, element: str, x: Any) -> str:
         """How a chosen element reads in the list of choices (and in a log)."""
         ed = self.edition
         if element in ("square", "deed"):
@@ -261,7 +269,7 @@ class EffectsMixin:
             return ed.areas[x].get("name") or ed.areas[x]["key"]
         return f"seat {x}" if element in ("player", "party") else str(x)
 
-    def throw_each(self, c, names, body) -> None:
+    def throw_each(self, c: Ctx, names: list[str], body: Rule | None) -> None:
         """`throw A, B { ... }`: one die per name, one at a time, bound while the block runs."""
         saved = [c.vars.get(name) for name in names]
         faces = []
@@ -273,7 +281,7 @@ class EffectsMixin:
             self.ev({"type": "roll", "seat": c.me, "dice": faces, "purpose": "throw"})
         if body is not None:
             body(self, c)
-        c.vars.update(zip(names, saved))
+        c.vars.update(zip(names, saved, strict=True))
 
     # ---- per-player state, hooks, the setup deal and the end ---------------------------
 
@@ -289,7 +297,7 @@ class EffectsMixin:
         if self.log_on:
             self.ev({"type": "set", "seat": p, "state": self.edition.states[state], "value": value})
 
-    def fire(self, hooks, c, value, way: str | None = None) -> None:
+    def fire(self, hooks: Sequence[Hook], c: Ctx, value: Any, way: str | None = None) -> None:
         """Run the hooks of one event with their variable bound to `value`, in spec order."""
         for var, cond, body, ways in hooks:
             if way is not None and ways and way not in ways:
@@ -311,7 +319,7 @@ class EffectsMixin:
         if self.edition.acquire_hooks and p >= 0 and not self.players[p].bankrupt:
             self.fire(self.edition.acquire_hooks, Ctx(p, reason="hook:acquire"), sq, way)
 
-    def mark(self, p: int, state: int, item) -> None:
+    def mark(self, p: int, state: int, item: Any) -> None:
         """`add ITEM to P.STATE`: a new element joins the set (never leaves: there is no remove)."""
         marks = self.players[p].marks[state]
         k = bisect.bisect_left(marks, item)
@@ -348,7 +356,7 @@ class EffectsMixin:
                 self.pay(q, BANK, ed.price[sq], "deal")
             self.acquired(q, sq, "deal")
 
-    def ctx_roll(self, c) -> int:
+    def ctx_roll(self, c: Ctx) -> int:
         """The `roll` name: one fresh roll of all the dice, made once per use site context."""
         if c.roll is None:
             dice, c.roll, _ = self.throw()
@@ -357,11 +365,11 @@ class EffectsMixin:
         return c.roll
 
 
-def _risk(p: int, sq: int, lands: bool):
+def _risk(p: int, sq: int, lands: bool) -> Rule:
     """A cost hint: the rent `p` owes on landing at `sq` (if it lands) and may owe on its next roll."""
     return lambda game, c: game.risk(p, sq, lands)
 
 
-def _free(game, c) -> int:
+def _free(game: GameParts, c: Ctx) -> int:
     """What picking an element of a set costs in cash (a hint for strategies): nothing."""
     return 0

@@ -3,13 +3,19 @@ end of the game and its ranking. The mechanisms are in rules.py and effects.py."
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from . import actions as A
-from .translate import Ctx
 from .effects import EffectsMixin
 from .errors import GOES_WRONG
 from .rules import SQUARE_ACTIONS, RulesMixin
-from .state import BANK, NO_DEED, GameState, Player, rng_state_to_json, rng_state_from_json
+from .state import BANK, NO_DEED, GameState, Player, rng_state_from_json, rng_state_to_json
+from .translate import Ctx
+
+if TYPE_CHECKING:
+    from .edition import Edition
+    from .parts import Event, Strategy
 
 
 class StrategyError(Exception):
@@ -27,17 +33,13 @@ class NoAnswer(Exception):
 
 
 class Game(RulesMixin, EffectsMixin):
-    # Slots: CPython 3.11 reads the attributes and methods of an instance with more than
-    # thirty attributes in its dict the slow way, and a game has about that many. A dict
-    # still, for a method replaced on one game (the symbolic replay moves without landing).
-    __slots__ = ("edition", "strategies", "rng", "random", "log_on", "events", "checker", "dice_source", "halt",
-                 "ending", "bankruptcies", "pending", "proposer", "cur", "final_scores", "max_rounds",
-                 "fasts", "raise_fasts", "quiet", "watching", "receiving", "move_ctx", "state", "players", "seats",
-                 "versions", "holdings", "group_counts", "group_mortgages", "holders", "moves", "trail", "__dict__")
+    __slots__ = ()      # the game's slots are its parts' (parts.GameParts)
 
-    def __init__(self, ed, strategies: list, names: list[str], seed: int, max_turns=None,
-                 log: bool = True, checker=None, dice=None, state: GameState | None = None):
-        self.edition = ed
+    def __init__(self, edition: Edition, strategies: list[Strategy], names: list[str], seed: int,
+                 max_turns: int | None = None, log: bool = True,
+                 checker: Callable[[Game, Event], None] | None = None,
+                 dice: Callable[[Game], Iterable[int]] | None = None, state: GameState | None = None) -> None:
+        self.edition = edition
         self.strategies = strategies
         self.rng = random.Random(seed)
         self.random = self.rng.random      # the dice read it (bound once: a throw is hot)
@@ -52,7 +54,7 @@ class Game(RulesMixin, EffectsMixin):
         self.proposer = -1           # who made the trade offer being answered (`pending`)
         self.cur = -1
         self.final_scores: list[int] | None = None   # set by `finish` (scoring walks every deed)
-        self.max_rounds = ed.turn_cap if max_turns is None else max_turns
+        self.max_rounds = edition.turn_cap if max_turns is None else max_turns
         self.fasts = [getattr(s, "manage_fast", None) for s in strategies]
         self.raise_fasts = [getattr(s, "raise_fast", None) for s in strategies]
         # per seat, set by a `manage_fast` strategy: (version, cash, least), its word that it
@@ -69,9 +71,9 @@ class Game(RulesMixin, EffectsMixin):
         self.moves = 0               # landings and card draws this turn (bounded: errors.LIMIT)
         self.trail: list[str] = []   # the last of them near the limit (`looping`)
         if state is None:
-            st = GameState(edition=ed.id, seed=seed, players=[Player(seat=i, strategy=names[i]) for i in range(len(names))])
-            self.state = st
-            self.players = st.players
+            players = [Player(seat=i, strategy=names[i]) for i in range(len(names))]
+            self.state = GameState(edition=edition.id, seed=seed, players=players)
+            self.players = players
             self.seats = list(range(len(names)))
             self._derive()
             self.setup()
@@ -113,7 +115,7 @@ class Game(RulesMixin, EffectsMixin):
         if self.checker is not None:
             self.checker(self, event)
 
-    def ask(self, p: int, actions, trading: bool = False):
+    def ask(self, p: int, actions: Sequence[A.Action], trading: bool = False) -> Any:
         """Seat `p`'s choice among `actions` (and, while `trading`, any trade offer the rules
         accept); the default one for a player without a legal answer (`failed`)."""
         try:
@@ -124,14 +126,16 @@ class Game(RulesMixin, EffectsMixin):
             if legal is a:
                 break
         else:
-            if a not in actions and not (trading and type(a) is A.ProposeTrade and self.valid_trade(p, a)):
+            if a not in actions and not (trading and type(a) is A.ProposeTrade
+                                         and self.valid_trade(p, a)):
                 return self.by_default(p, actions, self.failed(p, self.strategy_error(p, a, actions)))
         if self.log_on:
             self.ev({"type": "choice", "seat": p, "action": A.to_json(a)})
         return a
 
-    def strategy_error(self, p, a, actions) -> StrategyError:
-        return StrategyError(f"seat {p} ({self.players[p].strategy}) chose {a!r}, not one of the {len(actions)} legal actions")
+    def strategy_error(self, p: int, a: A.Action, actions: Sequence[A.Action]) -> StrategyError:
+        return StrategyError(f"seat {p} ({self.players[p].strategy}) chose {a!r}, "
+                             f"not one of the {len(actions)} legal actions")
 
     def failed(self, p: int, error: Exception) -> str:
         """Why seat `p` gets the default action: its `NoAnswer`, or the failure (an illegal
@@ -145,7 +149,7 @@ class Game(RulesMixin, EffectsMixin):
             return str(error)
         return f"seat {p} ({self.players[p].strategy}) failed: {type(error).__name__}: {error}"
 
-    def by_default(self, p: int, actions, why: str):
+    def by_default(self, p: int, actions: Sequence[A.Action], why: str) -> Any:
         """The default action for seat `p` (`actions.default`), logged with why it was taken."""
         a = A.default(actions)
         if self.log_on:
@@ -345,7 +349,7 @@ class Game(RulesMixin, EffectsMixin):
             if not double or not ed.doubles_again or self.halt or self.ending or pl.bankrupt or pl.in_jail:
                 return
 
-    def rolled(self, c, total: int) -> bool:
+    def rolled(self, c: Ctx, total: int) -> bool:
         """The `roll` hooks whose condition holds replace the move by the dice: True when one ran."""
         for var, cond, body, _ways in self.edition.roll_hooks:
             saved = c.vars.get(var)
@@ -371,10 +375,12 @@ class Game(RulesMixin, EffectsMixin):
         ed = self.edition
         for _ in range(ed.n * len(ed.actions) + 1):
             c = Ctx(p, reason="action")
-            acts, required = [], False
-            for k, (name, label, var, allowed, need, _effect) in enumerate(ed.actions):
+            acts: list[A.Action] = []
+            required = False
+            for k, (_name, label, _var, allowed, need, _effect) in enumerate(ed.actions):
                 try:
-                    offered = [A.Act(k, x, f"{label}: {self.label(ed.action_elements[k], x)}") for x in allowed(self, c)]
+                    element = ed.action_elements[k]
+                    offered = [A.Act(k, x, f"{label}: {self.label(element, x)}") for x in allowed(self, c)]
                     if offered and need is not None and need(self, c):
                         required = True
                 except GOES_WRONG as error:
@@ -399,12 +405,12 @@ class Game(RulesMixin, EffectsMixin):
             if self.players[p].bankrupt or self.ending or self.state.over:
                 return
 
-    def jail_turn(self, p: int):
+    def jail_turn(self, p: int) -> int | None:
         """A jailed turn. Returns None (the turn is over), 0 (free: roll and move as
         usual) or 1 (left by a double, moved, and rolls again)."""
         ed = self.edition
         pl = self.players[p]
-        acts = [A.ROLL]
+        acts: list[A.Action] = [A.ROLL]
         if pl.cards:
             acts.append(A.USE_CARD)
         if pl.cash >= ed.jail_fine:
@@ -481,7 +487,7 @@ class Game(RulesMixin, EffectsMixin):
             if pl.bankrupt or st.over or self.ending:
                 return
 
-    def manages(self, p: int, a, proposed: bool) -> bool:
+    def manages(self, p: int, a: A.Action, proposed: bool) -> bool:
         """Whether `a` is a legal answer in seat `p`'s manage window (`proposed`: it has made
         its one trade offer of the window), checked without listing every legal answer."""
         kind = type(a)
@@ -493,9 +499,11 @@ class Game(RulesMixin, EffectsMixin):
             return type(sq) is int and 0 <= sq < self.edition.n and step[0](self, p, sq)
         return kind is A.ProposeTrade and not proposed and self.edition.trade_cash and self.valid_trade(p, a)
 
-    def manage_actions(self, p: int, trades: bool = True) -> list:
-        ed, st = self.edition, self.state
-        acts = [A.DONE]
+    def manage_actions(self, p: int, trades: bool = True) -> list[A.Action]:
+        """Seat `p`'s legal answers in its manage window: Done, a step on one of its deeds, and
+        (with `trades`) a trade offer for one deed or card of another player."""
+        ed = self.edition
+        acts: list[A.Action] = [A.DONE]
         for sq in self.deeds_of(p):
             if self.can_build(p, sq):
                 acts.append(ed.BUILD[sq])
@@ -510,18 +518,26 @@ class Game(RulesMixin, EffectsMixin):
             if self.can_unmortgage(p, sq):
                 acts.append(ed.UNMORTGAGE[sq])
         if trades and ed.trade_cash:
-            cash = self.players[p].cash
-            for q in self.seats:
-                if q == p or self.players[q].bankrupt:
-                    continue
-                theirs = self.players[q].cash       # what a negative price asks of the holder
-                if ed.trade_deeds:
-                    for sq in self.deeds_of(q):
-                        if ed.price[sq] <= cash and -ed.price[sq] <= theirs and self.tradeable(sq):
-                            acts.append(A.ProposeTrade(q, (), (sq,), ed.price[sq]))
-                if ed.trade_cards and cash >= ed.jail_fine and -ed.jail_fine <= theirs:
-                    for card in self.players[q].cards:
-                        acts.append(A.ProposeTrade(q, (), (), ed.jail_fine, (), (tuple(card),)))
+            acts += self.trade_offers(p)
+        return acts
+
+    def trade_offers(self, p: int) -> list[A.Action]:
+        """The trade offers seat `p` may make: one deed (at its price) or one card (at the
+        jail fine) of another player, as far as both can pay."""
+        ed = self.edition
+        acts: list[A.Action] = []
+        cash = self.players[p].cash
+        for q in self.seats:
+            if q == p or self.players[q].bankrupt:
+                continue
+            theirs = self.players[q].cash       # what a negative price asks of the holder
+            if ed.trade_deeds:
+                for sq in self.deeds_of(q):
+                    if ed.price[sq] <= cash and -ed.price[sq] <= theirs and self.tradeable(sq):
+                        acts.append(A.ProposeTrade(q, (), (sq,), ed.price[sq]))
+            if ed.trade_cards and cash >= ed.jail_fine and -ed.jail_fine <= theirs:
+                for card in self.players[q].cards:
+                    acts.append(A.ProposeTrade(q, (), (), ed.jail_fine, (), (tuple(card),)))
         return acts
 
     # ---- the end -----------------------------------------------------------------------

@@ -34,8 +34,8 @@ from functools import cache
 from pathlib import Path
 from weakref import WeakKeyDictionary
 
-from .translate import Ctx
 from .engine import Game
+from .translate import Ctx
 
 
 class InvariantViolation(AssertionError):

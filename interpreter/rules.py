@@ -4,11 +4,13 @@ Mixed into `engine.Game`."""
 from __future__ import annotations
 
 import bisect
+from fractions import Fraction
 
 from . import actions as A
-from .translate import Ctx
 from .errors import GOES_WRONG, LARGEST_PAYMENT, RuleError
+from .parts import GameParts
 from .state import BANK, POT0, Player
+from .translate import Ctx
 
 NOBODY = Player(seat=BANK, strategy="bank")   # what a party's player attributes read for the bank
 
@@ -21,11 +23,11 @@ class AuctionInfo:
     highest bid so far and who holds it (-1: nobody)."""
     __slots__ = ("square", "high", "leader", "start")
 
-    def __init__(self, square, high, leader, start):
+    def __init__(self, square: int, high: int, leader: int, start: int) -> None:
         self.square, self.high, self.leader, self.start = square, high, leader, start
 
 
-class RulesMixin:
+class RulesMixin(GameParts):
     __slots__ = ()
 
     # ---- money -------------------------------------------------------------------------
@@ -149,7 +151,7 @@ class RulesMixin:
 
     # ---- landing on a deed -------------------------------------------------------------
 
-    def property_rule(self, c, p: int, sq: int) -> None:
+    def property_rule(self, c: Ctx, p: int, sq: int) -> None:
         st = self.state
         o = st.owner[sq]
         rent_fn = c.rent_fn
@@ -184,7 +186,7 @@ class RulesMixin:
         if ed.rent_hooks and not self.players[p].bankrupt:
             self.fire(ed.rent_hooks, c, sq)
 
-    def rent(self, c, sq: int, o: int) -> int:
+    def rent(self, c: Ctx, sq: int, o: int) -> int:
         """The deed's rent formula with the rent names bound (docs/language.md)."""
         ed, st = self.edition, self.state
         g = ed.group_of[sq]
@@ -210,7 +212,7 @@ class RulesMixin:
             return 0
         return self.rent(Ctx(p, dice), sq, o)
 
-    def risk(self, p: int, sq: int, lands: bool) -> float:
+    def risk(self, p: int, sq: int, lands: bool) -> Fraction | int:
         """What standing on `sq` may cost `p` in rent: owed there (if the token lands) plus the
         expected rent of the next roll of the dice from there (a hint for strategies)."""
         n = self.edition.n
@@ -219,7 +221,7 @@ class RulesMixin:
 
     # ---- auctions ----------------------------------------------------------------------
 
-    def run_auction(self, first: int, square: int, start: int = 0, include=None) -> tuple[int, int]:
+    def run_auction(self, first: int, square: int, start: int = 0, include: list[int] | None = None) -> tuple[int, int]:
         """English auction: in turn from `first`, each active bidder raises by one of
         `auction.raises` or passes (and drops out). Returns (winner or -1, price)."""
         ed = self.edition
@@ -507,7 +509,7 @@ class RulesMixin:
         """A mortgaged deed changed hands: the new holder lifts it now or pays the
         transfer interest now and keeps the mortgage."""
         ed = self.edition
-        acts = [ed.KEEP_MORTGAGE[sq]]
+        acts: list[A.Action] = [ed.KEEP_MORTGAGE[sq]]
         if self.players[q].cash >= ed.unmortgage_cost[sq]:
             acts.append(ed.UNMORTGAGE[sq])
         a = self.ask(q, acts)
@@ -521,7 +523,7 @@ class RulesMixin:
     def tradeable(self, sq: int) -> bool:
         return self.edition.trade_built_groups or not self.group_built(self.edition.group_of[sq])
 
-    def valid_trade(self, p: int, t) -> bool:
+    def valid_trade(self, p: int, t: A.ProposeTrade) -> bool:
         ed, st = self.edition, self.state
         q = t.partner
         if type(t.partner) is not int or not 0 <= q < len(self.players) or q == p or self.players[q].bankrupt:
@@ -540,12 +542,8 @@ class RulesMixin:
                 return False
         if len(set(t.give)) != len(t.give) or len(set(t.get)) != len(t.get):
             return False
-        for cards, holder in ((t.give_cards, p), (t.get_cards, q)):
-            held = [tuple(h) for h in self.players[holder].cards]
-            for card in cards:
-                if tuple(card) not in held:
-                    return False
-                held.remove(tuple(card))
+        if not (self.holds_cards(p, t.give_cards) and self.holds_cards(q, t.get_cards)):
+            return False
         if type(t.cash) is not int:
             return False
         if t.cash > 0 and self.players[p].cash < t.cash:
@@ -554,7 +552,16 @@ class RulesMixin:
             return False
         return bool(t.give or t.get or t.give_cards or t.get_cards)
 
-    def propose_trade(self, p: int, t) -> bool:
+    def holds_cards(self, holder: int, cards: tuple) -> bool:
+        """Whether `holder` holds every one of `cards` (a card twice: two of them)."""
+        held = [tuple(h) for h in self.players[holder].cards]
+        for card in cards:
+            if tuple(card) not in held:
+                return False
+            held.remove(tuple(card))
+        return True
+
+    def propose_trade(self, p: int, t: A.ProposeTrade) -> bool:
         if not self.valid_trade(p, t):
             return False
         q = t.partner
@@ -567,6 +574,12 @@ class RulesMixin:
                      "offer": A.to_json(t)})
         if type(a) is not A.Accept:
             return False
+        self.exchange(p, q, t)
+        return True
+
+    def exchange(self, p: int, q: int, t: A.ProposeTrade) -> None:
+        """An accepted trade carried out: deeds, cards, cash; then the mortgaged deeds
+        received, then the `acquire` hooks."""
         for sq in t.give:
             self.set_owner(sq, q)
         for sq in t.get:
@@ -591,7 +604,6 @@ class RulesMixin:
             self.acquired(q, sq, "trade")
         for sq in t.get:
             self.acquired(p, sq, "trade")
-        return True
 
     # ---- debts and bankruptcy ----------------------------------------------------------
 
@@ -600,11 +612,11 @@ class RulesMixin:
         ed = self.edition
         return ed.price[sq] - (ed.mortgage_value[sq] if self.state.mortgaged[sq] else 0)
 
-    def raise_actions(self, p: int, creditor: int, owed: int, refused) -> list:
+    def raise_actions(self, p: int, creditor: int, owed: int, refused: set[int]) -> list[A.Action]:
         ed = self.edition
         if ed.debt_auction:
             return [A.AuctionDeed(sq) for sq in self.deeds_of(p) if sq not in refused]
-        acts = []
+        acts: list[A.Action] = []
         for sq in self.deeds_of(p):
             if self.can_sell(p, sq):
                 acts.append(ed.SELL[sq])
@@ -616,12 +628,12 @@ class RulesMixin:
                 acts.append(A.GiveDeed(sq, self.deed_value(sq)))
         return acts
 
-    def may_give_deed(self, sq: int, owed: int, creditor: int, refused) -> bool:
+    def may_give_deed(self, sq: int, owed: int, creditor: int, refused: set[int]) -> bool:
         if not self.edition.pay_with_deeds or creditor < 0 or sq in refused or not self.tradeable(sq):
             return False
         return 0 < self.deed_value(sq) <= owed
 
-    def raise_legal(self, p: int, a, owed: int, creditor: int, refused) -> bool:
+    def raise_legal(self, p: int, a: A.Action, owed: int, creditor: int, refused: set[int]) -> bool:
         if self.edition.debt_auction:
             return a in self.raise_actions(p, creditor, owed, refused)
         if type(a) is A.GiveDeed:
@@ -638,7 +650,7 @@ class RulesMixin:
         creditor) until the cash covers `amount`. Returns the value paid in deeds."""
         pl = self.players[p]
         credited = 0
-        refused = set()
+        refused: set[int] = set()
         fast = self.raise_fasts[p]
         while pl.cash < amount - credited:
             if fast is not None:
@@ -668,23 +680,29 @@ class RulesMixin:
                 if not self.forced_sale(p, a.square):
                     refused.add(a.square)
             elif kind is A.GiveDeed:
-                self.pending = a
-                answer = self.ask(creditor, [A.ACCEPT, A.REJECT])
-                self.pending = None
-                if type(answer) is A.Accept:
-                    self.set_owner(a.square, creditor)
+                if self.give_deed(p, creditor, a):
                     credited += a.value
-                    if self.log_on:
-                        self.ev({"type": "deed_for_debt", "seat": p, "creditor": creditor,
-                                 "square": a.square, "value": a.value})
-                    if self.state.mortgaged[a.square]:
-                        self.received_mortgaged(creditor, a.square)
-                    self.acquired(creditor, a.square, "debt")
                 else:
                     refused.add(a.square)
         return credited
 
-    def raise_by_default(self, p: int, owed: int, creditor: int, refused, why: str):
+    def give_deed(self, p: int, creditor: int, a: A.GiveDeed) -> bool:
+        """Debtor `p` offers the creditor a deed for part of the debt: whether it was taken."""
+        self.pending = a
+        answer = self.ask(creditor, [A.ACCEPT, A.REJECT])
+        self.pending = None
+        if type(answer) is not A.Accept:
+            return False
+        self.set_owner(a.square, creditor)
+        if self.log_on:
+            self.ev({"type": "deed_for_debt", "seat": p, "creditor": creditor,
+                     "square": a.square, "value": a.value})
+        if self.state.mortgaged[a.square]:
+            self.received_mortgaged(creditor, a.square)
+        self.acquired(creditor, a.square, "debt")
+        return True
+
+    def raise_by_default(self, p: int, owed: int, creditor: int, refused: set[int], why: str) -> A.Action | None:
         """The default way to raise money (the first legal one), for a debtor whose strategy
         gave no legal answer; None (nothing to raise) when there is none."""
         acts = self.raise_actions(p, creditor, owed, refused)

@@ -15,11 +15,25 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from fractions import Fraction
+from typing import TYPE_CHECKING, Any
 
 from . import actions as A
 from .errors import RuleError
 from .state import BANK, POT0
+
+if TYPE_CHECKING:
+    Compiled = tuple[bool, Any]
+    """An expression compiled: (True, its constant value) or (False, its Python source)."""
+    from .parts import GameParts
+
+    Rule = Callable[[GameParts, "Ctx"], Any]
+    """A compiled expression or statement: `f(game, ctx)`."""
+    Hook = tuple[str, Rule | None, Rule | None, frozenset[str]]
+    """A compiled hook: (its variable, its condition, its body, the ways it fires on)."""
+    Option = tuple[str, Rule | None, Rule]
+    """An option of a `choose`: (its label, its body, what it costs `me`, a hint)."""
 
 
 class CompileError(Exception):
@@ -30,6 +44,23 @@ class Ctx:
     """The names an expression or effect can see (docs/language.md, "Names available")."""
     __slots__ = ("me", "dice", "owner", "printed", "level", "owned", "complete", "mortgaged_in_group",
                  "rent", "roll", "vars", "reason", "kept", "card", "rent_fn", "doubles", "here")
+    me: int
+    dice: int
+    owner: int
+    printed: tuple[int, ...] | list[int]
+    level: int
+    owned: int
+    complete: bool
+    mortgaged_in_group: int
+    rent: Any
+    roll: int | None
+    vars: dict[str, Any]
+    reason: str
+    kept: bool
+    card: tuple[int, int] | None
+    rent_fn: Rule | None
+    doubles: bool
+    here: int
 
     def __init__(self, me: int = BANK, dice: int = 0, reason: str = ""):
         self.vars = {}

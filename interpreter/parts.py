@@ -1,0 +1,98 @@
+"""The game's attributes, typed, and the methods one part of `engine.Game` (rules.py,
+effects.py, engine.py) calls on another, declared once for the type checker.
+
+`GameParts` is the base of the mixins and so of `Game`: it holds the game's slots, and
+declares each attribute by a class-level annotation (without a value: no class attribute,
+so no clash with the slot); `Game.__init__` sets them. The method stubs exist only for the
+checker (`TYPE_CHECKING`): at run time the parts' own methods are found first."""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from fractions import Fraction
+from random import Random
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from .actions import Action, GiveDeed, ProposeTrade
+    from .edition import Edition
+    from .errors import RuleError
+    from .rules import AuctionInfo
+    from .state import GameState, Player
+    from .translate import Ctx, Hook, Option
+
+Event = dict[str, Any]
+"""One entry of the game's log: its `type` and that type's fields (events.py)."""
+
+
+class Strategy(Protocol):
+    """A player's decisions: one of the legal `actions` for `seat` (strategies/)."""
+
+    def choose(self, game: Any, seat: int, actions: Sequence[Action]) -> Action: ...
+
+
+class GameParts:
+    """The game as its parts see it (see the module's docstring)."""
+    # Slots: CPython 3.11 reads the attributes and methods of an instance with more than
+    # thirty attributes in its dict the slow way, and a game has about that many. A dict
+    # still, for a method replaced on one game (the symbolic replay moves without landing).
+    __slots__ = ("edition", "strategies", "rng", "random", "log_on", "events", "checker", "dice_source", "halt",
+                 "ending", "bankruptcies", "pending", "proposer", "cur", "final_scores", "max_rounds",
+                 "fasts", "raise_fasts", "quiet", "watching", "receiving", "move_ctx", "state", "players", "seats",
+                 "versions", "holdings", "group_counts", "group_mortgages", "holders", "moves", "trail", "__dict__")
+
+    edition: Edition
+    strategies: list[Strategy]
+    rng: Random
+    random: Callable[[], float]
+    log_on: bool
+    events: list[Event]
+    checker: Callable[[Any, Event], None] | None
+    dice_source: Callable[[Any], Iterable[int]] | None
+    halt: bool
+    ending: bool
+    bankruptcies: int
+    pending: AuctionInfo | ProposeTrade | GiveDeed | tuple[int, int] | tuple[Ctx, list[Option]] | None
+    proposer: int
+    cur: int
+    final_scores: list[int] | None
+    max_rounds: int | None
+    fasts: list[Callable[[Any, int], Any] | None]           # Any: as `ask`'s answer
+    raise_fasts: list[Callable[[Any, int, int, int, set[int]], Any] | None]
+    quiet: list[tuple[int, float, float] | None]
+    watching: list[Iterable[int] | None]
+    receiving: list[Sequence[int] | None]
+    move_ctx: Ctx
+    state: GameState
+    players: list[Player]
+    seats: list[int]
+    versions: list[int]
+    holdings: list[list[int]]
+    group_counts: list[list[int]]
+    group_mortgages: list[int]
+    holders: list[list[int]]
+    moves: int
+    trail: list[str]
+
+    if TYPE_CHECKING:
+        # engine.Game
+        def ev(self, event: Event) -> None: ...
+        # Any: the engine tells an answer's kind by `type(a) is ...` kept in a name (fast),
+        # which the checker cannot narrow an `Action` by
+        def ask(self, p: int, actions: Sequence[Action], trading: bool = False) -> Any: ...
+        def failed(self, p: int, error: Exception) -> str: ...
+        def strategy_error(self, p: int, a: Action, actions: Sequence[Action]) -> Exception: ...
+        def by_default(self, p: int, actions: Sequence[Action], why: str) -> Any: ...
+        def throw(self) -> tuple[tuple[int, ...], int, bool]: ...
+        def one_die(self) -> int: ...
+
+        # rules.RulesMixin, called by effects
+        def pay(self, payer: int, payee: int, amount: int, reason: str) -> None: ...
+        def set_owner(self, sq: int, new: int) -> None: ...
+        def property_rule(self, c: Ctx, p: int, sq: int) -> None: ...
+        def risk(self, p: int, sq: int, lands: bool) -> Fraction | int: ...
+
+        # effects.EffectsMixin, called by rules
+        def acquired(self, p: int, sq: int, way: str) -> None: ...
+        def fire(self, hooks: Sequence[Hook], c: Ctx, value: Any, way: str | None = None) -> None: ...
+        def return_card(self, p: int, held: list[int]) -> None: ...
+        def located(self, error: BaseException, rule: object) -> RuleError: ...

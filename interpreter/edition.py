@@ -40,7 +40,8 @@ class Edition:
                  'mortgages', 'hotel_level', 'hotel_even_level', 'unmortgage_cost', 'transfer_cost',
                  'house_sale', 'hotel_sale_only', 'hotel_sale_full', 'rent_fn', 'on_land',
                  'on_pass', 'on_pass_squares', 'land_reason', 'cards', 'card_texts', 'card_reason',
-                 'invariants', 'invariant_sources', 'source_names', 'statistics', 'setup_fn', 'land_hooks', 'acquire_hooks',
+                 'invariants', 'invariant_sources', 'source_names', 'statistics', 'setup_fn', 'land_hooks',
+                 'acquire_hooks',
                  'roll_hooks', 'rent_hooks', 'add_hooks', 'end_over', 'end_only_bankruptcy',
                  'score_fn', 'sits_out', 'actions', 'action_elements', 'BUY', 'DECLINE',
                  'BUY_OR_DECLINE', 'BUILD', 'BUILD_HOTEL', 'SELL', 'DOWNGRADE', 'MORTGAGE',
@@ -54,43 +55,45 @@ class Edition:
         # the rules' places in the spec (`sources`) are left out: they change no game
         played = {key: value for key, value in ir.items() if key != "sources"}
         self.hash = hashlib.sha256(json.dumps(played, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
-        s = ir["settings"]
-        self.settings = s
+        settings = ir["settings"]
+        self.settings = settings
 
-        squares = sorted(ir["squares"], key=lambda sq: sq["index"])
+        squares = sorted(ir["squares"], key=lambda square: square["index"])
         self.n = n = len(squares)
-        self.square_ids = [sq["key"] for sq in squares]
-        self.square_names = [sq.get("name") or sq["key"] for sq in squares]
-        self.square_index = {sq["key"]: i for i, sq in enumerate(squares)}
+        self.square_ids = [square["key"] for square in squares]
+        self.square_names = [square.get("name") or square["key"] for square in squares]
+        self.square_index = {square["key"]: i for i, square in enumerate(squares)}
         self.groups = ir.get("groups", [])
-        self.group_index = {gr["key"]: i for i, gr in enumerate(self.groups)}
-        self.group_squares = [list(gr.get("squares", [])) for gr in self.groups]
-        self.group_kind = [KINDS.get(gr.get("kind", "lot"), KIND_LOT) for gr in self.groups]
+        self.group_index = {group["key"]: i for i, group in enumerate(self.groups)}
+        self.group_squares = [list(group.get("squares", [])) for group in self.groups]
+        self.group_kind = [KINDS.get(group.get("kind", "lot"), KIND_LOT) for group in self.groups]
         self.decks = ir.get("decks", [])
         self.deck_index = {d["key"]: i for i, d in enumerate(self.decks)}
 
-        self.kind = [KINDS[sq["kind"]] for sq in squares]
-        self.kind_names = [sq["kind"] for sq in squares]
+        self.kind = [KINDS[square["kind"]] for square in squares]
+        self.kind_names = [square["kind"] for square in squares]
         self.all_squares = list(range(n))
         # per-player state (`state player.NAME`), by its place in `Player.marks` (a set's
         # elements, or a number), and per-area numbers (`state area.NAME`) in `GameState.areas`
         declared = ir.get("state", [])
-        self.states = [st["name"] for st in declared if st["owner"] == "player"]
+        self.states = [declaration["name"] for declaration in declared if declaration["owner"] == "player"]
         self.state_index = {name: k for k, name in enumerate(self.states)}
-        self.state_is_set = [st["type"] != "int" for st in declared if st["owner"] == "player"]
-        self.area_states = [st["name"] for st in declared if st["owner"] == "area"]
+        self.state_is_set = [declaration["type"] != "int" for declaration in declared
+                             if declaration["owner"] == "player"]
+        self.area_states = [declaration["name"] for declaration in declared if declaration["owner"] == "area"]
         self.area_state_index = {name: k for k, name in enumerate(self.area_states)}
         # pots: party numbers below the bank's, and the bank receipts each takes instead
         self.pots = ir.get("pots", [])
         self.pot_party = {pot["key"]: POT0 - k for k, pot in enumerate(self.pots)}
         self.pot_parties = list(self.pot_party.values())
-        reasons = {"fines": ["jail_fine"], "squares": ["square:" + sq["key"] for sq in squares],
+        reasons = {"fines": ["jail_fine"], "squares": ["square:" + square["key"] for square in squares],
                    "cards": ["card:" + d["key"] for d in ir.get("decks", [])]}
         self.redirect = {reason: self.pot_party[pot["key"]]
                          for pot in self.pots for take in pot.get("takes", []) for reason in reasons[take]}
-        self.is_deed = [sq.get("deed") is not None for sq in squares]
-        self.number = [sq.get("number") or 0 for sq in squares]
-        self.across = [self.square_index[sq["across"]] if sq.get("across") else i for i, sq in enumerate(squares)]
+        self.is_deed = [square.get("deed") is not None for square in squares]
+        self.number = [square.get("number") or 0 for square in squares]
+        self.across = [self.square_index[square["across"]] if square.get("across") else i
+                       for i, square in enumerate(squares)]
         # the city: areas, their quarters (numbered in order of first mention) and the squares they face
         self.areas = ir.get("areas", [])
         self.all_areas = list(range(len(self.areas)))
@@ -106,8 +109,8 @@ class Edition:
         self.house_cost = [0] * n
         self.hotel_cost = [0] * n
         self.printed = [()] * n
-        for i, sq in enumerate(squares):
-            deed = sq.get("deed")
+        for i, square in enumerate(squares):
+            deed = square.get("deed")
             if deed is None:
                 continue
             gi = self.group_index[deed["group"]]
@@ -119,14 +122,64 @@ class Edition:
             self.house_cost[i] = deed.get("house_cost") or 0
             self.hotel_cost[i] = deed.get("hotel_cost") or 0
             self.printed[i] = tuple(deed.get("rent", ()))
-        for gs in self.group_squares:
-            gs.sort()
-        self.group_size = [len(gs) for gs in self.group_squares]
+        for members in self.group_squares:
+            members.sort()
+        self.group_size = [len(members) for members in self.group_squares]
 
-        # ---- settings, read once -------------------------------------------------------
-        game, money, bank = s["game"], s["money"], s.get("bank", {})
-        jail, auction, building = s.get("jail", {}), s.get("auction", {}), s.get("building", {})
-        mortgage, trade = s.get("mortgage", {}), s.get("trade", {})
+        self.read_settings(settings)
+
+        # ---- compiled rules ------------------------------------------------------------
+        comp = Compiler(self)
+        rent = ir.get("rent", {})
+        rent_by_kind = {}
+        for kind_name, kind in KINDS.items():
+            if kind != KIND_NONE and kind_name in rent:
+                rent_by_kind[kind] = comp.fn(rent[kind_name], {})
+        self.rent_fn: list[Rule | None] = [rent_by_kind.get(self.kind[i]) if self.is_deed[i] else None
+                                           for i in range(n)]
+        for i in self.deeds:
+            if self.rent_fn[i] is None:
+                raise CompileError(f"no rent formula for the kind of square `{self.square_ids[i]}`")
+        self.on_land = [comp.block(square.get("on_land") or [], {}) for square in squares]
+        self.on_pass = [comp.block(square.get("on_pass") or [], {}) for square in squares]
+        self.on_pass_squares = [i for i in range(n) if self.on_pass[i] is not None]
+        self.land_reason = ["square:" + sid for sid in self.square_ids]
+        self.cards = [[comp.block(card.get("effect") or [], {}) for card in d.get("cards", [])] for d in self.decks]
+        self.card_texts = [[card.get("text", "") for card in d.get("cards", [])] for d in self.decks]
+        self.card_reason = [["card:" + d["key"]] * len(d.get("cards", [])) for d in self.decks]
+        # every invariant (the prelude's and the edition's) as (name, text, f(game, ctx) -> bool),
+        # and as source over `source_names` (the verifier fuses them into one function)
+        self.invariant_sources = [comp.text(inv["body"], {}) for inv in ir.get("invariants", [])]
+        self.invariants = [(inv["name"], inv["text"], comp.of_text(source))
+                           for inv, source in zip(ir.get("invariants", []), self.invariant_sources, strict=True)]
+        self.source_names = comp.names
+        self.statistics = [(statistic["name"], comp.fn(statistic["body"], {}))
+                           for statistic in ir.get("statistics", [])]
+        self.setup_fn = comp.block(ir.get("setup") or [], {})
+        hooks = self.compile_hooks(comp, ir.get("hooks", []))   # every hook, in the IR's order
+        end = settings.get("end", {})
+        self.end_over = comp.fn(end["over"], {}) if end.get("over") else None
+        # an end condition that reads nothing but who is bankrupt changes only with a bankruptcy
+        self.end_only_bankruptcy = _reads_only(end.get("over"), {"bankrupt"})
+        self.score_fn = self.player_formula(comp, end.get("score"), "end.score")
+        self.sits_out = self.player_formula(comp, end.get("sits_out"), "end.sits_out")
+        # actions a player may take at the end of a turn: (id, label, var, allowed items, required, effect)
+        self.actions = [(a["key"], a.get("label") or a["key"], a["var"],
+                         comp.filter_fn(a["over"], a["var"], a["allowed"], {}),
+                         comp.fn(a["required"], {}) if a.get("required") else None,
+                         comp.block(a.get("effect") or [], {a["var"]: None}))
+                        for a in ir.get("actions", [])]
+        self.action_elements = [a.get("element", "") for a in ir.get("actions", [])]
+        self.rules = self.rules_named(ir, squares, hooks)
+
+        self.intern_actions()
+
+    def read_settings(self, settings: dict) -> None:
+        """The IR's `settings`, read once into flat attributes, and the money amounts derived
+        from them (rounded per `money.rounding`)."""
+        game, money, bank = settings["game"], settings["money"], settings.get("bank", {})
+        jail, auction, building = settings.get("jail", {}), settings.get("auction", {}), settings.get("building", {})
+        mortgage, trade = settings.get("mortgage", {}), settings.get("trade", {})
         self.dice = game["dice"]
         self.faces = game["die_faces"]
         f = self.faces
@@ -148,8 +201,9 @@ class Edition:
         self.once_per_lap = money.get("salary_limit") == "once_per_lap"
         self.stock_houses = bank.get("houses", 0)
         self.stock_hotels = bank.get("hotels", 0)
-        js = jail.get("square")        # no `jail` section: the game has no jail
-        self.jail_square = self.square_index[js] if isinstance(js, str) else (js if js is not None else -1)
+        jail_at = jail.get("square")        # no `jail` section: the game has no jail
+        self.jail_square = self.square_index[jail_at] if isinstance(jail_at, str) \
+            else (jail_at if jail_at is not None else -1)
         self.jail_fine = jail.get("fine", 0)
         self.jail_max_turns = jail.get("max_turns", 0)
         self.fine_before_roll = jail.get("fine_timing") == "before_roll"
@@ -176,9 +230,9 @@ class Edition:
         self.trade_cards = bool(trade.get("jail_cards", True))
         self.trade_cash = bool(trade.get("cash", True))
         self.trade_built_groups = bool(trade.get("built_groups", False))
-        self.bank_auctions_all = s.get("bankruptcy", {}).get("to_bank") == "auction_all"
-        self.pay_with_deeds = s.get("debt", {}).get("pay_with_deeds") == "allowed"
-        self.debt_auction = bool(s.get("debt", {}).get("auction_deeds", False))
+        self.bank_auctions_all = settings.get("bankruptcy", {}).get("to_bank") == "auction_all"
+        self.pay_with_deeds = settings.get("debt", {}).get("pay_with_deeds") == "allowed"
+        self.debt_auction = bool(settings.get("debt", {}).get("auction_deeds", False))
         self.mortgages = "interest" in mortgage      # a left-out `mortgage` section has none of its keys
         self.hotel_level = self.max_houses + 1            # `level` of a lot with a hotel
         self.hotel_even_level = self.houses_per_hotel + 1  # its level for building evenly
@@ -188,39 +242,16 @@ class Edition:
         self.transfer_cost = [self.money(v * self.transfer_interest) for v in self.mortgage_value]
         self.house_sale = [self.money(c * self.sale_value) for c in self.house_cost]
         self.hotel_sale_only = [self.money(c * self.sale_value) for c in self.hotel_cost]
-        self.hotel_sale_full = [self.money((self.hotel_cost[i] + self.houses_per_hotel * self.house_cost[i]) * self.sale_value)
-                                if self.hotel_sale_with_houses else self.hotel_sale_only[i] for i in range(n)]
+        self.hotel_sale_full = [self.money((self.hotel_cost[i] + self.houses_per_hotel * self.house_cost[i])
+                                           * self.sale_value)
+                                if self.hotel_sale_with_houses else self.hotel_sale_only[i] for i in range(self.n)]
 
-        # ---- compiled rules ------------------------------------------------------------
-        comp = Compiler(self)
-        rent = ir.get("rent", {})
-        rent_by_kind = {}
-        for kind_name, kind in KINDS.items():
-            if kind != KIND_NONE and kind_name in rent:
-                rent_by_kind[kind] = comp.fn(rent[kind_name], {})
-        self.rent_fn: list[Rule | None] = [rent_by_kind.get(self.kind[i]) if self.is_deed[i] else None for i in range(n)]
-        for i in self.deeds:
-            if self.rent_fn[i] is None:
-                raise CompileError(f"no rent formula for the kind of square `{self.square_ids[i]}`")
-        self.on_land = [comp.block(sq.get("on_land") or [], {}) for sq in squares]
-        self.on_pass = [comp.block(sq.get("on_pass") or [], {}) for sq in squares]
-        self.on_pass_squares = [i for i in range(n) if self.on_pass[i] is not None]
-        self.land_reason = ["square:" + sid for sid in self.square_ids]
-        self.cards = [[comp.block(card.get("effect") or [], {}) for card in d.get("cards", [])] for d in self.decks]
-        self.card_texts = [[card.get("text", "") for card in d.get("cards", [])] for d in self.decks]
-        self.card_reason = [["card:" + d["key"]] * len(d.get("cards", [])) for d in self.decks]
-        # every invariant (the prelude's and the edition's) as (name, text, f(game, ctx) -> bool),
-        # and as source over `source_names` (the verifier fuses them into one function)
-        self.invariant_sources = [comp.text(inv["body"], {}) for inv in ir.get("invariants", [])]
-        self.invariants = [(inv["name"], inv["text"], comp.of_text(source))
-                           for inv, source in zip(ir.get("invariants", []), self.invariant_sources)]
-        self.source_names = comp.names
-        self.statistics = [(st["name"], comp.fn(st["body"], {})) for st in ir.get("statistics", [])]
-        self.setup_fn = comp.block(ir.get("setup") or [], {})
+    def compile_hooks(self, comp: Compiler, ir_hooks: list[dict]) -> list[tuple]:
+        """Every hook compiled, each kept by its event; all of them, in the IR's order."""
         self.land_hooks, self.acquire_hooks, self.roll_hooks, self.rent_hooks = [], [], [], []
         self.add_hooks: list[list] = [[] for _ in self.states]
-        hooks = []                          # every hook compiled, in the IR's order
-        for hook in ir.get("hooks", []):
+        hooks = []
+        for hook in ir_hooks:
             env = {hook["var"]: None}
             compiled = (hook["var"], comp.fn(hook["cond"], env) if hook.get("cond") else None,
                         comp.block(hook.get("body") or [], env), frozenset(hook.get("via") or ()))
@@ -237,23 +268,11 @@ class Edition:
                 self.add_hooks[self.state_index[hook["state"]]].append(compiled)
             else:
                 raise CompileError(f"unsupported event `{hook['event']}`")
-        end = s.get("end", {})
-        self.end_over = comp.fn(end["over"], {}) if end.get("over") else None
-        # an end condition that reads nothing but who is bankrupt changes only with a bankruptcy
-        self.end_only_bankruptcy = _reads_only(end.get("over"), {"bankrupt"})
-        self.score_fn = self.player_formula(comp, end.get("score"), "end.score")
-        self.sits_out = self.player_formula(comp, end.get("sits_out"), "end.sits_out")
-        # actions a player may take at the end of a turn: (id, label, var, allowed items, required, effect)
-        self.actions = [(a["key"], a.get("label") or a["key"], a["var"],
-                         comp.filter_fn(a["over"], a["var"], a["allowed"], {}),
-                         comp.fn(a["required"], {}) if a.get("required") else None,
-                         comp.block(a.get("effect") or [], {a["var"]: None}))
-                        for a in ir.get("actions", [])]
-        self.action_elements = [a.get("element", "") for a in ir.get("actions", [])]
-        self.rules = self.rules_named(ir, squares, hooks)
+        return hooks
 
-        # ---- interned actions ----------------------------------------------------------
-        r = range(n)
+    def intern_actions(self) -> None:
+        """The actions on one square, made once per square (offering them allocates nothing)."""
+        r = range(self.n)
         self.BUY = [A.Buy(i) for i in r]
         self.DECLINE = [A.Decline(i) for i in r]
         self.BUY_OR_DECLINE = [(A.Buy(i), A.Decline(i)) for i in r]
@@ -279,15 +298,15 @@ class Edition:
         def name(f, what: str, key: str) -> None:
             if f is not None:
                 named[f] = (what, sources.get(key))
-        for i, sq in enumerate(squares):
-            name(self.on_land[i], f"the `on_land` of {self.square_names[i]}", f"squares/{sq['key']}/on_land")
-            name(self.on_pass[i], f"the `on_pass` of {self.square_names[i]}", f"squares/{sq['key']}/on_pass")
+        for i, square in enumerate(squares):
+            name(self.on_land[i], f"the `on_land` of {self.square_names[i]}", f"squares/{square['key']}/on_land")
+            name(self.on_pass[i], f"the `on_pass` of {self.square_names[i]}", f"squares/{square['key']}/on_pass")
         for d, deck in enumerate(self.decks):
             for k, f in enumerate(self.cards[d]):
                 name(f, f"card `{self.card_texts[d][k]}` of deck `{deck['key']}`", f"decks/{deck['key']}/{k}")
         for i in self.deeds:
             name(self.rent_fn[i], f"the `{self.kind_names[i]}` rent formula", f"rent/{self.kind_names[i]}")
-        for k, (hook, (_var, cond, body, _ways)) in enumerate(zip(ir.get("hooks", []), hooks)):
+        for k, (hook, (_var, cond, body, _ways)) in enumerate(zip(ir.get("hooks", []), hooks, strict=True)):
             name(cond, f"the `when {hook['event']}` hook", f"hooks/{k}")
             name(body, f"the `when {hook['event']}` hook", f"hooks/{k}")
         for action_id, _label, _var, allowed, _need, effect in self.actions:
@@ -296,7 +315,7 @@ class Edition:
         name(self.setup_fn, "the setup", "setup")
         return named
 
-    def player_formula(self, comp, name: str | None, setting: str):
+    def player_formula(self, comp: Compiler, name: str | None, setting: str) -> Rule | None:
         """A one-player formula named by a setting, as f(game, ctx) of the player `ctx.me`."""
         if not name:
             return None
@@ -306,19 +325,19 @@ class Edition:
         return comp.fn(formula["body"], {formula["params"][0]: (False, "c.me")})
 
     @staticmethod
-    def ratio(value) -> Fraction:
+    def ratio(value: dict | int | str) -> Fraction:
         if isinstance(value, dict):
             return Fraction(value["num"], value["den"])
         return Fraction(value)
 
-    def money(self, amount) -> int:
+    def money(self, amount: int | Fraction) -> int:
         if isinstance(amount, int):
             return amount
         if self.rounding_up:
             return -((-amount.numerator) // amount.denominator)
         return amount.numerator // amount.denominator
 
-    def setting(self, path: str):
+    def setting(self, path: str) -> object:
         node = self.settings
         for part in path.split("."):
             if not isinstance(node, dict) or part not in node:
@@ -350,8 +369,8 @@ def _reads_only(node, attrs: set) -> bool:
     kind = node.get("expr")
     if kind == "attr" and node.get("name") not in attrs:
         return False
-    if kind == "var" and node.get("name") in ("rounds", "over", "me", "dice", "roll", "others", "owner", "rent", "level",
-                                               "owned", "complete", "mortgaged_in_group", "printed",
+    if kind == "var" and node.get("name") in ("rounds", "over", "me", "dice", "roll", "others", "owner", "rent",
+                                               "level", "owned", "complete", "mortgaged_in_group", "printed",
                                                "houses_in_bank", "hotels_in_bank", "bank_ledger"):
         return False
     if kind == "call":

@@ -28,12 +28,14 @@ from __future__ import annotations
 
 import ast
 import sys
+from collections.abc import Callable
 from copy import deepcopy
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
 from weakref import WeakKeyDictionary
 
+from .edition import Edition
 from .engine import Game
 from .translate import Ctx
 
@@ -48,7 +50,7 @@ class InvariantViolation(AssertionError):
         super().__init__(f"invariant `{invariant}` violated{where}: {message}")
 
 
-def check_all(game, event: dict | None = None, index: int | None = None, skip: frozenset = frozenset()) -> None:
+def check_all(game: Game, event: dict | None = None, index: int | None = None, skip: frozenset = frozenset()) -> None:
     """Raise `InvariantViolation` for the first invariant (in IR order) that is false now;
     invariants named in `skip` are not checked (the explorer skips those already violated)."""
     ctx = Ctx()
@@ -57,7 +59,7 @@ def check_all(game, event: dict | None = None, index: int | None = None, skip: f
             raise InvariantViolation(name, text, event, index)
 
 
-def event_checker(skip: frozenset = frozenset(), framed: bool = True):
+def event_checker(skip: frozenset = frozenset(), framed: bool = True) -> Callable[[Game, dict], None]:
     """The hook for `play(check_invariants=True)`: checks every invariant after each event
     (money is mid-flight inside a transfer only, never between events); `framed=False`
     evaluates every one every time (`check_all`), the reference the frame is tested against."""
@@ -126,43 +128,24 @@ def reads(source: str) -> frozenset[Part] | None:
         return None
 
 
-def _is(node, root: str) -> bool:
+def _is(node: ast.AST, root: str) -> bool:
     return isinstance(node, ast.Name) and node.id == root
 
 
-def _game_attr(node, root: str, name: str) -> bool:
+def _game_attr(node: ast.AST, root: str, name: str) -> bool:
     """`root.name`."""
     return isinstance(node, ast.Attribute) and _is(node.value, root) and node.attr == name
 
 
-def _reads(node, root: str) -> set[Part]:
+def _reads(node: ast.AST, root: str) -> set[Part]:
     """The parts read by an expression or statement of generated code (root `g`) or of a
     game method (root `self`); `Unframed` for anything else that touches the game."""
-    out: set[Part] = set()
     if isinstance(node, ast.Attribute):
-        base = node.value
-        if _game_attr(base, root, "state"):
-            return {("state", node.attr)}
-        if _game_attr(base, root, "edition") or (_is(base, root) and node.attr == "edition"):
-            return out
-        if isinstance(base, ast.Subscript) and _game_attr(base.value, root, "players"):
-            return {("players", node.attr)} | _reads(base.slice, root)
-        if isinstance(base, ast.Call) and _game_attr(base.func, root, "party") and not base.keywords:
-            # `party(q)` is `players[q]`, or for the bank a constant record (rules.py)
-            return {("players", node.attr)}.union(*(_reads(a, root) for a in base.args))
-        if _is(base, root):
-            if node.attr == "state" or callable(getattr(Game, node.attr, None)):
-                raise Unframed(node.attr)
-            return {("game", node.attr)}
+        read = _attribute_reads(node, root)
+        if read is not None:
+            return read
     elif isinstance(node, ast.Call):
-        func = node.func
-        if isinstance(func, ast.Attribute) and _is(func.value, root) and callable(getattr(Game, func.attr, None)):
-            out |= _method(func.attr)
-        elif not (isinstance(func, ast.Name) and func.id in PURE):
-            raise Unframed(ast.unparse(func))
-        for arg in [*node.args, *(k.value for k in node.keywords)]:
-            out |= _reads(arg, root)
-        return out
+        return _call_reads(node, root)
     elif _is(node, root):
         raise Unframed(root)
     elif isinstance(node, ast.stmt) and not isinstance(node, (ast.Return, ast.If, ast.Assign, ast.Expr)):
@@ -171,16 +154,50 @@ def _reads(node, root: str) -> set[Part]:
         raise Unframed("a write")
     elif isinstance(node, ast.Expr) and not isinstance(node.value, ast.Constant):      # not a docstring
         raise Unframed("a statement")
+    out: set[Part] = set()
     for child in ast.iter_child_nodes(node):
         out |= _reads(child, root)
     return out
 
 
-def _targets(node) -> list:
+def _attribute_reads(node: ast.Attribute, root: str) -> set[Part] | None:
+    """The parts `base.attr` reads where the base is a part of the game; None for any other
+    base (its own reads are then the reads of its children)."""
+    base = node.value
+    if _game_attr(base, root, "state"):
+        return {("state", node.attr)}
+    if _game_attr(base, root, "edition") or (_is(base, root) and node.attr == "edition"):
+        return set()
+    if isinstance(base, ast.Subscript) and _game_attr(base.value, root, "players"):
+        return {("players", node.attr)} | _reads(base.slice, root)
+    if isinstance(base, ast.Call) and _game_attr(base.func, root, "party") and not base.keywords:
+        # `party(q)` is `players[q]`, or for the bank a constant record (rules.py)
+        return {("players", node.attr)}.union(*(_reads(a, root) for a in base.args))
+    if _is(base, root):
+        if node.attr == "state" or callable(getattr(Game, node.attr, None)):
+            raise Unframed(node.attr)
+        return {("game", node.attr)}
+    return None
+
+
+def _call_reads(node: ast.Call, root: str) -> set[Part]:
+    """A call: of a game method (what its source reads) or of a pure builtin, and its arguments."""
+    out: set[Part] = set()
+    func = node.func
+    if isinstance(func, ast.Attribute) and _is(func.value, root) and callable(getattr(Game, func.attr, None)):
+        out |= _method(func.attr)
+    elif not (isinstance(func, ast.Name) and func.id in PURE):
+        raise Unframed(ast.unparse(func))
+    for arg in [*node.args, *(k.value for k in node.keywords)]:
+        out |= _reads(arg, root)
+    return out
+
+
+def _targets(node: ast.Assign | ast.comprehension) -> list[ast.expr]:
     return node.targets if isinstance(node, ast.Assign) else [node.target]
 
 
-def _names(target) -> bool:
+def _names(target: ast.expr) -> bool:
     """A target that binds local names only (writes nothing the game holds)."""
     return isinstance(target, ast.Name) or isinstance(target, ast.Tuple) and all(map(_names, target.elts))
 
@@ -195,13 +212,14 @@ def _method(name: str) -> frozenset[Part]:
     return frozenset(_reads(ast.Module(body=function.body, type_ignores=[]), function.args.args[0].arg))
 
 
-def _definition(method) -> ast.FunctionDef | None:
+def _definition(method: object) -> ast.FunctionDef | None:
     """A method's `def`, found by its qualified name in its module's `.py` file: the file it
     was compiled from when the module runs compiled (setup.py), where `inspect` finds none."""
     module = sys.modules.get(getattr(method, "__module__", None) or "")
-    if module is None or not getattr(module, "__file__", None):
+    file = getattr(module, "__file__", None)
+    if module is None or not file:
         return None
-    source = Path(module.__file__).with_name(module.__name__.rpartition(".")[2] + ".py")
+    source = Path(file).with_name(module.__name__.rpartition(".")[2] + ".py")
     scope: list = _tree(source)
     for part in getattr(method, "__qualname__", "<lambda>").split("."):
         found = [node for node in scope if isinstance(node, (ast.ClassDef, ast.FunctionDef)) and node.name == part]
@@ -225,12 +243,12 @@ def _tree(source: Path) -> list:
 _CHECKERS: WeakKeyDictionary = WeakKeyDictionary()      # edition -> {skip: (function, parts)}
 
 
-def _checker(ed, skip: frozenset):
+def _checker(edition: Edition, skip: frozenset) -> tuple[Callable[..., int], list[Part]]:
     """`f(g, c, seen) -> index of the first invariant false now, or -1` and the parts it
     compares (`seen` holds their values after the previous event, updated in place)."""
-    made = _CHECKERS.setdefault(ed, {})
+    made = _CHECKERS.setdefault(edition, {})
     if skip not in made:
-        made[skip] = _make(ed, skip)
+        made[skip] = _make(edition, skip)
     return made[skip]
 
 
@@ -239,15 +257,16 @@ def _getter(part: Part) -> str:
     return {"state": f"g.state.{name}", "players": f"[p.{name} for p in g.players]", "game": f"g.{name}"}[kind]
 
 
-def _make(ed, skip: frozenset):
-    read = [reads(source) for source in ed.invariant_sources]
+def _make(edition: Edition, skip: frozenset) -> tuple[Callable[..., int], list[Part]]:
+    read = [reads(source) for source in edition.invariant_sources]
     parts = sorted(set().union(*(r for r in read if r)))
     index = {part: i for i, part in enumerate(parts)}
     lines = ["def first(g, c, seen):", "    fresh = not seen or seen[0] is UNSEEN"]
     for i, part in enumerate(parts):
         lines += [f"    x = {_getter(part)}", f"    d{i} = x != seen[{i}]", f"    if d{i}:",
                   f"        seen[{i}] = _copy(x)"]
-    for n, ((name, _, _), source, r) in enumerate(zip(ed.invariants, ed.invariant_sources, read)):
+    invariants = zip(edition.invariants, edition.invariant_sources, read, strict=True)
+    for n, ((name, _, _), source, r) in enumerate(invariants):
         if name in skip:
             continue
         if r is None:
@@ -256,6 +275,6 @@ def _make(ed, skip: frozenset):
             changed = " or ".join(["fresh", *(f"d{index[p]}" for p in sorted(r))])
             lines.append(f"    if ({changed}) and not ({source}): return {n}")
     lines.append("    return -1")
-    scope = {**ed.source_names, "UNSEEN": UNSEEN, "_copy": _copy}
+    scope = {**edition.source_names, "UNSEEN": UNSEEN, "_copy": _copy}
     exec("\n".join(lines), scope)
     return scope["first"], parts

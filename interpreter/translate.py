@@ -10,6 +10,10 @@ not one per node. Statements are closures calling the engine. Constant subtrees
 (`/`, percent) use `fractions.Fraction`; money is rounded where it moves (`transfer`).
 
 Each IR kind has one handler here, named after it; an unknown kind is a `CompileError`.
+
+`g` and `c` stay short here, against the rule of naming the game `game` and the context
+`ctx`: they are the compiled functions' parameters, written into the text of every formula
+and statement this module generates (and the closures beside it keep the same two names).
 """
 from __future__ import annotations
 
@@ -150,7 +154,8 @@ class Compiler:
     def __init__(self, ed):
         self.edition = ed
         self.formula_stack: list[str] = []
-        self.names: dict = {"_divide": _divide, "_scale": _scale, "_count": _count, "_round": _round, "_at": _at}   # what generated code reads
+        # what generated code reads
+        self.names: dict = {"_divide": _divide, "_scale": _scale, "_count": _count, "_round": _round, "_at": _at}
         self.loops = 0                                              # aggregate loop names made
         self.kinds: dict[str, str] = {}                             # loop name -> kind of its values
         self.procedures: dict[str, object] = {}                     # name -> its compiled block
@@ -289,7 +294,8 @@ class Compiler:
     # The kind of value a name or attribute gives, where the same attribute name means
     # different things (`p.deeds`, `g.deeds`; `p.cards`, `k.cards`): the IR is untyped, so
     # the kind is read off the expression's shape (what a loop ranges over, `d.owner`, ...).
-    SET_KINDS = {"pots": "pot", "players": "player", "others": "player", "deeds": "deed", "groups": "group", "decks": "deck"}
+    SET_KINDS = {"pots": "pot", "players": "player", "others": "player", "deeds": "deed", "groups": "group",
+                 "decks": "deck"}
 
     def kind(self, node: dict, env: dict) -> str | None:
         k = node.get("expr")
@@ -310,8 +316,8 @@ class Compiler:
             return "deed"
         return None
 
-    PLAYER_ATTRS = {"cash": "g.players[{}].cash", "bankrupt": "g.players[{}].bankrupt", "in_jail": "g.players[{}].in_jail",
-                    "position": "g.players[{}].position", "deeds": "g.deeds_of({})",
+    PLAYER_ATTRS = {"cash": "g.players[{}].cash", "bankrupt": "g.players[{}].bankrupt",
+                    "in_jail": "g.players[{}].in_jail", "position": "g.players[{}].position", "deeds": "g.deeds_of({})",
                     "jail_turns": "g.players[{}].jail_turns", "cards": "len(g.players[{}].cards)"}
     STATE_ATTRS = {"mortgaged": "g.state.mortgaged[{}]", "houses": "g.state.houses[{}]", "hotels": "g.state.hotels[{}]",
                    "owner": "g.state.owner[{}]", "level": "g.level({})", "even_level": "g.even_level({})"}
@@ -389,26 +395,26 @@ class Compiler:
 
     def x_bin(self, node, env):
         op = node["operator"]
-        l, r = self.expr(node["left"], env), self.expr(node["right"], env)
+        left, right = self.expr(node["left"], env), self.expr(node["right"], env)
         if op in ("and", "or"):
-            if l[0]:
+            if left[0]:
                 if op == "and":
-                    return r if l[1] else (True, False)
-                return (True, True) if l[1] else r
-            if r[0] and (op == "and") == bool(r[1]):       # `x and true`, `x or false`: x's truth
-                return False, f"(not not {l[1]})"
-            return False, f"(not not ({l[1]} {op} {self.source(r)}))"       # a bool, as `bool(...)` but no call
+                    return right if left[1] else (True, False)
+                return (True, True) if left[1] else right
+            if right[0] and (op == "and") == bool(right[1]):       # `x and true`, `x or false`: x's truth
+                return False, f"(not not {left[1]})"
+            return False, f"(not not ({left[1]} {op} {self.source(right)}))"       # a bool, as `bool(...)` but no call
         if op not in self.BINOPS:
             raise CompileError(f"unknown operator `{op}`")
-        if l[0] and r[0] and not (op == "/" and r[1] == 0):      # by 0: an error when the rule runs
-            return True, self.BINOPS[op](l[1], r[1])
+        if left[0] and right[0] and not (op == "/" and right[1] == 0):      # by 0: an error when the rule runs
+            return True, self.BINOPS[op](left[1], right[1])
         if op == "/":
-            return False, f"_divide({self.source(l)}, {self.source(r)})"
-        if op == "*" and (l[0] or r[0]):
-            x, k = (r, l[1]) if l[0] else (l, r[1])
+            return False, f"_divide({self.source(left)}, {self.source(right)})"
+        if op == "*" and (left[0] or right[0]):
+            x, k = (right, left[1]) if left[0] else (left, right[1])
             if type(k) is Fraction:
                 return False, f"_scale({self.source(x)}, {k.numerator}, {k.denominator})"
-        return False, f"({self.source(l)} {op} {self.source(r)})"
+        return False, f"({self.source(left)} {op} {self.source(right)})"
 
     def x_if(self, node, env):
         cond = self.expr(node["cond"], env)
@@ -479,7 +485,7 @@ class Compiler:
         if len(params) != len(args):
             raise CompileError(f"`{name}` takes {len(params)} arguments, got {len(args)}")
         inner = dict(env)
-        inner.update(zip(params, args))
+        inner.update(zip(params, args, strict=True))
         self.formula_stack.append(name)
         try:
             return self.expr(formula["body"], inner)
@@ -633,10 +639,10 @@ class Compiler:
         def run(g, c):
             values = [arg(g, c) for arg in args]
             saved = [c.vars.get(p) for p in params]
-            c.vars.update(zip(params, values))
+            c.vars.update(zip(params, values, strict=True))
             if body is not None:
                 body(g, c)
-            c.vars.update(zip(params, saved))
+            c.vars.update(zip(params, saved, strict=True))
         return run
 
     def s_jump_to(self, node, env):

@@ -25,7 +25,8 @@ GIVING_UP = Fraction(1, 2)     # what handing over a group-completing deed costs
 RICH = 3                       # reserves in hand before lifting a mortgage
 HOUSE_BID = Fraction(3, 2)     # bid up to this share of the house price in a shortage auction
 RESERVE = Fraction(1, 10)      # keep at least this share of the starting money back (when houses cost less)
-UNPRICED = Fraction(1, 10)     # a deed without a printed price (sold only by auction) is worth this share of the starting money
+# a deed without a printed price (sold only by auction) is worth this share of the starting money
+UNPRICED = Fraction(1, 10)
 
 
 def share(amount: int, ratio: Fraction) -> int:
@@ -59,7 +60,9 @@ class Amounts:
     offer_floor: list[int]    # per square: the reserve plus my offer (a floor `_plan` gives)
     build_rank: list[int]     # per square: its place in build order, the dearer house first (ties: the higher square)
     least: int                # no floor `_plan` gives is lower: with less cash, Done
-    receiving: list[int]      # per group: a deed received changes my plan once I hold this many (a lot group I lack at most one deed of)
+    # per group: a deed received changes my plan once I hold this many (a lot group I lack
+    # at most one deed of)
+    receiving: list[int]
 
 
 _AMOUNTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -210,15 +213,8 @@ class Heuristic:
             return A.DONE
         ed = self.edition
         st = game.state
-        owner = st.owner
-        if cash > self.rich:
-            unmortgage = None
-            for g in plan.lift:
-                for s in ed.group_squares[g]:
-                    if owner[s] == seat and st.mortgaged[s] and cash - ed.unmortgage_cost[s] > self.rich:
-                        if unmortgage is None or s < unmortgage:
-                            unmortgage = s
-                        break
+        if cash > self.rich and plan.lift:
+            unmortgage = self._lift(game, seat, plan, cash)
             if unmortgage is not None:
                 return ed.UNMORTGAGE[unmortgage]
         houses, most, hotel_after = st.houses, ed.max_houses, ed.houses_per_hotel
@@ -236,6 +232,20 @@ class Heuristic:
                     return proposal
         return A.DONE
 
+    def _lift(self, game, seat: int, plan: Plan, cash: int) -> int | None:
+        """The mortgage `manage_fast` lifts: in my groups with one, the lowest square whose
+        lifting leaves me `rich`; None if none does."""
+        ed = self.edition
+        owner, mortgaged = game.state.owner, game.state.mortgaged
+        unmortgage = None
+        for g in plan.lift:
+            for s in ed.group_squares[g]:
+                if owner[s] == seat and mortgaged[s] and cash - ed.unmortgage_cost[s] > self.rich:
+                    if unmortgage is None or s < unmortgage:
+                        unmortgage = s
+                    break
+        return unmortgage
+
     def _plan(self, game, seat, version: int) -> "Plan":
         """Which of my groups the manage window looks at, and the least cash with which
         `manage_fast` could answer anything but Done, for the board as it stands (kept
@@ -245,18 +255,12 @@ class Heuristic:
         mortgaged one; a house built does not move it)."""
         ed = self.edition
         gmort = game.group_mortgages
-        owner, hotels, mortgaged = game.state.owner, game.state.hotels, game.state.mortgaged
-        group_squares, group_size, group_of, unmortgage_cost = ed.group_squares, ed.group_size, ed.group_of, ed.unmortgage_cost
+        owner, hotels = game.state.owner, game.state.hotels
+        group_squares, group_size = ed.group_squares, ed.group_size
         lot, house_floor, offer_floor, full = self.lot, self.house_floor, self.offer_floor, ed.hotels_per_lot
-        lift, build, near = [], [], []
-        cheapest = INF       # my cheapest mortgage to lift (`manage_fast` picks by square, in any group order)
-        for s in game.holdings[seat]:
-            if mortgaged[s]:
-                if unmortgage_cost[s] < cheapest:
-                    cheapest = unmortgage_cost[s]
-                if group_of[s] not in lift:
-                    lift.append(group_of[s])
-        floor = INF if cheapest is INF else self.rich + cheapest      # lifting it needs `rich` left over after paying
+        build: list[int] = []
+        near: list[int] = []
+        lift, floor = self._mortgaged(game, seat)
         for g, have in enumerate(game.group_counts[seat]):
             if not have:
                 continue
@@ -284,6 +288,22 @@ class Heuristic:
         game.watching[seat] = near        # of others' deeds, only who holds these matters here
         game.receiving[seat] = self.receiving
         return Plan(version, floor, lift, build, near)
+
+    def _mortgaged(self, game, seat: int) -> tuple[list[int], float]:
+        """The groups I hold a mortgaged deed of, and the least cash with which I would lift
+        one (my cheapest mortgage, `manage_fast` picks by square in any group order, plus the
+        `rich` left over after paying); INF with none."""
+        ed = self.edition
+        mortgaged, group_of, unmortgage_cost = game.state.mortgaged, ed.group_of, ed.unmortgage_cost
+        lift: list[int] = []
+        cheapest = INF
+        for s in game.holdings[seat]:
+            if mortgaged[s]:
+                if unmortgage_cost[s] < cheapest:
+                    cheapest = unmortgage_cost[s]
+                if group_of[s] not in lift:
+                    lift.append(group_of[s])
+        return lift, INF if cheapest is INF else self.rich + cheapest
 
     def _proposal(self, game, seat, g):
         """My offer for the deed that would complete group g, if another player holds it, I
@@ -359,7 +379,8 @@ class Heuristic:
 
     def keep_mortgage(self, game, seat, actions):
         for a in actions:
-            if type(a) is A.Unmortgage and game.players[seat].cash - self.edition.unmortgage_cost[a.square] >= self.reserve * 2:
+            if type(a) is A.Unmortgage \
+                    and game.players[seat].cash - self.edition.unmortgage_cost[a.square] >= self.reserve * 2:
                 return a
         return actions[0]
 
@@ -442,13 +463,18 @@ class Heuristic:
                     return ed.DOWNGRADE[sq]
         if whole is not None:
             return ed.MORTGAGE[whole]
-        best = None
         if ed.pay_with_deeds and creditor >= 0:
-            for sq in mine:
-                if game.may_give_deed(sq, owed, creditor, refused):
-                    worth = game.deed_value(sq)
-                    if best is None or worth < best.value:
-                        best = A.GiveDeed(sq, worth)
+            return self._cheapest_deed(game, seat, owed, creditor, refused)
+        return None
+
+    def _cheapest_deed(self, game, seat: int, owed: int, creditor: int, refused: set[int]) -> A.GiveDeed | None:
+        """My deed worth least that the creditor may take for the debt (the lowest square on a tie)."""
+        best = None
+        for sq in game.holdings[seat]:
+            if game.may_give_deed(sq, owed, creditor, refused):
+                worth = game.deed_value(sq)
+                if best is None or worth < best.value:
+                    best = A.GiveDeed(sq, worth)
         return best
 
 

@@ -7,6 +7,9 @@
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
+
 from . import native
 
 native.guard(__name__)      # before the engine's modules below: a stale compiled one is not loaded
@@ -20,8 +23,12 @@ from .replay import Replayer, ReplayError, first_difference, recorded_choices
 from .state import BANK, GameState, Player
 from .translate import CompileError, Ctx
 
+if TYPE_CHECKING:
+    from .parts import Strategy
+
 __all__ = ["load", "play", "replay", "Edition", "GameResult", "GameState", "Player", "ReplayError",
-           "CompileError", "StrategyError", "RuleError", "InvariantViolation", "strategies", "actions", "BANK", "new_game"]
+           "CompileError", "StrategyError", "RuleError", "InvariantViolation", "strategies", "actions", "BANK",
+           "new_game"]
 
 
 def load(ir: dict) -> Edition:
@@ -61,7 +68,8 @@ class GameResult:
 
 
 def new_game(edition: Edition, players: list[str], seed: int, max_turns: int | None = None,
-             log: bool = True, check_invariants: bool = False, dice=None, strategy_objects=None) -> Game:
+             log: bool = True, check_invariants: bool = False, dice: Callable[[Game], Iterable[int]] | None = None,
+             strategy_objects: list[Strategy] | None = None) -> Game:
     """A set-up game, not yet played (tests drive it; `play` runs it)."""
     if not isinstance(edition, Edition):
         edition = load(edition)
@@ -70,13 +78,14 @@ def new_game(edition: Edition, players: list[str], seed: int, max_turns: int | N
     return Game(edition, objs, list(players), seed, max_turns, log, checker, dice)
 
 
-def _header(edition: Edition, players, seed, max_turns) -> dict:
+def _header(edition: Edition, players: list[str], seed: int, max_turns: int | None) -> dict:
     return {"spec": edition.id, "edition": edition.id, "ir_hash": edition.hash, "seed": seed,
             "players": list(players), "max_turns": max_turns}
 
 
 def play(edition: Edition, players: list[str], seed: int, max_turns: int | None = None, log: bool = True,
-         check_invariants: bool = False, dice=None, strategy_objects=None) -> GameResult:
+         check_invariants: bool = False, dice: Callable[[Game], Iterable[int]] | None = None,
+         strategy_objects: list[Strategy] | None = None) -> GameResult:
     """Play one game to its end (or the turn cap: `max_turns` rounds, default
     `settings.game.turn_cap`). `strategy_objects` replaces the strategies named in
     `players` (the CLI wraps the human one so the story is told as it happens)."""
@@ -101,7 +110,8 @@ def replay(edition: Edition, log_dict: dict) -> GameResult:
     if max_turns is not None and type(max_turns) is not int:
         raise ReplayError("the log header's `max_turns` must be an integer or null")
     if header.get("ir_hash") not in (None, edition.hash):
-        raise ReplayError(f"the log was written for another version of edition `{header.get('edition')}` (IR hash differs)")
+        raise ReplayError(f"the log was written for another version of edition `{header.get('edition')}` "
+                          f"(IR hash differs)")
     choices = recorded_choices(events)
     replayer = Replayer(choices)
     game = Game(edition, [replayer] * len(players), list(players), seed, max_turns, True, None, None)
@@ -113,7 +123,8 @@ def replay(edition: Edition, log_dict: dict) -> GameResult:
         raise ReplayError(f"the log does not replay: {error}") from None
     if len(game.events) != len(events):
         diff = first_difference(game.events, events, "events")
-        raise ReplayError(f"the replay gives {len(game.events)} events, the log has {len(events)}; first difference: {diff}")
+        raise ReplayError(f"the replay gives {len(game.events)} events, the log has {len(events)}; "
+                          f"first difference: {diff}")
     diff = first_difference(game.events, events, "events")
     if diff:
         raise ReplayError(f"the replay differs from the log at {diff}")

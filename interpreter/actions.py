@@ -5,6 +5,7 @@ so offering a list of legal actions costs no allocation on the hot path.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, fields
 
 
@@ -159,7 +160,7 @@ Action = (Buy | Decline | Bid | Pass | PayFine | UseCard | Roll | Build | BuildH
 PASSIVE = (Done, Pass, Decline, Reject, Roll, KeepMortgage)
 
 
-def default(actions):
+def default(actions: Sequence[Action]) -> Action:
     """The action taken for a player who gives no legal answer (the engine's, and Enter at
     the human prompt): the one that does nothing where the rules offer it (Done, Pass,
     Decline, Reject, Roll, KeepMortgage), else the first offered (a `choose` option, a
@@ -182,14 +183,14 @@ def _tuple(value):
     return value
 
 
-def to_json(action) -> dict:
+def to_json(action: Action) -> dict:
     out = {"action": type(action).__name__}
     for f in fields(action):
         out[f.name] = _plain(getattr(action, f.name))
     return out
 
 
-def from_json(data: dict):
+def from_json(data: object) -> Action:
     """Rebuild an action; raises ValueError on anything that is not one."""
     if not isinstance(data, dict) or data.get("action") not in KINDS:
         raise ValueError(f"not an action: {data!r}")

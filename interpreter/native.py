@@ -14,6 +14,7 @@ import hashlib
 import os
 import sys
 import warnings
+from collections.abc import Sequence
 from importlib.machinery import ExtensionFileLoader, ModuleSpec, PathFinder
 from importlib.util import spec_from_file_location
 from pathlib import Path
@@ -28,11 +29,12 @@ class _Sources:
     def __init__(self, package: str):
         self.prefix = package + "."
 
-    def find_spec(self, name: str, path=None, target=None) -> ModuleSpec | None:
+    def find_spec(self, name: str, path: Sequence[str] | None = None,
+                  target: object = None) -> ModuleSpec | None:
         if not name.startswith(self.prefix):
             return None
         spec = PathFinder.find_spec(name, path)
-        if spec is None or not isinstance(spec.loader, ExtensionFileLoader):
+        if spec is None or not isinstance(spec.loader, ExtensionFileLoader) or spec.origin is None:
             return None
         built = Path(spec.origin)
         source = built.with_name(name.rpartition(".")[2] + ".py")

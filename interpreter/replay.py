@@ -2,8 +2,12 @@
 events and the same final state; any difference or damage is a `ReplayError`."""
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from . import actions as A
-from .engine import NoAnswer
+from .actions import Action
+from .engine import Game, NoAnswer
 
 
 class ReplayError(Exception):
@@ -16,11 +20,11 @@ class Replayer:
     same default, and the replayed events show whether it is the logged one)."""
     name = "replay"
 
-    def __init__(self, choices: list[tuple[int, object, str | None]]):
+    def __init__(self, choices: list[tuple[int, Action, str | None]]) -> None:
         self.choices = choices
         self.next = 0
 
-    def choose(self, game, seat, actions):
+    def choose(self, game: Game, seat: int, actions: Sequence[Action]) -> Action:
         if self.next >= len(self.choices):
             raise ReplayError(f"the log has no more choices, but seat {seat} must choose (event log cut short?)")
         who, action, default = self.choices[self.next]
@@ -36,10 +40,10 @@ class Replayer:
         return action
 
 
-def recorded_choices(events: list) -> list[tuple[int, object, str | None]]:
+def recorded_choices(events: list) -> list[tuple[int, Action, str | None]]:
     """Each choice of a log: its seat, its action, and why the engine took it as the
     player's default (None: the player chose it)."""
-    out = []
+    out: list[tuple[int, Action, str | None]] = []
     for i, event in enumerate(events):
         if not isinstance(event, dict):
             raise ReplayError(f"event {i} is not an object")
@@ -58,7 +62,7 @@ def recorded_choices(events: list) -> list[tuple[int, object, str | None]]:
     return out
 
 
-def first_difference(a, b, path="final"):
+def first_difference(a: Any, b: Any, path: str = "final") -> str | None:
     """Where two JSON values first differ, as a readable path (or None)."""
     if type(a) is not type(b):
         return f"{path}: {a!r} != {b!r}"
@@ -73,7 +77,7 @@ def first_difference(a, b, path="final"):
     if isinstance(a, list):
         if len(a) != len(b):
             return f"{path}: {len(a)} items != {len(b)}"
-        for i, (x, y) in enumerate(zip(a, b)):
+        for i, (x, y) in enumerate(zip(a, b, strict=True)):
             d = first_difference(x, y, f"{path}[{i}]")
             if d:
                 return d

@@ -6,6 +6,7 @@ state. The engine mutates these lists in place (no copies on the hot path).
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
+from typing import Any
 
 BANK = -1        # the bank as a party and as the holder of a deed
 NO_DEED = -2     # owner entry of a square without a deed
@@ -24,7 +25,8 @@ class Player:
     jail_turns: int = 0                                # failed tries at a double so far
     cards: list[list[int]] = field(default_factory=list)   # kept cards as [deck, card]
     bankrupt: bool = False
-    marks: list = field(default_factory=list)          # per declared `state player.*`: a set's elements (sorted), or a number
+    # per declared `state player.*`: a set's elements (sorted), or a number
+    marks: list = field(default_factory=list)
 
     def to_json(self) -> dict:
         return {f.name: _plain(getattr(self, f.name)) for f in fields(self)}
@@ -73,7 +75,7 @@ class GameState:
 
     @classmethod
     def from_json(cls, data: dict) -> "GameState":
-        kwargs = {}
+        kwargs: dict[str, Any] = {}
         for f in fields(cls):
             value = data[f.name]
             if f.name == "players":

@@ -27,11 +27,12 @@ from .heuristic import Heuristic
 from .human import Human
 from .random import RandomStrategy
 
-REGISTRY = {"heuristic": Heuristic, "random": RandomStrategy, "human": Human}
+REGISTRY: dict[str, type[Heuristic] | type[RandomStrategy] | type[Human]] = {
+    "heuristic": Heuristic, "random": RandomStrategy, "human": Human}
 NAMES = list(REGISTRY)
 
 
-def make(name: str, seed: int, seat: int):
+def make(name: str, seed: int, seat: int) -> Heuristic | RandomStrategy | Human:
     """A strategy for one seat, with its own RNG derived from the game seed when it draws
     random numbers (`draws`; seeding one costs as much as a dozen turns)."""
     if name not in REGISTRY:

@@ -3,8 +3,15 @@ empty line takes the default one (`actions.default`), which the prompt names."""
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable, Sequence
+from random import Random
+from typing import TYPE_CHECKING
 
 from .. import actions as A
+from ..rules import AuctionInfo
+
+if TYPE_CHECKING:
+    from ..engine import Game
 
 
 class InputEnded(SystemExit):
@@ -15,25 +22,27 @@ class InputEnded(SystemExit):
         super().__init__(2)
 
 
-def describe(game, action) -> str:
+def describe(game: Game, action: A.Action) -> str:
     ed = game.edition
     names = ed.square_names
     kind = type(action)
-    if hasattr(action, "square") and isinstance(action.square, int) and 0 <= action.square < ed.n:
-        extra = f" {names[action.square]}"
+    square = getattr(action, "square", None)
+    if isinstance(square, int) and 0 <= square < ed.n:
+        extra = f" {names[square]}"
         if kind is A.Buy:
-            extra += f" for {ed.price[action.square]}"
-        if kind is A.GiveDeed:
+            extra += f" for {ed.price[square]}"
+        if isinstance(action, A.GiveDeed):
             extra += f" as {action.value}"
         return kind.__name__ + extra
-    if kind is A.Bid:
+    if isinstance(action, A.Bid):
         return f"Bid {action.amount}"
-    if kind is A.Choose:
+    if isinstance(action, A.Choose):
         return f"Choose: {action.label}"
-    if kind is A.ProposeTrade:
+    if isinstance(action, A.ProposeTrade):
         give = ", ".join(names[s] for s in action.give) or "-"
         get = ", ".join(names[s] for s in action.get) or "-"
-        return f"Offer seat {action.partner}: give [{give}] + cash {action.cash}, get [{get}] {list(action.get_cards) or ''}"
+        cards = list(action.get_cards) or ''
+        return f"Offer seat {action.partner}: give [{give}] + cash {action.cash}, get [{get}] {cards}"
     return kind.__name__
 
 
@@ -42,11 +51,12 @@ class Human:
     draws = False
     falls_back = True     # no legal answer: the engine takes the default (engine.Game.failed)
 
-    def __init__(self, rng=None, read=input, write=print):
+    def __init__(self, rng: Random | None = None, read: Callable[[str], str] = input,
+                 write: Callable[[str], None] = print) -> None:
         self.read = read
         self.write = write
 
-    def choose(self, game, seat, actions):
+    def choose(self, game: Game, seat: int, actions: Sequence[A.Action]) -> A.Action:
         st, ed = game.state, game.edition
         me = st.players[seat]
         self.write(f"\n-- seat {seat}: cash {me.cash}, on {ed.square_names[me.position]}"
@@ -59,7 +69,7 @@ class Human:
         pending = game.pending
         if isinstance(pending, A.ProposeTrade):
             self.write("   offer: " + describe(game, pending))
-        elif pending is not None and hasattr(pending, "high"):
+        elif isinstance(pending, AuctionInfo):
             self.write(f"   auction: high bid {pending.high} by seat {pending.leader}")
         for i, action in enumerate(actions, start=1):
             self.write(f"  {i:>3}. {describe(game, action)}")

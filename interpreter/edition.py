@@ -295,7 +295,7 @@ class Edition:
         sources = ir.get("sources", {})
         named: dict = {}
 
-        def name(f, what: str, key: str) -> None:
+        def name(f: Rule | None, what: str, key: str) -> None:
             if f is not None:
                 named[f] = (what, sources.get(key))
         for i, square in enumerate(squares):
@@ -359,7 +359,7 @@ def _add_die(totals: dict[int, int], faces: int) -> dict[int, int]:
     return out
 
 
-def _reads_only(node, attrs: set) -> bool:
+def _reads_only(node: object, attrs: set[str]) -> bool:
     """True when an expression reads no game state but these player attributes (and
     the player set, loop variables, literals and settings)."""
     if isinstance(node, list):

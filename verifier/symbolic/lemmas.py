@@ -9,6 +9,7 @@ verifier's, not an edition's, so the spec compiler never sees them.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 # Facts the verifier proves alongside the library, to strengthen it (each gets its own row
 # in the table, so a strengthening never rests on something unproved).
@@ -31,6 +32,75 @@ def facts(ir: dict) -> list[dict]:
     """What a proof may assume before a step: the edition's invariants (the built-in library
     and its own, in its IR) and the lemmas."""
     return ir["invariants"] + lemmas(ir)
+
+
+Node = dict[str, Any]
+"""An IR expression in its JSON form (docs/ir.md), as the encoder reads it."""
+
+
+def _number(value: int) -> Node:
+    return {"expr": "int", "value": value}
+
+
+def _setting(path: str) -> Node:
+    """A `section.key` setting; every playable edition has the building section's keys
+    (grammar/language.py requires them)."""
+    return {"expr": "setting", "path": path}
+
+
+def _the_bank() -> Node:
+    return {"expr": "bank"}
+
+
+def _deeds_(name: str) -> Node:
+    """`d.name`: an attribute of the deed the lemma ranges over."""
+    return {"expr": "attr", "subject": {"expr": "var", "name": "d"}, "name": name}
+
+
+def _compare(left: Node, operator: str, right: Node) -> Node:
+    return {"expr": "bin", "operator": operator, "left": left, "right": right}
+
+
+def _both(first: Node, *more: Node) -> Node:
+    """`first and ... and last`, grouped from the left as the language groups it."""
+    for condition in more:
+        first = _compare(first, "and", condition)
+    return first
+
+
+def _either(first: Node, *more: Node) -> Node:
+    """`first or ... or last`, grouped from the left."""
+    for condition in more:
+        first = _compare(first, "or", condition)
+    return first
+
+
+def _not(condition: Node) -> Node:
+    return {"expr": "not", "operand": condition}
+
+
+def _every_deed(condition: Node) -> Node:
+    """`all(d in deeds: condition)`."""
+    return {"expr": "agg", "function": "all", "var": "d", "over": {"expr": "var", "name": "deeds"},
+            "body": condition}
+
+
+# all(d in deeds: 0 <= d.houses and d.houses <= building.max_houses and 0 <= d.hotels
+#     and d.hotels <= building.hotels_per_lot and (d.hotels == 0 or d.houses == 0))
+BUILDING_LEVELS = _every_deed(_both(
+    _compare(_number(0), "<=", _deeds_("houses")),
+    _compare(_deeds_("houses"), "<=", _setting("building.max_houses")),
+    _compare(_number(0), "<=", _deeds_("hotels")),
+    _compare(_deeds_("hotels"), "<=", _setting("building.hotels_per_lot")),
+    _either(_compare(_deeds_("hotels"), "==", _number(0)), _compare(_deeds_("houses"), "==", _number(0)))))
+
+# all(d in deeds: not (d.owner == bank) or (d.houses == 0 and d.hotels == 0 and not d.mortgaged))
+BANK_HOLDS_UNBUILT = _every_deed(_either(
+    _not(_compare(_deeds_("owner"), "==", _the_bank())),
+    _both(_compare(_deeds_("houses"), "==", _number(0)), _compare(_deeds_("hotels"), "==", _number(0)),
+          _not(_deeds_("mortgaged")))))
+
+BODIES = {"building_levels": BUILDING_LEVELS, "bank_holds_unbuilt": BANK_HOLDS_UNBUILT}
 
 
 _TOKEN = re.compile(r"\s*(?:(\d+%?)|([A-Za-z_][A-Za-z0-9_]*)|(==|!=|<=|>=|[-+*/<>().,:\[\]]))")

@@ -13,10 +13,10 @@ sets are lists of `(element, membership condition)`.
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import NamedTuple
+from typing import Any, Callable, NamedTuple
 
-from interpreter.translate import Ctx  # the same names in scope as the interpreter (one definition)
 from interpreter.state import BANK, NO_DEED, POT0
+from interpreter.translate import Ctx  # the same names in scope as the interpreter (one definition)
 
 from . import terms as T
 
@@ -33,12 +33,6 @@ class Ref(NamedTuple):
 def val(x):
     """A Ref's number (seat, square, group, deck index), anything else as is."""
     return x.v if isinstance(x, Ref) else x
-
-
-PLAYER_ATTRS = ("cash", "bankrupt", "in_jail", "position", "deeds", "jail_turns", "cards")
-DEED_ATTRS = ("price", "mortgage", "house_cost", "hotel_cost", "mortgaged", "houses", "hotels",
-              "owner", "level", "even_level", "group")
-SET_NAMES = ("players", "others", "deeds", "groups", "decks")
 
 
 
@@ -89,62 +83,10 @@ class CompileMixin:
         name = node["name"]
         if name in c.vars:
             return c.vars[name]
-        s, ed = self.s, self.edition
-        if name == "me":
-            return Ref("player", c.me)
-        if name == "dice":
-            return c.dice
-        if name == "owner":
-            return Ref("player", c.owner)
-        if name == "printed":
-            return c.printed
-        if name == "level":
-            return c.level
-        if name == "owned":
-            return c.owned
-        if name == "complete":
-            return c.complete
-        if name == "mortgaged_in_group":
-            return c.mortgaged_in_group
-        if name == "rent":
-            return c.rent
-        if name == "roll":
-            return self.ctx_roll(c)
-        if name == "players":
-            return [(Ref("player", q), True) for q in range(s.players)]
-        if name == "others":
-            return [(Ref("player", q), T.not_(s.bankrupt[q])) for q in range(s.players) if q != c.me]
-        if name == "deeds":
-            return [(Ref("deed", sq), True) for sq in ed.deeds]
-        if name == "groups":
-            return [(Ref("group", g), True) for g in range(len(ed.groups))]
-        if name == "decks":
-            return [(Ref("deck", k), True) for k in range(len(ed.decks))]
-        if name == "squares":
-            return [(Ref("deed", sq), True) for sq in range(ed.n)]
-        if name == "areas":
-            return [(Ref("area", a), True) for a in ed.all_areas]
-        if name == "quarters":
-            return [(Ref("quarter", q), True) for q in ed.all_quarters]
-        if name == "turn":
-            return T.add(s.turns, 1)
-        if name == "doubles":
-            return c.doubles
-        if name == "here":
-            return Ref("deed", c.here)
-        if name == "over":
-            return s.over
-        if name == "pots":
-            return [(Ref("pot", party), True) for party in ed.pot_parties]
-        if name == "board_size":
-            return ed.n
-        if name == "houses_in_bank":
-            return s.bank_houses
-        if name == "hotels_in_bank":
-            return s.bank_hotels
-        if name == "bank_ledger":
-            return s.bank_ledger
-        raise Unsupported(f"unknown name `{name}`")
+        read = _NAMES.get(name)
+        if read is None:
+            raise Unsupported(f"unknown name `{name}`")
+        return read(self, c)
 
     def _player(self, ref, fn):
         """An attribute of a player that may be symbolic: an if-chain over the seats."""
@@ -176,71 +118,60 @@ class CompileMixin:
         return T.pick(a, [fn(i) for i in self.edition.all_areas])
 
     def x_attr(self, node, c):
+        """An attribute: a pot's cash, then the edition's declared states (a player's, an
+        area's), then the board's tables, then by the kind of what it is of (`_ATTRS`)."""
         of = self.expr(node["subject"], c)
         name = node["name"]
-        s, ed = self.s, self.edition
+        ed = self.edition
         kind = of.kind if isinstance(of, Ref) else None
         if kind == "pot":                                           # a pot has only its cash
             if name != "cash":
                 raise Unsupported(f"unknown attribute `{name}` of a pot")
-            return T.pick(T.sub(POT0, of.v), s.pots)
+            return T.pick(T.sub(POT0, of.v), self.s.pots)
         if name in ed.state_index and kind in ("player", None):     # a player's declared state
-            k = ed.state_index[name]
-            if not ed.state_is_set[k]:                              # a number
-                return self._player(of, lambda q: s.numbers[q][k])
-            return [(Ref("deed", sq), self._player(of, lambda q: s.marks[q][k][sq])) for sq in range(ed.n)]
+            return self._declared_state(of, ed.state_index[name])
         if name in ed.area_state_index:                             # an area's declared number
-            values = s.areas[ed.area_state_index[name]]
+            values = self.s.areas[ed.area_state_index[name]]
             return self._area(of, lambda a: values[a])
-        if name == "quarter":
-            return Ref("quarter", self._area(of, lambda a: ed.area_quarter[a]))
-        if name == "faces":                                         # the squares an area faces
-            return [(Ref("deed", sq), self._area(of, lambda a: sq in ed.area_faces[a])) for sq in range(ed.n)]
-        if name == "areas":                                         # the areas facing a square
-            return [(Ref("area", a), self._deed(of, lambda sq: a in ed.square_areas[sq])) for a in ed.all_areas]
-        if name == "number":
-            return self._deed(of, lambda sq: ed.number[sq])
-        if name == "across":
-            return Ref("deed", self._deed(of, lambda sq: ed.across[sq]))
-        if name == "kind":                                          # only a square has a kind
-            if T.is_sym(val(of)):
-                raise Unsupported("the kind of a square not known here")
-            return ed.kind_names[val(of)]
-        if kind == "player":
-            if name == "deeds":
-                q = val(of)
-                return [(Ref("deed", sq), T.eq(s.owner[sq], q)) for sq in ed.deeds]
-            if name == "cards":
-                return self._player(of, lambda q: self.held(q, None))
-            if name in PLAYER_ATTRS:
-                box = getattr(s, name)
-                return self._player(of, lambda q: box[q])
-        if kind == "deed" and name in DEED_ATTRS:
-            tables = {"price": ed.price, "mortgage": ed.mortgage_value, "house_cost": ed.house_cost,
-                      "hotel_cost": ed.hotel_cost}
-            if name in tables:
-                return self._deed(of, lambda sq: tables[name][sq])
-            if name == "owner":
-                return Ref("player", self._deed(of, lambda sq: self.field("owner", sq)))
-            if name == "group":
-                return Ref("group", self._deed(of, lambda sq: ed.group_of[sq]))
-            if name == "level":
-                return self._deed(of, lambda sq: T.ite(T.lt(0, self.field("hotels", sq)), ed.hotel_level,
-                                                       self.field("houses", sq)))
-            if name == "even_level":
-                return self._deed(of, self.even_level)
-            return self._deed(of, lambda sq: self.field(name, sq))
-        if kind == "group" and not T.is_sym(of.v):
-            if name == "deeds":
-                return [(Ref("deed", sq), True) for sq in ed.group_squares[of.v]]
-            if name == "uneven":
-                return s.uneven[of.v]
-        if kind == "deck" and not T.is_sym(of.v):
-            if name == "size":
-                return sum_terms([T.ite(T.eq(x, -1), 1, 0) for x in s.loc[of.v]])
-            if name == "cards":
-                return len(s.loc[of.v])
-        raise Unsupported(f"unknown attribute `{name}` of a {kind or 'value'}")
+        read = _BOARD_ATTRS.get(name) or _ATTRS.get((kind, name))
+        if read is None or (kind in ("group", "deck") and T.is_sym(of.v)):
+            raise Unsupported(f"unknown attribute `{name}` of a {kind or 'value'}")
+        return read(self, of, name)
+
+    def _declared_state(self, of, k: int):
+        """A player's declared number, or the squares in their declared set."""
+        s = self.s
+        if not self.edition.state_is_set[k]:
+            return self._player(of, lambda q: s.numbers[q][k])
+        return [(Ref("deed", sq), self._player(of, lambda q, sq=sq: s.marks[q][k][sq]))
+                for sq in range(self.edition.n)]
+
+    def _faced_squares(self, of, name: str):
+        """The squares an area faces."""
+        faces = self.edition.area_faces
+        return [(Ref("deed", sq), self._area(of, lambda a, sq=sq: sq in faces[a])) for sq in range(self.edition.n)]
+
+    def _facing_areas(self, of, name: str):
+        """The areas facing a square."""
+        areas = self.edition.square_areas
+        return [(Ref("area", a), self._deed(of, lambda sq, a=a: a in areas[sq])) for a in self.edition.all_areas]
+
+    def _square_kind(self, of, name: str):
+        """Only a square has a kind, and only a square known here."""
+        if T.is_sym(val(of)):
+            raise Unsupported("the kind of a square not known here")
+        return self.edition.kind_names[val(of)]
+
+    def _deed_level(self, of, name: str):
+        hotel_level = self.edition.hotel_level
+        return self._deed(of, lambda sq: T.ite(T.lt(0, self.field("hotels", sq)), hotel_level,
+                                               self.field("houses", sq)))
+
+    def _printed(self, of, name: str):
+        """A printed number of a deed: its price, mortgage value, house or hotel cost."""
+        table = {"price": self.edition.price, "mortgage": self.edition.mortgage_value,
+                 "house_cost": self.edition.house_cost, "hotel_cost": self.edition.hotel_cost}[name]
+        return self._deed(of, lambda sq: table[sq])
 
     def held(self, q, deck):
         """Kept cards of `deck` (all decks when None) that seat `q` holds."""
@@ -265,31 +196,31 @@ class CompileMixin:
 
     def x_bin(self, node, c):
         op = node["operator"]
-        l = self.expr(node["left"], c)
+        left = self.expr(node["left"], c)
         if op == "and":
-            if not T.is_sym(l) and not l:
+            if not T.is_sym(left) and not left:
                 return False
-            return T.and_(l, self.expr(node["right"], c))
+            return T.and_(left, self.expr(node["right"], c))
         if op == "or":
-            if not T.is_sym(l) and l:
+            if not T.is_sym(left) and left:
                 return True
-            return T.or_(l, self.expr(node["right"], c))
-        r = self.expr(node["right"], c)
+            return T.or_(left, self.expr(node["right"], c))
+        right = self.expr(node["right"], c)
         if op == "in":
-            if not isinstance(r, list):
+            if not isinstance(right, list):
                 raise Unsupported("`in` something that is not a set")
-            return T.or_(*[T.and_(m, T.eq(val(e), val(l))) for e, m in r])
-        l, r = val(l), val(r)
+            return T.or_(*[T.and_(m, T.eq(val(e), val(left))) for e, m in right])
+        left, right = val(left), val(right)
         if op == "+":
-            return T.add(l, r)
+            return T.add(left, right)
         if op == "-":
-            return T.sub(l, r)
+            return T.sub(left, right)
         if op == "*":
-            return T.mul(l, r)
+            return T.mul(left, right)
         if op == "/":
-            return T.div(l, r)
+            return T.div(left, right)
         if op in ("==", "!=", "<", "<=", ">", ">="):
-            return T.cmp(op, l, r)
+            return T.cmp(op, left, right)
         raise Unsupported(f"unknown operator `{op}`")
 
     def x_if(self, node, c):
@@ -365,7 +296,7 @@ class CompileMixin:
             if key in self.calls:
                 return self.calls[key][0]
         saved = dict(c.vars)
-        c.vars.update(zip(params, args))
+        c.vars.update(zip(params, args, strict=True))
         try:
             value = self.expr(formula["body"], c)
         finally:
@@ -498,7 +429,7 @@ class CompileMixin:
         elif squares:
             v = self.choice("element", [-1] + squares, seat=c.me)
             none = T.not_(T.or_(*[ok for _, ok in cands]))
-            self.assume(T.and_(*[T.implies(T.eq(v, sq), ok) for sq, (_, ok) in zip(squares, cands)],
+            self.assume(T.and_(*[T.implies(T.eq(v, sq), ok) for sq, (_, ok) in zip(squares, cands, strict=True)],
                                T.implies(T.eq(v, -1), True if skip else none)))
             go(v)
         if saved is _MISSING:
@@ -548,7 +479,7 @@ class CompileMixin:
         if len(args) != len(params):
             raise Unsupported(f"`{name}` takes {len(params)} arguments, got {len(args)}")
         saved = {p: c.vars.get(p, _MISSING) for p in params}
-        c.vars.update(zip(params, args))
+        c.vars.update(zip(params, args, strict=True))
         try:
             self.block(procedure["body"], c)
         finally:
@@ -591,6 +522,83 @@ class CompileMixin:
 
 
 _MISSING = object()
+
+Read = Callable[[CompileMixin, Ctx], Any]
+"""What a name of the language reads (`x_var`), from the machine and the context."""
+
+_NAMES: dict[str, Read] = {
+    # the context's: who moves, the dice, the rent names, a landing's square
+    "me": lambda game, c: Ref("player", c.me),
+    "dice": lambda game, c: c.dice,
+    "owner": lambda game, c: Ref("player", c.owner),
+    "printed": lambda game, c: c.printed,
+    "level": lambda game, c: c.level,
+    "owned": lambda game, c: c.owned,
+    "complete": lambda game, c: c.complete,
+    "mortgaged_in_group": lambda game, c: c.mortgaged_in_group,
+    "rent": lambda game, c: c.rent,
+    "roll": lambda game, c: game.ctx_roll(c),
+    "doubles": lambda game, c: c.doubles,
+    "here": lambda game, c: Ref("deed", c.here),
+    # the game's: its sets, the turn, the bank's counters
+    "players": lambda game, c: [(Ref("player", q), True) for q in range(game.s.players)],
+    "others": lambda game, c: [(Ref("player", q), T.not_(game.s.bankrupt[q]))
+                               for q in range(game.s.players) if q != c.me],
+    "deeds": lambda game, c: [(Ref("deed", sq), True) for sq in game.edition.deeds],
+    "groups": lambda game, c: [(Ref("group", g), True) for g in range(len(game.edition.groups))],
+    "decks": lambda game, c: [(Ref("deck", k), True) for k in range(len(game.edition.decks))],
+    "squares": lambda game, c: [(Ref("deed", sq), True) for sq in range(game.edition.n)],
+    "areas": lambda game, c: [(Ref("area", a), True) for a in game.edition.all_areas],
+    "quarters": lambda game, c: [(Ref("quarter", q), True) for q in game.edition.all_quarters],
+    "turn": lambda game, c: T.add(game.s.turns, 1),
+    "over": lambda game, c: game.s.over,
+    "pots": lambda game, c: [(Ref("pot", party), True) for party in game.edition.pot_parties],
+    "board_size": lambda game, c: game.edition.n,
+    "houses_in_bank": lambda game, c: game.s.bank_houses,
+    "hotels_in_bank": lambda game, c: game.s.bank_hotels,
+    "bank_ledger": lambda game, c: game.s.bank_ledger,
+}
+
+ReadAttr = Callable[[CompileMixin, Ref, str], Any]
+"""What an attribute reads (`x_attr`), from the machine, what it is of, and its name."""
+
+# The board's tables, whatever the attribute is of (a square, an area).
+_BOARD_ATTRS: dict[str, ReadAttr] = {
+    "quarter": lambda game, of, name: Ref("quarter", game._area(of, lambda a: game.edition.area_quarter[a])),
+    "faces": CompileMixin._faced_squares,
+    "areas": CompileMixin._facing_areas,
+    "number": lambda game, of, name: game._deed(of, lambda sq: game.edition.number[sq]),
+    "across": lambda game, of, name: Ref("deed", game._deed(of, lambda sq: game.edition.across[sq])),
+    "kind": CompileMixin._square_kind,
+}
+
+
+def _player_field(game: CompileMixin, of: Ref, name: str) -> Any:
+    box = getattr(game.s, name)
+    return game._player(of, lambda q: box[q])
+
+
+def _deed_field(game: CompileMixin, of: Ref, name: str) -> Any:
+    return game._deed(of, lambda sq: game.field(name, sq))
+
+
+# By the kind of what the attribute is of, and its name.
+_ATTRS: dict[tuple[str | None, str], ReadAttr] = {
+    ("player", "deeds"): lambda game, of, name: [(Ref("deed", sq), T.eq(game.s.owner[sq], val(of)))
+                                                 for sq in game.edition.deeds],
+    ("player", "cards"): lambda game, of, name: game._player(of, lambda q: game.held(q, None)),
+    **{("player", name): _player_field for name in ("cash", "bankrupt", "in_jail", "position", "jail_turns")},
+    **{("deed", name): CompileMixin._printed for name in ("price", "mortgage", "house_cost", "hotel_cost")},
+    **{("deed", name): _deed_field for name in ("mortgaged", "houses", "hotels")},
+    ("deed", "owner"): lambda game, of, name: Ref("player", game._deed(of, lambda sq: game.field("owner", sq))),
+    ("deed", "group"): lambda game, of, name: Ref("group", game._deed(of, lambda sq: game.edition.group_of[sq])),
+    ("deed", "level"): CompileMixin._deed_level,
+    ("deed", "even_level"): lambda game, of, name: game._deed(of, game.even_level),
+    ("group", "deeds"): lambda game, of, name: [(Ref("deed", sq), True) for sq in game.edition.group_squares[of.v]],
+    ("group", "uneven"): lambda game, of, name: game.s.uneven[of.v],
+    ("deck", "size"): lambda game, of, name: sum_terms([T.ite(T.eq(x, -1), 1, 0) for x in game.s.loc[of.v]]),
+    ("deck", "cards"): lambda game, of, name: len(game.s.loc[of.v]),
+}
 
 # Statements that only decide what runs (no effect of their own): they may follow a landing
 # left to the landing actions (`effects.land`).

@@ -13,8 +13,8 @@ import z3
 from interpreter.state import BANK
 
 from . import terms as T
-from .encode import _MISSING, CompileMixin, Ctx, Unsupported
 from .effects import EffectsMixin
+from .encode import _MISSING, CompileMixin, Ctx, Unsupported
 from .rules import RulesMixin
 from .state import merge
 

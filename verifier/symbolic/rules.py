@@ -10,7 +10,7 @@ from __future__ import annotations
 from interpreter.state import BANK, POT0
 
 from . import terms as T
-from .encode import Ref, sum_terms
+from .encode import sum_terms
 
 
 class RulesMixin:
@@ -158,7 +158,6 @@ class RulesMixin:
         def won(w):
             price = 0
             if w != BANK:
-                s = self.s
                 self.assume(may_win(w))
                 price = self.bid(w, least)
             if ed.preempt is not None and lander >= 0 and w != lander:
@@ -245,7 +244,8 @@ class RulesMixin:
         cs.append(self.group_ready(p, g))
         if ed.even:
             level = s.houses[sq]
-            cs.append(T.implies(T.lt(0, level), T.and_(*[T.le(level, self.even_level(o)) for o in ed.group_squares[g]])))
+            cs.append(T.implies(T.lt(0, level),
+                                T.and_(*[T.le(level, self.even_level(o)) for o in ed.group_squares[g]])))
         return T.and_(*cs)
 
     def can_build_hotel(self, p, sq: int):
@@ -281,7 +281,8 @@ class RulesMixin:
         s = self.s
         if not self.edition.mortgages:
             return False
-        return T.and_(T.eq(s.owner[sq], p), T.not_(s.mortgaged[sq]), T.not_(self.group_built(self.edition.group_of[sq])))
+        return T.and_(T.eq(s.owner[sq], p), T.not_(s.mortgaged[sq]),
+                      T.not_(self.group_built(self.edition.group_of[sq])))
 
     def can_unmortgage(self, p, sq: int):
         s = self.s
@@ -433,7 +434,8 @@ class RulesMixin:
             s.bankrupt[p] = True
             for sq in ed.deeds:
                 st = self.s
-                self.fork(T.and_(was[sq], st.mortgaged[sq], T.eq(st.owner[sq], creditor), T.not_(st.bankrupt[creditor])),
+                self.fork(T.and_(was[sq], st.mortgaged[sq], T.eq(st.owner[sq], creditor),
+                                 T.not_(st.bankrupt[creditor])),
                           lambda sq=sq: self.received_mortgaged(creditor, sq))
             if any(not h.get("via") or "bankruptcy" in h["via"] for h in self.hooks("acquire")):
                 for sq in ed.deeds:

@@ -23,7 +23,7 @@ import z3
 from grammar.walk import rule_nodes
 from interpreter.state import BANK
 
-from .terms import and_, ite, or_, same
+from .terms import and_, ite, same
 
 PLAYER_FIELDS = ("cash", "position", "progress", "in_jail", "jail_turns", "bankrupt")
 DEED_FIELDS = ("owner", "houses", "hotels", "mortgaged")
@@ -129,7 +129,7 @@ def merge(c, a: SymState, b: SymState) -> SymState:
     if not isinstance(c, z3.ExprRef):
         return a if c else b
     out = b.copy()
-    for (_, box_a), (_, box_o) in zip(a.boxes(), out.boxes()):
+    for (_, box_a), (_, box_o) in zip(a.boxes(), out.boxes(), strict=True):
         for key in box_a if isinstance(box_a, dict) else range(len(box_a)):
             va, vo = box_a[key], box_o[key]
             if va is not vo and not same(va, vo):
@@ -141,35 +141,37 @@ def merge(c, a: SymState, b: SymState) -> SymState:
 
 def fresh(ed, players: int, prefix: str = "") -> SymState:
     """Every field a fresh Z3 constant (the state an inductive step starts from)."""
-    def I(name):
+    def number(name):
         return z3.Int(prefix + name)
 
-    def B(name):
+    def yes_no(name):
         return z3.Bool(prefix + name)
+
     s = SymState(players)
-    P = range(players)
-    s.cash = [I(f"cash[{q}]") for q in P]
-    s.position = [I(f"position[{q}]") for q in P]
-    s.progress = [I(f"progress[{q}]") for q in P]
-    s.in_jail = [B(f"in_jail[{q}]") for q in P]
-    s.jail_turns = [I(f"jail_turns[{q}]") for q in P]
-    s.bankrupt = [B(f"bankrupt[{q}]") for q in P]
-    s.passes = [[I(f"passes[{q}][{k}]") for k in range(len(ed.on_pass_squares))] for q in P]
+    seats = range(players)
+    s.cash = [number(f"cash[{q}]") for q in seats]
+    s.position = [number(f"position[{q}]") for q in seats]
+    s.progress = [number(f"progress[{q}]") for q in seats]
+    s.in_jail = [yes_no(f"in_jail[{q}]") for q in seats]
+    s.jail_turns = [number(f"jail_turns[{q}]") for q in seats]
+    s.bankrupt = [yes_no(f"bankrupt[{q}]") for q in seats]
+    s.passes = [[number(f"passes[{q}][{k}]") for k in range(len(ed.on_pass_squares))] for q in seats]
     for sq in ed.deeds:
-        s.owner[sq] = I(f"owner[{sq}]")
-        s.houses[sq] = I(f"houses[{sq}]")
-        s.hotels[sq] = I(f"hotels[{sq}]")
-        s.mortgaged[sq] = B(f"mortgaged[{sq}]")
-    s.bank_houses, s.bank_hotels, s.bank_ledger = I("bank_houses"), I("bank_hotels"), I("bank_ledger")
-    s.loc = [[I(f"loc[{k}][{i}]") for i in range(len(cards))] for k, cards in enumerate(ed.cards)]
-    s.uneven = [B(f"uneven[{g}]") for g in range(len(ed.groups))]
-    s.marks = [[[B(f"marks[{q}][{k}][{sq}]") for sq in range(ed.n)] if is_set else []
-                for k, is_set in enumerate(ed.state_is_set)] for q in P]
-    s.numbers = [[None if is_set else I(f"numbers[{q}][{k}]") for k, is_set in enumerate(ed.state_is_set)] for q in P]
-    s.areas = [[I(f"areas[{k}][{a}]") for a in range(len(ed.areas))] for k in range(len(ed.area_states))]
-    s.pots = [I(f"pots[{k}]") for k in range(len(ed.pots))]
-    s.turns = I("turns") if reads(ed, "turn") else None
-    s.over = B("over") if ends(ed) else False
+        s.owner[sq] = number(f"owner[{sq}]")
+        s.houses[sq] = number(f"houses[{sq}]")
+        s.hotels[sq] = number(f"hotels[{sq}]")
+        s.mortgaged[sq] = yes_no(f"mortgaged[{sq}]")
+    s.bank_houses, s.bank_hotels, s.bank_ledger = number("bank_houses"), number("bank_hotels"), number("bank_ledger")
+    s.loc = [[number(f"loc[{k}][{i}]") for i in range(len(cards))] for k, cards in enumerate(ed.cards)]
+    s.uneven = [yes_no(f"uneven[{g}]") for g in range(len(ed.groups))]
+    s.marks = [[[yes_no(f"marks[{q}][{k}][{sq}]") for sq in range(ed.n)] if is_set else []
+                for k, is_set in enumerate(ed.state_is_set)] for q in seats]
+    s.numbers = [[None if is_set else number(f"numbers[{q}][{k}]") for k, is_set in enumerate(ed.state_is_set)]
+                 for q in seats]
+    s.areas = [[number(f"areas[{k}][{a}]") for a in range(len(ed.areas))] for k in range(len(ed.area_states))]
+    s.pots = [number(f"pots[{k}]") for k in range(len(ed.pots))]
+    s.turns = number("turns") if reads(ed, "turn") else None
+    s.over = yes_no("over") if ends(ed) else False
     return s
 
 
@@ -260,9 +262,10 @@ def from_game(game) -> SymState:
             if x is None:
                 raise ValueError(f"card {i} of deck {k} is nowhere")
     s.uneven = [g in st.uneven for g in range(len(ed.groups))]
-    s.marks = [[[sq in marks for sq in range(ed.n)] if is_set else [] for marks, is_set in zip(p.marks, ed.state_is_set)]
-               for p in st.players]
-    s.numbers = [[None if is_set else number for number, is_set in zip(p.marks, ed.state_is_set)] for p in st.players]
+    s.marks = [[[sq in marks for sq in range(ed.n)] if is_set else []
+                for marks, is_set in zip(p.marks, ed.state_is_set, strict=True)] for p in st.players]
+    s.numbers = [[None if is_set else number for number, is_set in zip(p.marks, ed.state_is_set, strict=True)]
+                 for p in st.players]
     s.areas = [list(values) for values in st.areas]
     s.pots = list(st.pots)
     s.turns = st.turns if reads(ed, "turn") else None

@@ -15,7 +15,7 @@ seat may take any action whose guard holds, `turn:end` counts a turn, an end-of-
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Any, Callable
 
 import z3
 
@@ -125,14 +125,41 @@ def draws_of(ir: dict) -> dict:
 
 
 def catalogue(ir: dict, players: int, ed=None) -> list[Action]:
-    ed = ed or interpreter.load(ir)
-    seats = list(range(players))
-    deeds = list(ed.deeds)
-    lots = [sq for sq in deeds if ed.kind[sq] == 1]
-    out: list[Action] = []
+    """Every action of the edition `ir` for `players` seats, in a fixed order: one builder
+    per kind of action, each leaving out what the edition's rules never take."""
+    book = _Book(ir, ed or interpreter.load(ir), players)
+    out = [action for build in (_turn_flow, _jail, _property_rule, _building, _mortgages, _trade_deed,
+                                _trade_card, _debts, _end_of_turn, _landings, _cards)
+           for action in build(book)]
+    return [a for a in out if offered(book.ed, a.name)]
 
-    # ---- turn flow ----------------------------------------------------------------
-    hooked = bool(g_hooks(ir, "roll")) or reads(ed, "doubles")
+
+@dataclass
+class _Book:
+    """What the builders of the catalogue share: the edition and the seats, deeds, lots and
+    cards an action ranges over."""
+
+    ir: dict
+    ed: Any
+    players: int
+    seats: list[int] = field(init=False)
+    deeds: list[int] = field(init=False)
+    lots: list[int] = field(init=False)
+    cards: list[tuple[int, int]] = field(init=False)      # (deck, card) of every card
+
+    def __post_init__(self) -> None:
+        ed = self.ed
+        self.seats = list(range(self.players))
+        self.deeds = list(ed.deeds)
+        self.lots = [sq for sq in self.deeds if ed.kind[sq] == 1]
+        self.cards = [(k, i) for k, d in enumerate(ed.decks) for i in range(len(d.get("cards", [])))]
+
+
+def _turn_flow(book: _Book) -> list[Action]:
+    """The roll (a `roll` hook may replace the move) and, where a rule reads `turn`, the
+    end of a turn."""
+    seats = book.seats
+    hooked = bool(g_hooks(book.ir, "roll")) or reads(book.ed, "doubles")
 
     def roll(g, me):
         _mover(g, me)
@@ -144,13 +171,20 @@ def catalogue(ir: dict, players: int, ed=None) -> list[Action]:
         c = Ctx(me, total)
         c.doubles = g.double(total)
         g.rolled(c, me, total)
-    out.append(Action("roll", "roll", {"me": seats}, roll))
+    out = [Action("roll", "roll", {"me": seats}, roll)]
 
-    if reads(ed, "turn"):
-        def end_turn(g, me):
-            _mover(g, me)
-            g.s.turns = T.add(g.s.turns, 1)
+    def end_turn(g, me):
+        _mover(g, me)
+        g.s.turns = T.add(g.s.turns, 1)
+    if reads(book.ed, "turn"):
         out.append(Action("turn:end", "roll", {"me": seats}, end_turn))
+    return out
+
+
+def _jail(book: _Book) -> list[Action]:
+    """Going to jail for doubles, and the ways out: the fine, a double, a failed roll, a card."""
+    ed, seats, cards = book.ed, book.seats, book.cards
+    out = []
 
     def doubles(g, me):
         _mover(g, me)
@@ -179,17 +213,22 @@ def catalogue(ir: dict, players: int, ed=None) -> list[Action]:
         g.jail_fail(me, _dice(g))
     out.append(Action("jail:fail", "jail", {"me": seats}, jail_fail))
 
-    cards = [(k, i) for k, d in enumerate(ed.decks) for i in range(len(d.get("cards", [])))]
+    def use_card(g, me, card):
+        k, i = cards[card]
+        _mover(g, me)
+        g.assume(T.and_(g.s.in_jail[me], T.eq(g.s.loc[k][i], me)))
+        g.jail_use_card(me, k, i)
     if cards:
-        def use_card(g, me, card):
-            k, i = cards[card]
-            _mover(g, me)
-            g.assume(T.and_(g.s.in_jail[me], T.eq(g.s.loc[k][i], me)))
-            g.jail_use_card(me, k, i)
         out.append(Action("jail:use_card", "jail", {"me": seats, "card": list(range(len(cards)))}, use_card,
                           extra={"cards": cards}))
+    return out
 
-    # ---- the property rule ----------------------------------------------------------
+
+def _property_rule(book: _Book) -> list[Action]:
+    """Landing on a deed: buying it, its auction, and rent by kind of deed."""
+    ed, seats, deeds = book.ed, book.seats, book.deeds
+    out = []
+
     def buy(g, me, sq):
         _mover(g, me)
         _at(g, me, sq)
@@ -207,19 +246,22 @@ def catalogue(ir: dict, players: int, ed=None) -> list[Action]:
         g.property_rule(Ctx(me, _dice(g)), me, sq)
     out.append(Action("auction", "property", {"me": seats, "sq": deeds}, auction, force={"buy": False}))
 
+    def rent(g, me, sq):
+        _mover(g, me)
+        _at(g, me, sq)
+        g.assume(T.and_(T.not_(T.eq(g.s.owner[sq], BANK)), T.not_(T.eq(g.s.owner[sq], me))))
+        g.property_rule(Ctx(me, _dice(g)), me, sq)
     for kind in ("lot", "station", "utility"):
         squares = [sq for sq in deeds if g_kind(ed, sq) == kind]
-        if not squares:
-            continue
+        if squares:
+            out.append(Action(f"rent:{kind}", "property", {"me": seats, "sq": squares}, rent))
+    return out
 
-        def rent(g, me, sq):
-            _mover(g, me)
-            _at(g, me, sq)
-            g.assume(T.and_(T.not_(T.eq(g.s.owner[sq], BANK)), T.not_(T.eq(g.s.owner[sq], me))))
-            g.property_rule(Ctx(me, _dice(g)), me, sq)
-        out.append(Action(f"rent:{kind}", "property", {"me": seats, "sq": squares}, rent))
 
-    # ---- building, selling, mortgages (the manage window and the raise loop) ----------
+def _building(book: _Book) -> list[Action]:
+    """Building a house (unless the bank's shortage auctions it) or a hotel."""
+    ed, seats, lots, players = book.ed, book.seats, book.lots, book.players
+
     def shortage(g):
         """`request_house` auctions the houses instead when the bank runs short."""
         s = g.s
@@ -239,14 +281,19 @@ def catalogue(ir: dict, players: int, ed=None) -> list[Action]:
             g.memo["shortage"] = shortage(g)
         g.assume(T.and_(g.can_build(me, sq), T.not_(g.memo["shortage"])))
         g.build(me, sq)
-    out.append(Action("build_house", "build", {"me": seats, "sq": lots}, build_house))
 
     def build_hotel(g, me, sq):
         _mover(g, me)
         g.assume(g.can_build_hotel(me, sq))
         g.build_hotel(me, sq)
-    out.append(Action("build_hotel", "build", {"me": seats, "sq": lots}, build_hotel))
+    return [Action("build_house", "build", {"me": seats, "sq": lots}, build_house),
+            Action("build_hotel", "build", {"me": seats, "sq": lots}, build_hotel)]
 
+
+def _mortgages(book: _Book) -> list[Action]:
+    """Selling buildings back and mortgages (the manage window and the raise loop): each
+    the guard and the mechanism of the same name."""
+    out = []
     for name, guard, mech in (("sell_building", "can_sell", "sell_building"),
                               ("downgrade", "can_downgrade", "downgrade"),
                               ("mortgage", "can_mortgage", "mortgage"),
@@ -255,10 +302,17 @@ def catalogue(ir: dict, players: int, ed=None) -> list[Action]:
             _mover(g, me)
             g.assume(getattr(g, guard)(me, sq))
             getattr(g, mech)(me, sq)
-        out.append(Action(name, "manage", {"me": seats, "sq": lots if name in ("sell_building", "downgrade") else deeds},
-                          manage))
+        squares = book.lots if name in ("sell_building", "downgrade") else book.deeds
+        out.append(Action(name, "manage", {"me": book.seats, "sq": squares}, manage))
+    return out
 
-    # ---- trades and debts -------------------------------------------------------------
+
+def _trade_deed(book: _Book) -> list[Action]:
+    """A deed bought from its holder, for cash either way."""
+    ed = book.ed
+    if not ed.trade_deeds:
+        return []
+
     def trade_deed(g, me, sq):
         _mover(g, me)
         s = g.s
@@ -281,63 +335,74 @@ def catalogue(ir: dict, players: int, ed=None) -> list[Action]:
             g.fork(g.s.mortgaged[sq], lambda: g.received_mortgaged(me, sq))
             g.acquired(me, sq, "trade")
         g.split_party(s.owner[sq], partner)
-    if ed.trade_deeds:
-        out.append(Action("trade_deed", "trade", {"me": seats, "sq": deeds}, trade_deed, force={"accept": True}))
+    return [Action("trade_deed", "trade", {"me": book.seats, "sq": book.deeds}, trade_deed, force={"accept": True})]
 
-    if cards and ed.trade_cards:
-        def trade_card(g, me, card):
-            k, i = cards[card]
-            _mover(g, me)
-            cash = g.choice("trade_cash", ("range", None, None) if g.provider is None else [ed.jail_fine], seat=me)
 
-            def holder(q):
-                s = g.s
-                g.assume(q != BANK and q != me)
-                if q == BANK or q == me:
-                    return
-                cs = [T.not_(s.bankrupt[q]), T.implies(T.lt(0, cash), T.le(cash, s.cash[me])),
-                      T.implies(T.lt(cash, 0), T.le(T.neg(cash), s.cash[q]))]
-                if not ed.trade_cash:
-                    cs.append(T.eq(cash, 0))
-                g.assume(T.and_(*cs))
-                s.loc[k][i] = me
-                g.fork(T.lt(0, cash), lambda: g.transfer(me, q, cash, "trade"),
-                       lambda: g.fork(T.lt(cash, 0), lambda: g.transfer(q, me, T.neg(cash), "trade")))
-            g.split_value(g.s.loc[k][i], range(-1, players), holder)
-        out.append(Action("trade_card", "trade", {"me": seats, "card": list(range(len(cards)))}, trade_card,
-                          extra={"cards": cards}))
+def _trade_card(book: _Book) -> list[Action]:
+    """A kept card bought from its holder, for cash either way."""
+    ed, cards, players = book.ed, book.cards, book.players
+    if not (cards and ed.trade_cards):
+        return []
 
-    if ed.pay_with_deeds:
-        def give_deed(g, me, sq, creditor):
-            _mover(g, me)
-            if creditor == me:
-                g.assume(False)
-                return
-            owed = g.choice("owed", ("range", 1, None) if g.provider is None else [ed.price[sq]], seat=me)
+    def trade_card(g, me, card):
+        k, i = cards[card]
+        _mover(g, me)
+        cash = g.choice("trade_cash", ("range", None, None) if g.provider is None else [ed.jail_fine], seat=me)
+
+        def holder(q):
             s = g.s
-            g.assume(T.and_(T.eq(s.owner[sq], me), T.not_(s.bankrupt[creditor]), T.lt(s.cash[me], owed),
-                            g.may_give_deed(sq, owed, creditor)))
-            g.set_owner(sq, creditor)
-            g.fork(g.s.mortgaged[sq], lambda: g.received_mortgaged(creditor, sq))
-            g.acquired(creditor, sq, "debt")
+            g.assume(q != BANK and q != me)
+            if q == BANK or q == me:
+                return
+            cs = [T.not_(s.bankrupt[q]), T.implies(T.lt(0, cash), T.le(cash, s.cash[me])),
+                  T.implies(T.lt(cash, 0), T.le(T.neg(cash), s.cash[q]))]
+            if not ed.trade_cash:
+                cs.append(T.eq(cash, 0))
+            g.assume(T.and_(*cs))
+            s.loc[k][i] = me
+            g.fork(T.lt(0, cash), lambda: g.transfer(me, q, cash, "trade"),
+                   lambda: g.fork(T.lt(cash, 0), lambda: g.transfer(q, me, T.neg(cash), "trade")))
+        g.split_value(g.s.loc[k][i], range(-1, players), holder)
+    return [Action("trade_card", "trade", {"me": book.seats, "card": list(range(len(cards)))}, trade_card,
+                   extra={"cards": cards})]
+
+
+def _debts(book: _Book) -> list[Action]:
+    """Raising money for a debt: a deed handed to the creditor, or auctioned."""
+    ed, seats, deeds = book.ed, book.seats, book.deeds
+    out = []
+
+    def give_deed(g, me, sq, creditor):
+        _mover(g, me)
+        if creditor == me:
+            g.assume(False)
+            return
+        owed = g.choice("owed", ("range", 1, None) if g.provider is None else [ed.price[sq]], seat=me)
+        s = g.s
+        g.assume(T.and_(T.eq(s.owner[sq], me), T.not_(s.bankrupt[creditor]), T.lt(s.cash[me], owed),
+                        g.may_give_deed(sq, owed, creditor)))
+        g.set_owner(sq, creditor)
+        g.fork(g.s.mortgaged[sq], lambda: g.received_mortgaged(creditor, sq))
+        g.acquired(creditor, sq, "debt")
+    if ed.pay_with_deeds:
         out.append(Action("give_deed", "debt", {"me": seats, "sq": deeds, "creditor": seats}, give_deed))
 
+    def debt_auction(g, me, sq):
+        _mover(g, me)
+        g.assume(T.eq(g.s.owner[sq], me))
+        g.forced_sale(me, sq)
     if ed.debt_auction:
-        def debt_auction(g, me, sq):
-            _mover(g, me)
-            g.assume(T.eq(g.s.owner[sq], me))
-            g.forced_sale(me, sq)
         out.append(Action("debt_auction", "debt", {"me": seats, "sq": deeds}, debt_auction))
+    return out
 
-    # ---- the spec's end-of-turn actions ----------------------------------------------------
-    probe = SymGame(ed, fresh(ed, players)) if ir.get("actions") else None
+
+def _end_of_turn(book: _Book) -> list[Action]:
+    """The spec's end-of-turn actions, one per item where the items are known before the game."""
+    ir, ed, seats = book.ir, book.ed, book.seats
+    probe = SymGame(ed, fresh(ed, book.players)) if ir.get("actions") else None
+    out = []
     for k, spec in enumerate(ir.get("actions", [])):
-        try:
-            items = [val(e) for e, _ in probe.expr(spec["over"], Ctx(0))]
-        except Unsupported:
-            items = []
-        if any(T.is_sym(x) for x in items):
-            items = []
+        items = _items(probe, spec)
 
         def end_of_turn(g, me, item=None, spec=spec):
             _mover(g, me)
@@ -355,13 +420,29 @@ def catalogue(ir: dict, players: int, ed=None) -> list[Action]:
             g.block(spec.get("effect") or [], c)
         params = {"me": seats, "item": items} if items else {"me": seats}
         out.append(Action("action:" + spec["key"], "action", params, end_of_turn, extra={"index": k}))
+    return out
 
-    # ---- squares and cards: their IR statements ----------------------------------------
+
+def _items(probe, spec: dict) -> list:
+    """The items an end-of-turn action ranges over, where they are known before the game
+    (none otherwise)."""
+    try:
+        items = [val(e) for e, _ in probe.expr(spec["over"], Ctx(0))]
+    except Unsupported:
+        return []
+    return [] if any(T.is_sym(x) for x in items) else items
+
+
+def _landings(book: _Book) -> list[Action]:
+    """The `land` hooks, and each square's `on_land` and `on_pass` statements."""
+    ir, ed, seats = book.ir, book.ed, book.seats
+    out = []
+
+    def land_hooks(g, me, at):
+        _mover(g, me)
+        _at(g, me, at)
+        g.fire(g.hooks("land"), Ctx(me, _dice(g), "square:" + ed.square_ids[at]), at)
     if any(h["event"] == "land" for h in ir.get("hooks", [])):
-        def land_hooks(g, me, at):
-            _mover(g, me)
-            _at(g, me, at)
-            g.fire(g.hooks("land"), Ctx(me, _dice(g), "square:" + ed.square_ids[at]), at)
         out.append(Action("hook:land", "hook", {"me": seats, "at": list(range(ed.n))}, land_hooks))
 
     for sq in range(ed.n):
@@ -377,8 +458,14 @@ def catalogue(ir: dict, players: int, ed=None) -> list[Action]:
                 _mover(g, me)
                 g.block(square["on_pass"], Ctx(me, _dice(g), "square:" + square["key"]))
             out.append(Action("pass:" + square["key"], "square", {"me": seats}, on_pass))
+    return out
 
-    where = draws_of(ir)
+
+def _cards(book: _Book) -> list[Action]:
+    """Each card obeyed, on every square where its deck is drawn (`draws_of`)."""
+    ed = book.ed
+    where = draws_of(book.ir)
+    out = []
     for k, d in enumerate(ed.decks):
         squares = where.get(d["key"], set())
         spots = sorted(squares) if squares is not None else list(range(ed.n))
@@ -390,8 +477,8 @@ def catalogue(ir: dict, players: int, ed=None) -> list[Action]:
                 _at(g, me, at)
                 g.assume(T.eq(g.s.loc[k][i], -1))
                 g.obey(Ctx(me, _dice(g), "card:" + d["key"]), k, i)
-            out.append(Action(f"card:{d['key']}:{i}", "card", {"me": seats, "at": spots}, card))
-    return [a for a in out if offered(ed, a.name)]
+            out.append(Action(f"card:{d['key']}:{i}", "card", {"me": book.seats, "at": spots}, card))
+    return out
 
 
 # Actions only some parts of the game offer (grammar.language.parts): a game without a jail

@@ -5,13 +5,13 @@ and the confirmation of bounded-model-checking traces both go through here."""
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 
 import interpreter
 from interpreter import actions as A
-from interpreter.translate import Ctx
 from interpreter.engine import Game
 from interpreter.rules import AuctionInfo
-from interpreter.state import BANK
+from interpreter.translate import Ctx
 
 from . import terms as T
 from .engine import holds
@@ -23,7 +23,7 @@ class Script:
 
     def __init__(self, record, extra=None):
         self.q = defaultdict(list)
-        for kind, value, seat in record:
+        for kind, value, _seat in record:
             self.q[kind].append(value)
         self.extra = extra or {}
         self.auction = None
@@ -77,118 +77,192 @@ def _faces(total: int, faces: int, double: bool):
 def run(game, act, args: dict, record: list) -> bool:
     """Apply `act` with `args` to the interpreter game; False when the interpreter cannot
     take the same path (the caller skips the pair)."""
-    ed, st = game.edition, game.state
-    script = Script(record)
-    game.strategies = [script] * len(st.players)
-    game.fasts = [None] * len(st.players)
-    game.raise_fasts = [script.raise_fast] * len(st.players)
-    game.log_on = False
-    dice = [v for kind, v, _ in record if kind in ("dice", "roll")]
-    me = args.get("me")
-    game.cur = me if me is not None else -1
-    game.halt = False
-    family, name = act.family, act.name
+    replay = _Replay(game, act, args, record)
+    if not replay.stack_drawn():
+        return False
+    take = _BY_NAME.get(act.name) or _BY_FAMILY.get(act.family)
+    return take is not None and take(replay)
 
-    def land(c, p, sq):
+
+class _Replay:
+    """The interpreter game set up to take one catalogue action the symbolic step's way:
+    the scripted strategy, landings left to their own actions, the dice and cards to come."""
+
+    def __init__(self, game, act, args: dict, record: list):
+        self.game, self.act, self.args, self.record = game, act, args, record
+        self.edition, self.state = game.edition, game.state
+        players = len(self.state.players)
+        self.script = Script(record)
+        game.strategies = [self.script] * players
+        game.fasts = [None] * players
+        game.raise_fasts = [self.script.raise_fast] * players
+        game.log_on = False
+        self.dice = [v for kind, v, _ in record if kind in ("dice", "roll")]
+        self.me = args.get("me")
+        game.cur = self.me if self.me is not None else -1
+        game.halt = False
+        game.land = self.land
+        game.jump_to = game.place_at
+        # fresh rolls of every die (`roll`), and single dice (`throw`), in the order they were made
+        faces = self.edition.faces
+        queue = [(_faces(v, faces, False) or _faces(v, faces, True)) if kind == "roll" else (v,)
+                 for kind, v, _ in record if kind in ("roll", "die")]
+        game.dice_source = lambda g: queue.pop(0)
+        # cards drawn, in order per deck
+        self.drawn: dict[int, list[int]] = defaultdict(list)
+        for kind, v, _ in record:
+            if kind.startswith("card:"):
+                self.drawn[self.edition.deck_index[kind[5:]]].append(v)
+
+    def land(self, c, p, sq):
         """Outside a card, and after a jump, a landing is its own action (`symbolic.effects.land`)."""
-        if st.in_play:
-            Game.land(game, c, p, sq)
-    game.land = land
-    game.jump_to = game.place_at
+        if self.state.in_play:
+            Game.land(self.game, c, p, sq)
 
-    def stack(deck, cards):
-        order = st.decks[deck]
+    def stack(self, deck: int, cards: list[int]) -> None:
+        """Put `cards` on top of the deck, in this order."""
+        order = self.state.decks[deck]
         for i in reversed(cards):
             order.remove(i)
             order.insert(0, i)
-    # cards drawn, in order per deck
-    drawn = defaultdict(list)
-    for kind, v, _ in record:
-        if kind.startswith("card:"):
-            drawn[ed.deck_index[kind[5:]]].append(v)
-    for k, cards in drawn.items():
-        if len(set(cards)) != len(cards):
-            return False
-        if any(i not in st.decks[k] for i in cards):
-            return False
-        stack(k, cards)
-    # fresh rolls of every die (`roll`), and single dice (`throw`), in the order they were made
-    queue = [(_faces(v, ed.faces, False) or _faces(v, ed.faces, True)) if kind == "roll" else (v,)
-             for kind, v, _ in record if kind in ("roll", "die")]
-    game.dice_source = lambda g: queue.pop(0)
 
-    if name == "roll":
-        c = Ctx(me, dice[0])
-        c.doubles = next((v for kind, v, _ in record if kind == "double"), False)
-        if not (ed.roll_hooks and game.rolled(c, dice[0])):
-            game.move_steps(c, me, dice[0])
-    elif name == "turn:end":
-        st.turns += 1
-    elif name == "debt_auction":
-        game.forced_sale(me, args["sq"])
-    elif family == "action":
-        _id, _label, var, _allowed, _need, effect = ed.actions[act.extra["index"]]
-        c = Ctx(me, reason="action")
-        c.vars[var] = args["item"]
-        if effect is not None:
-            effect(game, c)
-    elif name == "jail:doubles":
-        game.go_to_jail(me, "doubles")
-    elif name in ("jail:pay_fine", "jail:use_card", "jail:double", "jail:fail"):
-        if name == "jail:use_card":
-            k, i = act.extra["cards"][args["card"]]
-            cards = game.players[me].cards
-            cards.remove([k, i])
-            cards.insert(0, [k, i])
-            script.extra["jail"] = A.UseCard
-        elif name == "jail:pay_fine":
-            script.extra["jail"] = A.PayFine
-        else:
-            faces = _faces(dice[0], ed.faces, name == "jail:double")
-            if faces is None:
+    def stack_drawn(self) -> bool:
+        """Stack each deck so the recorded cards come up; False when they cannot (a card
+        drawn twice, or not in its deck)."""
+        for k, cards in self.drawn.items():
+            if len(set(cards)) != len(cards) or any(i not in self.state.decks[k] for i in cards):
                 return False
-            game.dice_source = lambda g: faces
-        game.jail_turn(me)
-    elif family == "property":
-        game.property_rule(Ctx(me, dice[0]), me, args["sq"])
-    elif name == "build_house":
-        game.request_house(me, args["sq"])
-    elif name == "build_hotel":
-        game.build_hotel(me, args["sq"])
-    elif name in ("sell_building", "downgrade", "mortgage", "unmortgage"):
-        getattr(game, name)(me, args["sq"])
-    elif name == "trade_deed":
-        sq = args["sq"]
-        cash = next(v for kind, v, _ in record if kind == "trade_cash")
-        if not game.propose_trade(me, A.ProposeTrade(st.owner[sq], (), (sq,), cash)):
-            return False
-    elif name == "trade_card":
-        k, i = act.extra["cards"][args["card"]]
-        holder = next((p.seat for p in st.players if [k, i] in p.cards), None)
-        cash = next(v for kind, v, _ in record if kind == "trade_cash")
-        if holder is None or not game.propose_trade(me, A.ProposeTrade(holder, (), (), cash, (), ((k, i),))):
-            return False
-    elif name == "give_deed":
-        sq, creditor = args["sq"], args["creditor"]
-        game.set_owner(sq, creditor)
-        if st.mortgaged[sq]:
-            game.received_mortgaged(creditor, sq)
-    elif name.startswith("square:"):
-        sq = ed.square_index[name[7:]]
-        ed.on_land[sq](game, Ctx(me, dice[0], "square:" + name[7:]))
-    elif name == "hook:land":
-        game.fire(ed.land_hooks, Ctx(me, dice[0], "square:" + ed.square_ids[args["at"]]), args["at"])
-    elif name.startswith("pass:"):
-        sq = ed.square_index[name[5:]]
-        ed.on_pass[sq](game, Ctx(me, dice[0], "square:" + name[5:]))
-    elif family == "card":
-        _, deck, i = name.split(":")
-        k = ed.deck_index[deck]
-        stack(k, [int(i)] + [c for c in drawn.get(k, []) if c != int(i)])
-        game.draw(Ctx(me, dice[0]), k)
-    else:
-        return False
+            self.stack(k, cards)
+        return True
+
+    def recorded(self, kind: str):
+        """The first recorded decision of this kind."""
+        return next(v for k, v, _ in self.record if k == kind)
+
+
+def _roll(r: _Replay) -> bool:
+    game, me, total = r.game, r.me, r.dice[0]
+    c = Ctx(me, total)
+    c.doubles = next((v for kind, v, _ in r.record if kind == "double"), False)
+    if not (r.edition.roll_hooks and game.rolled(c, total)):
+        game.move_steps(c, me, total)
     return True
+
+
+def _end_turn(r: _Replay) -> bool:
+    r.state.turns += 1
+    return True
+
+
+def _end_of_turn(r: _Replay) -> bool:
+    _id, _label, var, _allowed, _need, effect = r.edition.actions[r.act.extra["index"]]
+    c = Ctx(r.me, reason="action")
+    c.vars[var] = r.args["item"]
+    if effect is not None:
+        effect(r.game, c)
+    return True
+
+
+def _jail_doubles(r: _Replay) -> bool:
+    r.game.go_to_jail(r.me, "doubles")
+    return True
+
+
+def _jail_turn(r: _Replay) -> bool:
+    """A turn in jail, the way out the action names (the script answers it)."""
+    name, me = r.act.name, r.me
+    if name == "jail:use_card":
+        k, i = r.act.extra["cards"][r.args["card"]]
+        cards = r.game.players[me].cards
+        cards.remove([k, i])
+        cards.insert(0, [k, i])
+        r.script.extra["jail"] = A.UseCard
+    elif name == "jail:pay_fine":
+        r.script.extra["jail"] = A.PayFine
+    else:
+        faces = _faces(r.dice[0], r.edition.faces, name == "jail:double")
+        if faces is None:
+            return False
+        r.game.dice_source = lambda g: faces
+    r.game.jail_turn(me)
+    return True
+
+
+def _property(r: _Replay) -> bool:
+    r.game.property_rule(Ctx(r.me, r.dice[0]), r.me, r.args["sq"])
+    return True
+
+
+def _manage(r: _Replay) -> bool:
+    """Build, sell, mortgage or lift a mortgage: the interpreter's method of that name
+    (`request_house` for a house, which may auction it in a shortage)."""
+    method = "request_house" if r.act.name == "build_house" else r.act.name
+    getattr(r.game, method)(r.me, r.args["sq"])
+    return True
+
+
+def _trade_deed(r: _Replay) -> bool:
+    sq = r.args["sq"]
+    cash = r.recorded("trade_cash")
+    return bool(r.game.propose_trade(r.me, A.ProposeTrade(r.state.owner[sq], (), (sq,), cash)))
+
+
+def _trade_card(r: _Replay) -> bool:
+    k, i = r.act.extra["cards"][r.args["card"]]
+    holder = next((p.seat for p in r.state.players if [k, i] in p.cards), None)
+    cash = r.recorded("trade_cash")
+    return holder is not None and bool(
+        r.game.propose_trade(r.me, A.ProposeTrade(holder, (), (), cash, (), ((k, i),))))
+
+
+def _give_deed(r: _Replay) -> bool:
+    sq, creditor = r.args["sq"], r.args["creditor"]
+    r.game.set_owner(sq, creditor)
+    if r.state.mortgaged[sq]:
+        r.game.received_mortgaged(creditor, sq)
+    return True
+
+
+def _debt_auction(r: _Replay) -> bool:
+    r.game.forced_sale(r.me, r.args["sq"])
+    return True
+
+
+def _square(r: _Replay) -> bool:
+    """A square's `on_land` (`square:KEY`) or `on_pass` (`pass:KEY`) statements."""
+    prefix, key = r.act.name.split(":", 1)
+    sq = r.edition.square_index[key]
+    rules = r.edition.on_land if prefix == "square" else r.edition.on_pass
+    rules[sq](r.game, Ctx(r.me, r.dice[0], "square:" + key))
+    return True
+
+
+def _land_hooks(r: _Replay) -> bool:
+    at = r.args["at"]
+    r.game.fire(r.edition.land_hooks, Ctx(r.me, r.dice[0], "square:" + r.edition.square_ids[at]), at)
+    return True
+
+
+def _card(r: _Replay) -> bool:
+    _, deck, i = r.act.name.split(":")
+    k = r.edition.deck_index[deck]
+    r.stack(k, [int(i)] + [c for c in r.drawn.get(k, []) if c != int(i)])
+    r.game.draw(Ctx(r.me, r.dice[0]), k)
+    return True
+
+
+# How each catalogue action (`actions.catalogue`) is taken in the interpreter: by its name,
+# else by its family.
+_BY_NAME: dict[str, Callable[[_Replay], bool]] = {
+    "roll": _roll, "turn:end": _end_turn, "debt_auction": _debt_auction, "jail:doubles": _jail_doubles,
+    **{name: _jail_turn for name in ("jail:pay_fine", "jail:use_card", "jail:double", "jail:fail")},
+    **{name: _manage for name in ("build_house", "build_hotel", "sell_building", "downgrade", "mortgage",
+                                  "unmortgage")},
+    "trade_deed": _trade_deed, "trade_card": _trade_card, "give_deed": _give_deed, "hook:land": _land_hooks,
+}
+_BY_FAMILY: dict[str, Callable[[_Replay], bool]] = {
+    "action": _end_of_turn, "property": _property, "square": _square, "card": _card,
+}
 
 
 def legal(game, act, args: dict):

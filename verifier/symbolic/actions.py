@@ -45,7 +45,7 @@ class Action:
         `abstract_bankruptcy` (symbolic mode), a bankruptcy is an unsupported path."""
         g = SymGame(ed, state.copy(), provider=provider, force=self.force, tag=tag,
                     abstract_bankruptcy=abstract_bankruptcy)
-        g.s.ok, g.s.unsupported, g.s.halt, g.s.kept, g.s.deferred = True, False, False, False, False
+        g.state.ok, g.state.unsupported, g.state.halt, g.state.kept, g.state.deferred = True, False, False, False, False
         names = list(self.params)
         values = {}
 
@@ -70,13 +70,13 @@ class Action:
 def _mover(g: SymGame, p: int) -> None:
     """The seat acting is in the game and it is their turn (the game is not over)."""
     g.cur = p
-    g.assume(T.and_(T.not_(g.s.bankrupt[p]), T.not_(g.s.over)))
+    g.assume(T.and_(T.not_(g.state.bankrupt[p]), T.not_(g.state.over)))
 
 
 def _at(g: SymGame, p: int, sq: int) -> None:
     """`p` stands on `sq` (the position becomes that constant downstream)."""
-    g.assume(T.eq(g.s.position[p], sq))
-    g.s.position[p] = sq
+    g.assume(T.eq(g.state.position[p], sq))
+    g.state.position[p] = sq
 
 
 def _dice(g: SymGame):
@@ -163,7 +163,7 @@ def _turn_flow(book: _Book) -> list[Action]:
 
     def roll(g, me):
         _mover(g, me)
-        g.assume(T.not_(g.s.in_jail[me]))
+        g.assume(T.not_(g.state.in_jail[me]))
         if not hooked:
             g.move(me, _dice(g))
             return
@@ -175,7 +175,7 @@ def _turn_flow(book: _Book) -> list[Action]:
 
     def end_turn(g, me):
         _mover(g, me)
-        g.s.turns = T.add(g.s.turns, 1)
+        g.state.turns = T.add(g.state.turns, 1)
     if reads(book.ed, "turn"):
         out.append(Action("turn:end", "roll", {"me": seats}, end_turn))
     return out
@@ -188,14 +188,14 @@ def _jail(book: _Book) -> list[Action]:
 
     def doubles(g, me):
         _mover(g, me)
-        g.assume(T.not_(g.s.in_jail[me]))
+        g.assume(T.not_(g.state.in_jail[me]))
         g.go_to_jail(me, "doubles")
     if ed.doubles_to_jail:
         out.append(Action("jail:doubles", "jail", {"me": seats}, doubles))
 
     def pay_fine(g, me):
         _mover(g, me)
-        g.assume(T.and_(g.s.in_jail[me], T.le(ed.jail_fine, g.s.cash[me])))
+        g.assume(T.and_(g.state.in_jail[me], T.le(ed.jail_fine, g.state.cash[me])))
         g.jail_pay_fine(me)
     out.append(Action("jail:pay_fine", "jail", {"me": seats}, pay_fine))
 
@@ -203,20 +203,20 @@ def _jail(book: _Book) -> list[Action]:
 
     def jail_double(g, me):
         _mover(g, me)
-        g.assume(g.s.in_jail[me])
+        g.assume(g.state.in_jail[me])
         g.jail_double(me, g.choice("dice", doubles_totals))
     out.append(Action("jail:double", "jail", {"me": seats}, jail_double))
 
     def jail_fail(g, me):
         _mover(g, me)
-        g.assume(g.s.in_jail[me])
+        g.assume(g.state.in_jail[me])
         g.jail_fail(me, _dice(g))
     out.append(Action("jail:fail", "jail", {"me": seats}, jail_fail))
 
     def use_card(g, me, card):
         k, i = cards[card]
         _mover(g, me)
-        g.assume(T.and_(g.s.in_jail[me], T.eq(g.s.loc[k][i], me)))
+        g.assume(T.and_(g.state.in_jail[me], T.eq(g.state.loc[k][i], me)))
         g.jail_use_card(me, k, i)
     if cards:
         out.append(Action("jail:use_card", "jail", {"me": seats, "card": list(range(len(cards)))}, use_card,
@@ -232,8 +232,8 @@ def _property_rule(book: _Book) -> list[Action]:
     def buy(g, me, sq):
         _mover(g, me)
         _at(g, me, sq)
-        g.assume(T.and_(T.eq(g.s.owner[sq], BANK), T.le(ed.price[sq], g.s.cash[me])))
-        g.s.owner[sq] = BANK
+        g.assume(T.and_(T.eq(g.state.owner[sq], BANK), T.le(ed.price[sq], g.state.cash[me])))
+        g.state.owner[sq] = BANK
         g.property_rule(Ctx(me, _dice(g)), me, sq)
     if not ed.auction_only:              # where every free deed is auctioned, nobody buys at a price
         out.append(Action("buy", "property", {"me": seats, "sq": deeds}, buy, force={"buy": True}))
@@ -241,15 +241,15 @@ def _property_rule(book: _Book) -> list[Action]:
     def auction(g, me, sq):
         _mover(g, me)
         _at(g, me, sq)
-        g.assume(T.eq(g.s.owner[sq], BANK))
-        g.s.owner[sq] = BANK
+        g.assume(T.eq(g.state.owner[sq], BANK))
+        g.state.owner[sq] = BANK
         g.property_rule(Ctx(me, _dice(g)), me, sq)
     out.append(Action("auction", "property", {"me": seats, "sq": deeds}, auction, force={"buy": False}))
 
     def rent(g, me, sq):
         _mover(g, me)
         _at(g, me, sq)
-        g.assume(T.and_(T.not_(T.eq(g.s.owner[sq], BANK)), T.not_(T.eq(g.s.owner[sq], me))))
+        g.assume(T.and_(T.not_(T.eq(g.state.owner[sq], BANK)), T.not_(T.eq(g.state.owner[sq], me))))
         g.property_rule(Ctx(me, _dice(g)), me, sq)
     for kind in ("lot", "station", "utility"):
         squares = [sq for sq in deeds if g_kind(ed, sq) == kind]
@@ -264,7 +264,7 @@ def _building(book: _Book) -> list[Action]:
 
     def shortage(g):
         """`request_house` auctions the houses instead when the bank runs short."""
-        s = g.s
+        s = g.state
         if not ed.shortage_auction:
             return False
         builders = 0
@@ -315,11 +315,11 @@ def _trade_deed(book: _Book) -> list[Action]:
 
     def trade_deed(g, me, sq):
         _mover(g, me)
-        s = g.s
+        s = g.state
         cash = g.choice("trade_cash", ("range", None, None) if g.provider is None else [ed.price[sq]], seat=me)
 
         def partner(q):
-            s = g.s
+            s = g.state
             g.assume(q != BANK and q != me)
             if q == BANK or q == me:
                 return
@@ -332,7 +332,7 @@ def _trade_deed(book: _Book) -> list[Action]:
             g.set_owner(sq, me)
             g.fork(T.lt(0, cash), lambda: g.transfer(me, q, cash, "trade"),
                    lambda: g.fork(T.lt(cash, 0), lambda: g.transfer(q, me, T.neg(cash), "trade")))
-            g.fork(g.s.mortgaged[sq], lambda: g.received_mortgaged(me, sq))
+            g.fork(g.state.mortgaged[sq], lambda: g.received_mortgaged(me, sq))
             g.acquired(me, sq, "trade")
         g.split_party(s.owner[sq], partner)
     return [Action("trade_deed", "trade", {"me": book.seats, "sq": book.deeds}, trade_deed, force={"accept": True})]
@@ -350,7 +350,7 @@ def _trade_card(book: _Book) -> list[Action]:
         cash = g.choice("trade_cash", ("range", None, None) if g.provider is None else [ed.jail_fine], seat=me)
 
         def holder(q):
-            s = g.s
+            s = g.state
             g.assume(q != BANK and q != me)
             if q == BANK or q == me:
                 return
@@ -362,7 +362,7 @@ def _trade_card(book: _Book) -> list[Action]:
             s.loc[k][i] = me
             g.fork(T.lt(0, cash), lambda: g.transfer(me, q, cash, "trade"),
                    lambda: g.fork(T.lt(cash, 0), lambda: g.transfer(q, me, T.neg(cash), "trade")))
-        g.split_value(g.s.loc[k][i], range(-1, players), holder)
+        g.split_value(g.state.loc[k][i], range(-1, players), holder)
     return [Action("trade_card", "trade", {"me": book.seats, "card": list(range(len(cards)))}, trade_card,
                    extra={"cards": cards})]
 
@@ -378,18 +378,18 @@ def _debts(book: _Book) -> list[Action]:
             g.assume(False)
             return
         owed = g.choice("owed", ("range", 1, None) if g.provider is None else [ed.price[sq]], seat=me)
-        s = g.s
+        s = g.state
         g.assume(T.and_(T.eq(s.owner[sq], me), T.not_(s.bankrupt[creditor]), T.lt(s.cash[me], owed),
                         g.may_give_deed(sq, owed, creditor)))
         g.set_owner(sq, creditor)
-        g.fork(g.s.mortgaged[sq], lambda: g.received_mortgaged(creditor, sq))
+        g.fork(g.state.mortgaged[sq], lambda: g.received_mortgaged(creditor, sq))
         g.acquired(creditor, sq, "debt")
     if ed.pay_with_deeds:
         out.append(Action("give_deed", "debt", {"me": seats, "sq": deeds, "creditor": seats}, give_deed))
 
     def debt_auction(g, me, sq):
         _mover(g, me)
-        g.assume(T.eq(g.s.owner[sq], me))
+        g.assume(T.eq(g.state.owner[sq], me))
         g.forced_sale(me, sq)
     if ed.debt_auction:
         out.append(Action("debt_auction", "debt", {"me": seats, "sq": deeds}, debt_auction))
@@ -475,7 +475,7 @@ def _cards(book: _Book) -> list[Action]:
             def card(g, me, at, k=k, i=i, d=d):
                 _mover(g, me)
                 _at(g, me, at)
-                g.assume(T.eq(g.s.loc[k][i], -1))
+                g.assume(T.eq(g.state.loc[k][i], -1))
                 g.obey(Ctx(me, _dice(g), "card:" + d["key"]), k, i)
             out.append(Action(f"card:{d['key']}:{i}", "card", {"me": book.seats, "at": spots}, card))
     return out

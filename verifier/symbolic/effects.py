@@ -13,7 +13,7 @@ class EffectsMixin:
         """Move forward `steps` squares: fire `on_pass` of squares passed or landed on, then
         land. `land=False` stops before the landing (the roll action: the landing is the
         `square:*` and property actions)."""
-        ed, s = self.edition, self.s
+        ed, s = self.edition, self.state
         n = ed.n
         old = s.position[p]
         new = T.mod(T.add(old, steps), n)
@@ -36,7 +36,7 @@ class EffectsMixin:
                 c.reason = saved
             self.fork(T.and_(fire, T.not_(s.halt)), run)
         if land:
-            self.fork(T.not_(self.s.halt), lambda: self.split_value(new, range(n), lambda sq: self.land(c, p, sq)))
+            self.fork(T.not_(self.state.halt), lambda: self.split_value(new, range(n), lambda sq: self.land(c, p, sq)))
 
     def land(self, c: Ctx, p: int, sq: int, jump: bool = False) -> None:
         """A token ends its move on `sq`: the `land` hooks, its `on_land`, then the
@@ -49,14 +49,14 @@ class EffectsMixin:
         unsupported path (`DEFERRED`). A card's own moves land in place (as in the classic
         games, whose landings all are a card's)."""
         if jump or self.draw_depth == 0:
-            self.s.deferred = True
+            self.state.deferred = True
             return
         hooks = self.hooks("land")
         if not hooks:
             self.landed(c, p, sq)
             return
         self.fire(hooks, c, sq)
-        s = self.s
+        s = self.state
         self.fork(T.or_(s.halt, T.not_(T.eq(s.position[p], sq)), s.bankrupt[p]), None, lambda: self.landed(c, p, sq))
 
     def landed(self, c: Ctx, p: int, sq: int) -> None:
@@ -68,18 +68,18 @@ class EffectsMixin:
             self.block(block, c)
             c.reason = saved
         if ed.is_deed[sq]:
-            s = self.s
+            s = self.state
             stop = T.or_(s.halt, T.not_(T.eq(s.position[p], sq)), s.bankrupt[p]) if block else False
             self.fork(stop, None, lambda: self.property_rule(c, p, sq))
 
     def move_to(self, c: Ctx, target: int) -> None:
         p = c.me
-        steps = T.mod(T.sub(target, self.s.position[p]), self.edition.n)
+        steps = T.mod(T.sub(target, self.state.position[p]), self.edition.n)
         self.fork(T.eq(steps, 0), lambda: self.land(c, p, target), lambda: self.move_steps(c, p, steps))
 
     def jump_to(self, c: Ctx, target: int) -> None:
         """`jump to SQUARE`: straight there, passing nothing (no `on_pass`, no lap), and land."""
-        self.s.position[c.me] = target
+        self.state.position[c.me] = target
         self.land(c, c.me, target, jump=True)
 
     def move_by(self, c: Ctx, steps) -> None:
@@ -89,7 +89,7 @@ class EffectsMixin:
         self.fork(T.le(0, steps), lambda: self.move_steps(c, p, steps), lambda: self.move_back(c, p, steps))
 
     def move_back(self, c: Ctx, p: int, steps) -> None:
-        s = self.s
+        s = self.state
         new = T.mod(T.add(s.position[p], steps), self.edition.n)
         s.position[p] = new
         s.progress[p] = T.add(s.progress[p], steps)
@@ -109,10 +109,10 @@ class EffectsMixin:
             else:
                 self.move_steps(c, c.me, ed.n)
             c.rent_fn = None
-        self.split_value(self.s.position[c.me], range(ed.n), at)
+        self.split_value(self.state.position[c.me], range(ed.n), at)
 
     def go_to_jail(self, p: int, reason: str = "") -> None:
-        ed, s = self.edition, self.s
+        ed, s = self.edition, self.state
         back = T.mod(T.sub(s.position[p], ed.jail_square), ed.n)
         s.progress[p] = T.sub(s.progress[p], back)
         s.position[p] = ed.jail_square
@@ -122,15 +122,15 @@ class EffectsMixin:
             s.halt = True
 
     def leave_jail(self, p: int, how: str = "") -> None:
-        self.s.in_jail[p] = False
-        self.s.jail_turns[p] = 0
+        self.state.in_jail[p] = False
+        self.state.jail_turns[p] = 0
 
     # ---- cards -------------------------------------------------------------------------
 
     def draw(self, c: Ctx, deck: int, card=None) -> None:
         """Take the top card (an action parameter: any card now in the deck), obey it, put
         it back at the bottom unless it was kept."""
-        s, ed = self.s, self.edition
+        s, ed = self.state, self.edition
         cards = range(len(s.loc[deck]))
         empty = T.and_(*[T.not_(T.eq(x, -1)) for x in s.loc[deck]])
         if self.draw_depth >= self.MAX_DRAWS:
@@ -139,12 +139,12 @@ class EffectsMixin:
 
         def obey():
             i = card if card is not None else self.choice(f"card:{ed.decks[deck]['key']}", list(cards))
-            self.assume(T.eq(T.pick(i, s.loc[deck]) if T.is_sym(i) else self.s.loc[deck][i], -1))
+            self.assume(T.eq(T.pick(i, s.loc[deck]) if T.is_sym(i) else self.state.loc[deck][i], -1))
             self.split_value(i, cards, lambda j: self.obey(c, deck, j))
         self.fork(empty, None, obey)
 
     def obey(self, c: Ctx, deck: int, i: int) -> None:
-        s = self.s
+        s = self.state
         saved_kept, saved_reason = s.kept, c.reason
         s.kept = False
         s.loc[deck][i] = -2                 # in play: neither in the deck nor held
@@ -154,14 +154,14 @@ class EffectsMixin:
             self.block(self.edition.decks[deck]["cards"][i].get("effect") or [], c)
         finally:
             self.draw_depth -= 1
-        self.flag(T.and_(self.s.kept, self.s.deferred), DEFERRED)     # kept unless the landing bankrupts
-        keep = T.and_(self.s.kept, T.not_(self.s.bankrupt[c.me]))
-        self.s.loc[deck][i] = T.ite(keep, c.me, -1)
-        self.s.kept = saved_kept
+        self.flag(T.and_(self.state.kept, self.state.deferred), DEFERRED)     # kept unless the landing bankrupts
+        keep = T.and_(self.state.kept, T.not_(self.state.bankrupt[c.me]))
+        self.state.loc[deck][i] = T.ite(keep, c.me, -1)
+        self.state.kept = saved_kept
         c.reason = saved_reason
 
     def return_card(self, p: int, deck: int, i: int) -> None:
-        self.s.loc[deck][i] = -1
+        self.state.loc[deck][i] = -1
 
     # ---- fresh rolls -------------------------------------------------------------------
 
@@ -191,20 +191,20 @@ class EffectsMixin:
             if i == 0:
                 run()
             else:
-                self.fork(self.s.over, None, run)
-            self.s.halt = T.or_(self.s.halt, self.s.over)
+                self.fork(self.state.over, None, run)
+            self.state.halt = T.or_(self.state.halt, self.state.over)
 
     def acquired(self, p: int, sq: int, way: str) -> None:
         """Deed `sq` has come to player `p` (by `way`): the `acquire` hooks, with `me` = `p`."""
         hooks = [h for h in self.hooks("acquire") if not h.get("via") or way in h["via"]]
         if hooks and p >= 0:
-            self.fork(self.s.bankrupt[p], None, lambda: self.fire(hooks, Ctx(p, reason="hook:acquire"), sq))
+            self.fork(self.state.bankrupt[p], None, lambda: self.fire(hooks, Ctx(p, reason="hook:acquire"), sq))
 
     def mark(self, p: int, k: int, sq: int) -> None:
         """`add SQUARE to P.STATE`: a new element joins the set, then the `add` hooks run."""
         def new():
-            self.s.marks[p][k][sq] = True
+            self.state.marks[p][k][sq] = True
             hooks = self.hooks("add", self.edition.states[k])
             if hooks:
                 self.fire(hooks, Ctx(p, reason="hook:add"), sq)
-        self.fork(self.s.marks[p][k][sq], None, new)
+        self.fork(self.state.marks[p][k][sq], None, new)

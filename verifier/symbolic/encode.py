@@ -2,7 +2,7 @@
 `interpreter/translate.py`). Each IR kind has one handler, named as in the interpreter
 (`x_attr`, `s_transfer`, ...); an unknown kind is `Unsupported`, never a silent pass.
 
-Expressions are evaluated against the machine's current state (`SymGame.s`), whose
+Expressions are evaluated against the machine's current state (`SymGame.state`), whose
 terms may be concrete or Z3; the smart constructors of `terms` fold concrete values, so
 the same handlers give the interpreter's plain value on a concrete state.
 
@@ -38,7 +38,7 @@ def val(x):
 
 
 class CompileMixin:
-    """Mixed into `SymGame`: `self.s` is the state, `self.edition` the interpreter's Edition."""
+    """Mixed into `SymGame`: `self.state` is the state, `self.edition` the interpreter's Edition."""
 
     # ---- expressions ---------------------------------------------------------------
 
@@ -93,7 +93,7 @@ class CompileMixin:
         q = val(ref)
         if not T.is_sym(q):
             return fn(q)
-        return T.pick(q, [fn(i) for i in range(self.s.players)])
+        return T.pick(q, [fn(i) for i in range(self.state.players)])
 
     def _deed(self, ref, fn):
         """An attribute of a square that may be symbolic: an if-chain over the squares."""
@@ -105,7 +105,7 @@ class CompileMixin:
     def field(self, name: str, sq: int):
         """A deed field of any square: a square without a deed reads as the interpreter's
         lists hold it (no owner, nothing built, not mortgaged)."""
-        box = getattr(self.s, name)
+        box = getattr(self.state, name)
         if sq in box:
             return box[sq]
         return NO_DEED if name == "owner" else (False if name == "mortgaged" else 0)
@@ -127,11 +127,11 @@ class CompileMixin:
         if kind == "pot":                                           # a pot has only its cash
             if name != "cash":
                 raise Unsupported(f"unknown attribute `{name}` of a pot")
-            return T.pick(T.sub(POT0, of.v), self.s.pots)
+            return T.pick(T.sub(POT0, of.v), self.state.pots)
         if name in ed.state_index and kind in ("player", None):     # a player's declared state
             return self._declared_state(of, ed.state_index[name])
         if name in ed.area_state_index:                             # an area's declared number
-            values = self.s.areas[ed.area_state_index[name]]
+            values = self.state.areas[ed.area_state_index[name]]
             return self._area(of, lambda a: values[a])
         read = _BOARD_ATTRS.get(name) or _ATTRS.get((kind, name))
         if read is None or (kind in ("group", "deck") and T.is_sym(of.v)):
@@ -140,7 +140,7 @@ class CompileMixin:
 
     def _declared_state(self, of, k: int):
         """A player's declared number, or the squares in their declared set."""
-        s = self.s
+        s = self.state
         if not self.edition.state_is_set[k]:
             return self._player(of, lambda q: s.numbers[q][k])
         return [(Ref("deed", sq), self._player(of, lambda q, sq=sq: s.marks[q][k][sq]))
@@ -175,8 +175,8 @@ class CompileMixin:
 
     def held(self, q, deck):
         """Kept cards of `deck` (all decks when None) that seat `q` holds."""
-        decks = range(len(self.s.loc)) if deck is None else [deck]
-        return sum_terms([T.ite(T.eq(x, q), 1, 0) for k in decks for x in self.s.loc[k]])
+        decks = range(len(self.state.loc)) if deck is None else [deck]
+        return sum_terms([T.ite(T.eq(x, q), 1, 0) for k in decks for x in self.state.loc[k]])
 
     def x_index(self, node, c):
         of, at = self.expr(node["list"], c), self.expr(node["position"], c)
@@ -270,8 +270,8 @@ class CompileMixin:
             if len(args) != 1:
                 raise Unsupported(f"`{name}` takes one player")
             q = val(args[0])
-            table = self.s.houses if name == "houses" else self.s.hotels
-            return sum_terms([T.ite(T.eq(self.s.owner[sq], q), table[sq], 0) for sq in self.edition.deeds])
+            table = self.state.houses if name == "houses" else self.state.hotels
+            return sum_terms([T.ite(T.eq(self.state.owner[sq], q), table[sq], 0) for sq in self.edition.deeds])
         if name == "held":
             return self.held(val(args[0]), val(args[1]))
         if name == "numbers":
@@ -291,7 +291,7 @@ class CompileMixin:
         # again and again by one step (the key's objects are kept, so no id is reused)
         key = None
         if _pure(self.edition, name):
-            flat = _read_terms(self.edition, name, self.s)
+            flat = _read_terms(self.edition, name, self.state)
             key = (name, tuple(map(_arg_key, args)), tuple(map(id, flat)))
             if key in self.calls:
                 return self.calls[key][0]
@@ -314,7 +314,7 @@ class CompileMixin:
             if i == 0:
                 self.stmt(node, c)
             else:
-                self.fork(T.not_(self.s.halt), lambda node=node: self.stmt(node, c))
+                self.fork(T.not_(self.state.halt), lambda node=node: self.stmt(node, c))
 
     def stmt(self, node: dict, c: Ctx) -> None:
         kind = node.get("stmt")
@@ -328,7 +328,7 @@ class CompileMixin:
     def after_landing(self) -> None:
         """An effect on a path where a landing was left to the landing actions happens
         before that landing here, after it in the game: not modelled."""
-        self.flag(self.s.deferred, DEFERRED)
+        self.flag(self.state.deferred, DEFERRED)
 
     def s_transfer(self, node, c):
         amount = T.round_money(val(self.expr(node["amount"], c)), self.edition.rounding_up)
@@ -341,7 +341,7 @@ class CompileMixin:
         saved = c.vars.get(var, _MISSING)
         for elem, member in list(over):
             c.vars[var] = elem
-            self.fork(T.and_(member, T.not_(self.s.halt)), lambda: self.block(node.get("body", []), c))
+            self.fork(T.and_(member, T.not_(self.state.halt)), lambda: self.block(node.get("body", []), c))
         if saved is _MISSING:
             c.vars.pop(var, None)
         else:
@@ -372,7 +372,7 @@ class CompileMixin:
         self.draw(c, deck)
 
     def s_keep(self, node, c):
-        self.s.kept = True
+        self.state.kept = True
 
     def s_choose(self, node, c):
         options = node["options"]
@@ -439,7 +439,7 @@ class CompileMixin:
 
     def s_end_game(self, node, c):
         """`end game`: the game is over once the action returns (the rest of the block runs)."""
-        self.s.over = True
+        self.state.over = True
 
     # the setup deal (never a step of play) the symbolic state does not hold: an explicit
     # arm, so an edition using it gets "unsupported", never a silent pass
@@ -452,7 +452,7 @@ class CompileMixin:
         of, value = val(self.expr(node["subject"], c)), val(self.expr(node["value"], c))
         name = node["state"]
         if name in ed.area_state_index:
-            values = self.s.areas[ed.area_state_index[name]]
+            values = self.state.areas[ed.area_state_index[name]]
             if not T.is_sym(of):
                 values[of] = value
                 return
@@ -465,7 +465,7 @@ class CompileMixin:
             if q == BANK:
                 self.flag(True, "a declared number of the bank")
                 return
-            self.s.numbers[q][k] = value
+            self.state.numbers[q][k] = value
         self.split_party(of, put)
 
     def s_call(self, node, c):
@@ -492,7 +492,7 @@ class CompileMixin:
 
     def s_place_at(self, node, c):
         """`place at SQUARE`: the token is put there; it neither passes nor lands."""
-        self.s.position[c.me] = val(self.expr(node["target"], c))
+        self.state.position[c.me] = val(self.expr(node["target"], c))
 
     def s_throw(self, node, c):
         """`throw A, B { ... }`: one die per name, bound while the block runs. Each face is
@@ -541,22 +541,22 @@ _NAMES: dict[str, Read] = {
     "doubles": lambda game, c: c.doubles,
     "here": lambda game, c: Ref("deed", c.here),
     # the game's: its sets, the turn, the bank's counters
-    "players": lambda game, c: [(Ref("player", q), True) for q in range(game.s.players)],
-    "others": lambda game, c: [(Ref("player", q), T.not_(game.s.bankrupt[q]))
-                               for q in range(game.s.players) if q != c.me],
+    "players": lambda game, c: [(Ref("player", q), True) for q in range(game.state.players)],
+    "others": lambda game, c: [(Ref("player", q), T.not_(game.state.bankrupt[q]))
+                               for q in range(game.state.players) if q != c.me],
     "deeds": lambda game, c: [(Ref("deed", sq), True) for sq in game.edition.deeds],
     "groups": lambda game, c: [(Ref("group", g), True) for g in range(len(game.edition.groups))],
     "decks": lambda game, c: [(Ref("deck", k), True) for k in range(len(game.edition.decks))],
     "squares": lambda game, c: [(Ref("deed", sq), True) for sq in range(game.edition.n)],
     "areas": lambda game, c: [(Ref("area", a), True) for a in game.edition.all_areas],
     "quarters": lambda game, c: [(Ref("quarter", q), True) for q in game.edition.all_quarters],
-    "turn": lambda game, c: T.add(game.s.turns, 1),
-    "over": lambda game, c: game.s.over,
+    "turn": lambda game, c: T.add(game.state.turns, 1),
+    "over": lambda game, c: game.state.over,
     "pots": lambda game, c: [(Ref("pot", party), True) for party in game.edition.pot_parties],
     "board_size": lambda game, c: game.edition.n,
-    "houses_in_bank": lambda game, c: game.s.bank_houses,
-    "hotels_in_bank": lambda game, c: game.s.bank_hotels,
-    "bank_ledger": lambda game, c: game.s.bank_ledger,
+    "houses_in_bank": lambda game, c: game.state.bank_houses,
+    "hotels_in_bank": lambda game, c: game.state.bank_hotels,
+    "bank_ledger": lambda game, c: game.state.bank_ledger,
 }
 
 ReadAttr = Callable[[CompileMixin, Ref, str], Any]
@@ -574,7 +574,7 @@ _BOARD_ATTRS: dict[str, ReadAttr] = {
 
 
 def _player_field(game: CompileMixin, of: Ref, name: str) -> Any:
-    box = getattr(game.s, name)
+    box = getattr(game.state, name)
     return game._player(of, lambda q: box[q])
 
 
@@ -584,7 +584,7 @@ def _deed_field(game: CompileMixin, of: Ref, name: str) -> Any:
 
 # By the kind of what the attribute is of, and its name.
 _ATTRS: dict[tuple[str | None, str], ReadAttr] = {
-    ("player", "deeds"): lambda game, of, name: [(Ref("deed", sq), T.eq(game.s.owner[sq], val(of)))
+    ("player", "deeds"): lambda game, of, name: [(Ref("deed", sq), T.eq(game.state.owner[sq], val(of)))
                                                  for sq in game.edition.deeds],
     ("player", "cards"): lambda game, of, name: game._player(of, lambda q: game.held(q, None)),
     **{("player", name): _player_field for name in ("cash", "bankrupt", "in_jail", "position", "jail_turns")},
@@ -595,9 +595,9 @@ _ATTRS: dict[tuple[str | None, str], ReadAttr] = {
     ("deed", "level"): CompileMixin._deed_level,
     ("deed", "even_level"): lambda game, of, name: game._deed(of, game.even_level),
     ("group", "deeds"): lambda game, of, name: [(Ref("deed", sq), True) for sq in game.edition.group_squares[of.v]],
-    ("group", "uneven"): lambda game, of, name: game.s.uneven[of.v],
-    ("deck", "size"): lambda game, of, name: sum_terms([T.ite(T.eq(x, -1), 1, 0) for x in game.s.loc[of.v]]),
-    ("deck", "cards"): lambda game, of, name: len(game.s.loc[of.v]),
+    ("group", "uneven"): lambda game, of, name: game.state.uneven[of.v],
+    ("deck", "size"): lambda game, of, name: sum_terms([T.ite(T.eq(x, -1), 1, 0) for x in game.state.loc[of.v]]),
+    ("deck", "cards"): lambda game, of, name: len(game.state.loc[of.v]),
 }
 
 # Statements that only decide what runs (no effect of their own): they may follow a landing

@@ -16,7 +16,7 @@ from . import terms as T
 from .effects import EffectsMixin
 from .encode import _MISSING, CompileMixin, Ctx, Unsupported
 from .rules import RulesMixin
-from .state import merge
+from .state import SymState, merge
 
 
 class SymGame(CompileMixin, EffectsMixin, RulesMixin):
@@ -29,7 +29,7 @@ class SymGame(CompileMixin, EffectsMixin, RulesMixin):
                  abstract_bankruptcy: bool = False):
         self.edition = ed
         self.squares = sorted(ed.ir["squares"], key=lambda sq: sq["index"])
-        self.s = state
+        self.state = state
         self.provider = provider          # concrete mode: (key, kind, domain, seat) -> value
         self.force = dict(force or {})    # kind -> value: the action fixes this decision
         self.cur = cur                    # the seat whose turn it is
@@ -48,6 +48,15 @@ class SymGame(CompileMixin, EffectsMixin, RulesMixin):
         # symbolic mode only: a bankruptcy marks its path unsupported instead of being
         # computed (the formula it builds is too large for an inductive query)
         self.abstract_bankruptcy = abstract_bankruptcy and provider is None
+
+    @property
+    def s(self) -> SymState:
+        """The old name of `state`, kept while verifier/prove.py still reads and sets it."""
+        return self.state
+
+    @s.setter
+    def s(self, state: SymState) -> None:
+        self.state = state
 
     # ---- paths -----------------------------------------------------------------------
 
@@ -71,13 +80,13 @@ class SymGame(CompileMixin, EffectsMixin, RulesMixin):
         if not T.is_sym(cond):
             (then if cond else other)()
             return
-        saved = self.s
-        self.s = saved.copy()
+        saved = self.state
+        self.state = saved.copy()
         then()
-        s_then = self.s
-        self.s = saved.copy()
+        s_then = self.state
+        self.state = saved.copy()
         other()
-        self.s = merge(cond, s_then, self.s)
+        self.state = merge(cond, s_then, self.state)
 
     def _enter(self, label, body):
         self.path.append(label)
@@ -109,12 +118,12 @@ class SymGame(CompileMixin, EffectsMixin, RulesMixin):
         chain(0)
 
     def split_party(self, value, fn) -> None:
-        self.split_value(value, range(BANK, self.s.players), fn)
+        self.split_value(value, range(BANK, self.state.players), fn)
 
     # ---- assumptions, unsupported paths, choices -------------------------------------
 
     def assume(self, cond) -> None:
-        self.s.ok = T.and_(self.s.ok, cond)
+        self.state.ok = T.and_(self.state.ok, cond)
 
     def flag(self, cond, reason: str) -> None:
         if cond is False:
@@ -122,7 +131,7 @@ class SymGame(CompileMixin, EffectsMixin, RulesMixin):
         if cond is True and self.provider is not None:
             raise Unsupported(reason)
         self.reasons.add(reason)
-        self.s.unsupported = T.or_(self.s.unsupported, cond)
+        self.state.unsupported = T.or_(self.state.unsupported, cond)
 
     def unsupported(self, reason: str) -> Unsupported:
         return Unsupported(reason)
@@ -211,12 +220,12 @@ class SymGame(CompileMixin, EffectsMixin, RulesMixin):
         self.move(p, total)
 
     def jail_fail(self, p: int, total) -> None:
-        ed, s = self.edition, self.s
+        ed, s = self.edition, self.state
         s.jail_turns[p] = T.add(s.jail_turns[p], 1)
 
         def last_try():
             self.pay(p, BANK, ed.jail_fine, "jail_fine")
-            self.fork(self.s.bankrupt[p], None, lambda: (self.leave_jail(p, "forced"), self.move(p, total)))
+            self.fork(self.state.bankrupt[p], None, lambda: (self.leave_jail(p, "forced"), self.move(p, total)))
         self.fork(T.le(ed.jail_max_turns, s.jail_turns[p]), last_try)
 
 

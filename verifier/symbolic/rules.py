@@ -19,7 +19,7 @@ class RulesMixin:
     def transfer(self, payer: int, payee: int, amount, reason: str = "") -> None:
         # INVARIANT (money conservation): every amount leaves one party and reaches one.
         # A pot (party POT0 - k) is an account like a player's: what it holds is `s.pots[k]`.
-        s = self.s
+        s = self.state
         if payer >= 0:
             s.cash[payer] = T.sub(s.cash[payer], amount)
         elif payer == BANK:
@@ -52,7 +52,7 @@ class RulesMixin:
         if payer < 0:                                      # the bank or a pot pays in full
             self.transfer(payer, payee, amount, reason)
             return
-        s = self.s
+        s = self.state
         gone = T.or_(s.bankrupt[payer], s.bankrupt[payee] if payee >= 0 else False)
         self.fork(gone, None, lambda: self.fork(
             T.lt(s.cash[payer], amount),
@@ -62,23 +62,23 @@ class RulesMixin:
     # ---- ownership ---------------------------------------------------------------------
 
     def set_owner(self, sq: int, new) -> None:
-        self.s.owner[sq] = new
+        self.state.owner[sq] = new
 
     def group_built(self, g: int):
-        s = self.s
+        s = self.state
         return T.or_(*[T.or_(T.lt(0, s.houses[sq]), T.lt(0, s.hotels[sq])) for sq in self.edition.group_squares[g]])
 
     def group_counts(self, p, g: int):
-        return sum_terms([T.ite(T.eq(self.s.owner[sq], p), 1, 0) for sq in self.edition.group_squares[g]])
+        return sum_terms([T.ite(T.eq(self.state.owner[sq], p), 1, 0) for sq in self.edition.group_squares[g]])
 
     def group_mortgages(self, g: int):
-        return sum_terms([T.ite(self.s.mortgaged[sq], 1, 0) for sq in self.edition.group_squares[g]])
+        return sum_terms([T.ite(self.state.mortgaged[sq], 1, 0) for sq in self.edition.group_squares[g]])
 
     # ---- landing on a deed -------------------------------------------------------------
 
     def property_rule(self, c, p: int, sq: int) -> None:
         self.after_landing()
-        ed, s = self.edition, self.s
+        ed, s = self.edition, self.state
         rent_node = c.rent_fn
         c.rent_fn = None
 
@@ -119,11 +119,11 @@ class RulesMixin:
         self.pay(p, o, amount, "rent")
         hooks = self.hooks("rent")
         if hooks:
-            self.fork(self.s.bankrupt[p], None, lambda: self.fire(hooks, c, sq))
+            self.fork(self.state.bankrupt[p], None, lambda: self.fire(hooks, c, sq))
 
     def rent(self, c, sq: int, o: int):
         """The deed's rent formula with the rent names bound (docs/language.md)."""
-        ed, s = self.edition, self.s
+        ed, s = self.edition, self.state
         g = ed.group_of[sq]
         owned = self.group_counts(o, g)
         c.owner = o
@@ -145,7 +145,7 @@ class RulesMixin:
         """The English auction as its outcome: a winner among the bidders (or nobody) and
         a price one of `auction.raises` can reach (at least the least raise; within the
         winner's cash when `auction.bid_within_cash`)."""
-        ed, s = self.edition, self.s
+        ed, s = self.edition, self.state
         least = min(ed.raises)
 
         def may_win(q):
@@ -169,7 +169,7 @@ class RulesMixin:
     def bid(self, w: int, least: int, first: int = 0):
         """The price a winning bidder pays: one of `auction.raises` can reach it (at least
         `first` plus the least raise; within the bidder's cash when `auction.bid_within_cash`)."""
-        ed, s = self.edition, self.s
+        ed, s = self.edition, self.state
         if T.is_sym(s.cash[w]) or not ed.bid_within_cash:
             price = self.choice("auction_price", ("range", first + least, None), seat=w)
         else:
@@ -185,12 +185,12 @@ class RulesMixin:
         if w == BANK:
             return
         self.transfer(w, payee, price, reason) if covered else self.pay(w, payee, price, reason)
-        self.fork(self.s.bankrupt[w], None, lambda: (self.set_owner(sq, w), self.acquired(w, sq, way)))
+        self.fork(self.state.bankrupt[w], None, lambda: (self.set_owner(sq, w), self.acquired(w, sq, way)))
 
     def forced_sale(self, p: int, sq: int) -> None:
         """`debt.auction_deeds`: a debtor's deed auctioned to the other players; the price goes
         to the debtor (nobody bidding leaves the deed where it is)."""
-        ed, s = self.edition, self.s
+        ed, s = self.edition, self.state
         least = min(ed.raises)
 
         def may_win(q):
@@ -209,7 +209,7 @@ class RulesMixin:
     def preemption(self, sq: int, lander: int, w: int, price) -> None:
         """`auction.preempt`: the player who landed may take the deed for the last bid plus
         the premium (the premium alone when nobody bid)."""
-        ed, s = self.edition, self.s
+        ed, s = self.edition, self.state
         offer = T.add(price, ed.preempt)
         can = T.and_(T.not_(s.bankrupt[lander]), T.le(offer, s.cash[lander]))
         take = self.choice("preempt", [False, True] if can is not False else [False], seat=lander)
@@ -235,7 +235,7 @@ class RulesMixin:
         return out
 
     def can_build(self, p, sq: int, paid: bool = True):
-        ed, s = self.edition, self.s
+        ed, s = self.edition, self.state
         g = ed.group_of[sq]
         cs = [T.eq(s.owner[sq], p), T.eq(s.hotels[sq], 0), T.lt(s.houses[sq], ed.max_houses),
               T.lt(0, s.bank_houses), T.not_(s.mortgaged[sq])]
@@ -249,7 +249,7 @@ class RulesMixin:
         return T.and_(*cs)
 
     def can_build_hotel(self, p, sq: int):
-        ed, s = self.edition, self.s
+        ed, s = self.edition, self.state
         g = ed.group_of[sq]
         cs = [T.eq(s.owner[sq], p), T.lt(s.hotels[sq], ed.hotels_per_lot), T.lt(0, s.bank_hotels),
               T.le(ed.houses_per_hotel, s.houses[sq]), T.le(ed.hotel_cost[sq], s.cash[p]), self.group_ready(p, g)]
@@ -258,7 +258,7 @@ class RulesMixin:
         return T.and_(*cs)
 
     def can_sell(self, p, sq: int):
-        ed, s = self.edition, self.s
+        ed, s = self.edition, self.state
         base = T.and_(T.eq(s.owner[sq], p), T.or_(T.lt(0, s.houses[sq]), T.lt(0, s.hotels[sq])))
         if not ed.even:
             return base
@@ -274,22 +274,22 @@ class RulesMixin:
         return T.and_(base, top, T.implies(T.lt(0, s.hotels[sq]), hotel_ok))
 
     def can_downgrade(self, p, sq: int):
-        s = self.s
+        s = self.state
         return T.and_(T.eq(s.owner[sq], p), T.lt(0, s.hotels[sq]), T.le(self.edition.houses_per_hotel, s.bank_houses))
 
     def can_mortgage(self, p, sq: int):
-        s = self.s
+        s = self.state
         if not self.edition.mortgages:
             return False
         return T.and_(T.eq(s.owner[sq], p), T.not_(s.mortgaged[sq]),
                       T.not_(self.group_built(self.edition.group_of[sq])))
 
     def can_unmortgage(self, p, sq: int):
-        s = self.s
+        s = self.state
         return T.and_(T.eq(s.owner[sq], p), s.mortgaged[sq], T.le(self.edition.unmortgage_cost[sq], s.cash[p]))
 
     def build(self, p: int, sq: int, price=None) -> None:
-        ed, s = self.edition, self.s
+        ed, s = self.edition, self.state
         if price is None:
             self.transfer(p, BANK, ed.house_cost[sq], "build")
         s.houses[sq] = T.add(s.houses[sq], 1)
@@ -297,7 +297,7 @@ class RulesMixin:
         self.check_even(ed.group_of[sq])
 
     def build_hotel(self, p: int, sq: int) -> None:
-        ed, s = self.edition, self.s
+        ed, s = self.edition, self.state
         self.transfer(p, BANK, ed.hotel_cost[sq], "build")
         s.bank_houses = T.add(s.bank_houses, s.houses[sq])
         s.houses[sq] = 0
@@ -306,11 +306,11 @@ class RulesMixin:
         self.check_even(ed.group_of[sq])
 
     def sell_building(self, p: int, sq: int) -> None:
-        ed, s = self.edition, self.s
+        ed, s = self.edition, self.state
         g = ed.group_of[sq]
 
         def hotel():
-            s = self.s
+            s = self.state
             s.hotels[sq] = T.sub(s.hotels[sq], 1)
             s.bank_hotels = T.add(s.bank_hotels, 1)
             if ed.even:
@@ -322,7 +322,7 @@ class RulesMixin:
             self.transfer(BANK, p, ed.hotel_sale_full[sq], "sell")
 
         def house():
-            s = self.s
+            s = self.state
             s.houses[sq] = T.sub(s.houses[sq], 1)
             s.bank_houses = T.add(s.bank_houses, 1)
             self.transfer(BANK, p, ed.house_sale[sq], "sell")
@@ -330,7 +330,7 @@ class RulesMixin:
         self.check_even(g)
 
     def downgrade(self, p: int, sq: int) -> None:
-        ed, s = self.edition, self.s
+        ed, s = self.edition, self.state
         s.hotels[sq] = T.sub(s.hotels[sq], 1)
         s.bank_hotels = T.add(s.bank_hotels, 1)
         s.houses[sq] = ed.houses_per_hotel
@@ -339,7 +339,7 @@ class RulesMixin:
 
     def check_even(self, g: int) -> None:
         """A group left uneven by a shortage hotel sale is even again once levels meet."""
-        s = self.s
+        s = self.state
         levels = [self.even_level(o) for o in self.edition.group_squares[g]]
         if not levels:
             return
@@ -349,7 +349,7 @@ class RulesMixin:
         s.uneven[g] = T.and_(s.uneven[g], T.not_(T.le(T.sub(hi, lo), 1)))
 
     def sell_all_buildings(self, p: int) -> None:
-        ed, s = self.edition, self.s
+        ed, s = self.edition, self.state
         for sq in ed.deeds:
             mine = T.eq(s.owner[sq], p)
             hotels, houses = T.ite(mine, s.hotels[sq], 0), T.ite(mine, s.houses[sq], 0)
@@ -365,17 +365,17 @@ class RulesMixin:
     # ---- mortgages ---------------------------------------------------------------------
 
     def mortgage(self, p: int, sq: int) -> None:
-        self.s.mortgaged[sq] = True
+        self.state.mortgaged[sq] = True
         self.transfer(BANK, p, self.edition.mortgage_value[sq], "mortgage")
 
     def unmortgage(self, p: int, sq: int) -> None:
         self.transfer(p, BANK, self.edition.unmortgage_cost[sq], "unmortgage")
-        self.s.mortgaged[sq] = False
+        self.state.mortgaged[sq] = False
 
     def received_mortgaged(self, q: int, sq: int) -> None:
         """A mortgaged deed changed hands: the new holder lifts it now (if the cash allows)
         or pays the transfer interest now and keeps the mortgage."""
-        ed, s = self.edition, self.s
+        ed, s = self.edition, self.state
         can = T.le(ed.unmortgage_cost[sq], s.cash[q])
         lift = self.choice("lift", [False, True] if can is not False else [False], seat=q)
         self.assume(T.implies(lift, can))
@@ -391,7 +391,7 @@ class RulesMixin:
 
     def deed_value(self, sq: int):
         ed = self.edition
-        return T.ite(self.s.mortgaged[sq], ed.price[sq] - ed.mortgage_value[sq], ed.price[sq])
+        return T.ite(self.state.mortgaged[sq], ed.price[sq] - ed.mortgage_value[sq], ed.price[sq])
 
     def may_give_deed(self, sq: int, owed, creditor: int):
         if not self.edition.pay_with_deeds or creditor < 0:
@@ -415,11 +415,11 @@ class RulesMixin:
             self.bankrupt_depth -= 1
 
     def _bankrupt(self, p, creditor):
-        ed, s = self.edition, self.s
+        ed, s = self.edition, self.state
         if p == self.cur:
             s.halt = True
         self.sell_all_buildings(p)
-        s = self.s
+        s = self.state
         was = {sq: T.eq(s.owner[sq], p) for sq in ed.deeds}
         cash = s.cash[p]
         self.transfer(p, creditor, T.ite(T.lt(0, cash), cash, 0), "bankruptcy")
@@ -433,7 +433,7 @@ class RulesMixin:
                     cards[i] = T.ite(T.eq(x, p), creditor, x)
             s.bankrupt[p] = True
             for sq in ed.deeds:
-                st = self.s
+                st = self.state
                 self.fork(T.and_(was[sq], st.mortgaged[sq], T.eq(st.owner[sq], creditor),
                                  T.not_(st.bankrupt[creditor])),
                           lambda sq=sq: self.received_mortgaged(creditor, sq))
@@ -450,5 +450,5 @@ class RulesMixin:
             s.bankrupt[p] = True
             if ed.bank_auctions_all:
                 for sq in ed.deeds:
-                    self.fork(T.and_(was[sq], T.eq(self.s.owner[sq], BANK), T.not_(self.s.over)),
+                    self.fork(T.and_(was[sq], T.eq(self.state.owner[sq], BANK), T.not_(self.state.over)),
                               lambda sq=sq: self.auction_deed(sq, p))

@@ -140,7 +140,7 @@ def compare(ed, players: int, pairs: int, seed: int):
         except Unsupported:
             counts["skipped"] += 1
             continue
-        ok = mine.s.ok
+        ok = mine.state.ok
         assert not T.is_sym(ok)
         theirs = legal(game, act, args)
         if theirs is not None:
@@ -148,17 +148,17 @@ def compare(ed, players: int, pairs: int, seed: int):
         if not ok:
             counts["guard_false"] += 1
             continue
-        assert mine.s.unsupported is False
+        assert mine.state.unsupported is False
         if not run(game, act, args, mine.record):
             counts["skipped"] += 1
             continue
         after = from_game(game).values()
-        expect = mine.s.values()
+        expect = mine.state.values()
         diff = {k: (expect[k], after[k]) for k in expect if expect[k] != after[k]}
         assert not diff, f"{ed.id} {act.name}{args} choices {mine.record}: symbolic vs interpreter {diff}"
         counts["agree"] += 1
-        counts["pot_in"] += any(a > b for a, b in zip(mine.s.pots, before.pots, strict=True))
-        counts["pot_out"] += any(a < b for a, b in zip(mine.s.pots, before.pots, strict=True))
+        counts["pot_in"] += any(a > b for a, b in zip(mine.state.pots, before.pots, strict=True))
+        counts["pot_out"] += any(a < b for a, b in zip(mine.state.pots, before.pots, strict=True))
         per_action[act.name] += 1
     return counts, per_action
 

@@ -230,9 +230,9 @@ def test_the_free_parking_jackpot_is_modelled(jackpot):
                           for s in sq.get("on_land", [])))
     s = initial(ed, 2)
     s.in_jail[0] = True
-    fined = acts["jail:pay_fine"].step(ed, s, args={"me": 0}).s
+    fined = acts["jail:pay_fine"].step(ed, s, args={"me": 0}).state
     assert fined.ok is True and fined.pots == [ed.jail_fine] and fined.bank_ledger == s.bank_ledger
-    paid = acts["square:" + parking].step(ed, fined, args={"me": 1}).s
+    paid = acts["square:" + parking].step(ed, fined, args={"me": 1}).state
     assert paid.pots == [0] and paid.cash[1] == fined.cash[1] + ed.jail_fine
 
     assert isinstance(prove.prove_initial(jackpot, "money_conservation", 2), Proved)
@@ -287,9 +287,9 @@ def test_the_citys_formulas_are_worked_out_once_per_area_terms(city, monkeypatch
     act = next(a for a in catalogue(city, 2, ed) if a.name == "action:build_block")
 
     def terms(g):
-        return list(g.s.values().values()) + [g.s.ok, g.s.unsupported]
+        return list(g.state.values().values()) + [g.state.ok, g.state.unsupported]
     kept = act.step(ed, fresh(ed, 2), abstract_bankruptcy=True)
-    assert C._read_terms(ed, "skyscrapers", kept.s) != kept.s.flat()
+    assert C._read_terms(ed, "skyscrapers", kept.state) != kept.state.flat()
     monkeypatch.setattr(C, "_read_terms", lambda ed, name, s: s.flat())
     whole = act.step(ed, fresh(ed, 2), abstract_bankruptcy=True)
     assert all(T.same(a, b) for a, b in zip(terms(kept), terms(whole), strict=True))

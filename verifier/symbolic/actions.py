@@ -21,12 +21,15 @@ import z3
 
 import interpreter
 from grammar.language import parts
+from interpreter import Edition
 from interpreter.state import BANK
 
 from . import terms as T
-from .encode import Ctx, Unsupported, val
+from .encode import Ctx, Node, Unsupported, val
 from .engine import SymGame
-from .state import fresh, reads
+from .machine import Provider
+from .state import SymState, fresh, reads
+from .terms import Term
 
 
 @dataclass
@@ -38,8 +41,8 @@ class Action:
     force: dict = field(default_factory=dict)
     extra: dict = field(default_factory=dict)
 
-    def step(self, ed, state, args: dict | None = None, provider=None, tag: str = "",
-             abstract_bankruptcy: bool = False) -> SymGame:
+    def step(self, ed: Edition, state: SymState, args: dict[str, Any] | None = None,
+             provider: Provider | None = None, tag: str = "", abstract_bankruptcy: bool = False) -> SymGame:
         """Run the action on `state` (copied). `args` fixes parameters (concrete mode);
         a missing one is a fresh constant over its domain (symbolic mode). With
         `abstract_bankruptcy` (symbolic mode), a bankruptcy is an unsupported path."""
@@ -47,7 +50,7 @@ class Action:
                     abstract_bankruptcy=abstract_bankruptcy)
         g.state.ok, g.state.unsupported, g.state.halt, g.state.kept, g.state.deferred = True, False, False, False, False
         names = list(self.params)
-        values = {}
+        values: dict[str, Any] = {}
 
         def bind(i):
             if i == len(names):
@@ -79,7 +82,7 @@ def _at(g: SymGame, p: int, sq: int) -> None:
     g.state.position[p] = sq
 
 
-def _dice(g: SymGame):
+def _dice(g: SymGame) -> Term:
     ed = g.edition
     return g.choice("dice", ("range", ed.dice, ed.dice * ed.faces) if g.provider is None
                     else list(range(ed.dice, ed.dice * ed.faces + 1)))
@@ -94,7 +97,7 @@ def draws_of(ir: dict) -> dict:
     without moving draws where its own deck is drawn (to a fixpoint)."""
     out: dict = {}
 
-    def walk(stmts, where):
+    def walk(stmts: list[Node] | None, where: set[int] | None) -> None:
         for s in stmts or []:
             if s.get("stmt") == "draw":
                 if where is None:
@@ -106,7 +109,7 @@ def draws_of(ir: dict) -> dict:
             for o in s.get("options", []) or []:
                 walk(o.get("body"), where)
 
-    def moves(stmts) -> bool:
+    def moves(stmts: list[Node] | None) -> bool:
         return any(s.get("stmt") in MOVES or moves(s.get("body")) or moves(s.get("then")) or moves(s.get("otherwise"))
                    or any(moves(o.get("body")) for o in s.get("options", []) or []) for s in stmts or [])
     for sq in ir["squares"]:
@@ -124,7 +127,7 @@ def draws_of(ir: dict) -> dict:
     return out
 
 
-def catalogue(ir: dict, players: int, ed=None) -> list[Action]:
+def catalogue(ir: dict, players: int, ed: Edition | None = None) -> list[Action]:
     """Every action of the edition `ir` for `players` seats, in a fixed order: one builder
     per kind of action, each leaving out what the edition's rules never take."""
     book = _Book(ir, ed or interpreter.load(ir), players)
@@ -161,7 +164,7 @@ def _turn_flow(book: _Book) -> list[Action]:
     seats = book.seats
     hooked = bool(g_hooks(book.ir, "roll")) or reads(book.ed, "doubles")
 
-    def roll(g, me):
+    def roll(g: SymGame, me: int) -> None:
         _mover(g, me)
         g.assume(T.not_(g.state.in_jail[me]))
         if not hooked:
@@ -173,7 +176,7 @@ def _turn_flow(book: _Book) -> list[Action]:
         g.rolled(c, me, total)
     out = [Action("roll", "roll", {"me": seats}, roll)]
 
-    def end_turn(g, me):
+    def end_turn(g: SymGame, me: int) -> None:
         _mover(g, me)
         g.state.turns = T.add(g.state.turns, 1)
     if reads(book.ed, "turn"):
@@ -186,14 +189,14 @@ def _jail(book: _Book) -> list[Action]:
     ed, seats, cards = book.ed, book.seats, book.cards
     out = []
 
-    def doubles(g, me):
+    def doubles(g: SymGame, me: int) -> None:
         _mover(g, me)
         g.assume(T.not_(g.state.in_jail[me]))
         g.go_to_jail(me, "doubles")
     if ed.doubles_to_jail:
         out.append(Action("jail:doubles", "jail", {"me": seats}, doubles))
 
-    def pay_fine(g, me):
+    def pay_fine(g: SymGame, me: int) -> None:
         _mover(g, me)
         g.assume(T.and_(g.state.in_jail[me], T.le(ed.jail_fine, g.state.cash[me])))
         g.jail_pay_fine(me)
@@ -201,19 +204,19 @@ def _jail(book: _Book) -> list[Action]:
 
     doubles_totals = sorted({ed.dice * f for f in range(1, ed.faces + 1)})
 
-    def jail_double(g, me):
+    def jail_double(g: SymGame, me: int) -> None:
         _mover(g, me)
         g.assume(g.state.in_jail[me])
         g.jail_double(me, g.choice("dice", doubles_totals))
     out.append(Action("jail:double", "jail", {"me": seats}, jail_double))
 
-    def jail_fail(g, me):
+    def jail_fail(g: SymGame, me: int) -> None:
         _mover(g, me)
         g.assume(g.state.in_jail[me])
         g.jail_fail(me, _dice(g))
     out.append(Action("jail:fail", "jail", {"me": seats}, jail_fail))
 
-    def use_card(g, me, card):
+    def use_card(g: SymGame, me: int, card: int) -> None:
         k, i = cards[card]
         _mover(g, me)
         g.assume(T.and_(g.state.in_jail[me], T.eq(g.state.loc[k][i], me)))
@@ -229,7 +232,7 @@ def _property_rule(book: _Book) -> list[Action]:
     ed, seats, deeds = book.ed, book.seats, book.deeds
     out = []
 
-    def buy(g, me, sq):
+    def buy(g: SymGame, me: int, sq: int) -> None:
         _mover(g, me)
         _at(g, me, sq)
         g.assume(T.and_(T.eq(g.state.owner[sq], BANK), T.le(ed.price[sq], g.state.cash[me])))
@@ -238,7 +241,7 @@ def _property_rule(book: _Book) -> list[Action]:
     if not ed.auction_only:              # where every free deed is auctioned, nobody buys at a price
         out.append(Action("buy", "property", {"me": seats, "sq": deeds}, buy, force={"buy": True}))
 
-    def auction(g, me, sq):
+    def auction(g: SymGame, me: int, sq: int) -> None:
         _mover(g, me)
         _at(g, me, sq)
         g.assume(T.eq(g.state.owner[sq], BANK))
@@ -246,7 +249,7 @@ def _property_rule(book: _Book) -> list[Action]:
         g.property_rule(Ctx(me, _dice(g)), me, sq)
     out.append(Action("auction", "property", {"me": seats, "sq": deeds}, auction, force={"buy": False}))
 
-    def rent(g, me, sq):
+    def rent(g: SymGame, me: int, sq: int) -> None:
         _mover(g, me)
         _at(g, me, sq)
         g.assume(T.and_(T.not_(T.eq(g.state.owner[sq], BANK)), T.not_(T.eq(g.state.owner[sq], me))))
@@ -262,7 +265,7 @@ def _building(book: _Book) -> list[Action]:
     """Building a house (unless the bank's shortage auctions it) or a hotel."""
     ed, seats, lots, players = book.ed, book.seats, book.lots, book.players
 
-    def shortage(g):
+    def shortage(g: SymGame) -> Term:
         """`request_house` auctions the houses instead when the bank runs short."""
         s = g.state
         if not ed.shortage_auction:
@@ -275,14 +278,14 @@ def _building(book: _Book) -> list[Action]:
         return T.and_(T.lt(s.bank_houses, players), T.lt(s.bank_houses, alive), T.le(2, builders),
                       T.lt(s.bank_houses, builders))
 
-    def build_house(g, me, sq):
+    def build_house(g: SymGame, me: int, sq: int) -> None:
         _mover(g, me)
         if "shortage" not in g.memo:        # read before any effect: the same in every branch
             g.memo["shortage"] = shortage(g)
         g.assume(T.and_(g.can_build(me, sq), T.not_(g.memo["shortage"])))
         g.build(me, sq)
 
-    def build_hotel(g, me, sq):
+    def build_hotel(g: SymGame, me: int, sq: int) -> None:
         _mover(g, me)
         g.assume(g.can_build_hotel(me, sq))
         g.build_hotel(me, sq)
@@ -313,7 +316,7 @@ def _trade_deed(book: _Book) -> list[Action]:
     if not ed.trade_deeds:
         return []
 
-    def trade_deed(g, me, sq):
+    def trade_deed(g: SymGame, me: int, sq: int) -> None:
         _mover(g, me)
         s = g.state
         cash = g.choice("trade_cash", ("range", None, None) if g.provider is None else [ed.price[sq]], seat=me)
@@ -344,7 +347,7 @@ def _trade_card(book: _Book) -> list[Action]:
     if not (cards and ed.trade_cards):
         return []
 
-    def trade_card(g, me, card):
+    def trade_card(g: SymGame, me: int, card: int) -> None:
         k, i = cards[card]
         _mover(g, me)
         cash = g.choice("trade_cash", ("range", None, None) if g.provider is None else [ed.jail_fine], seat=me)
@@ -372,7 +375,7 @@ def _debts(book: _Book) -> list[Action]:
     ed, seats, deeds = book.ed, book.seats, book.deeds
     out = []
 
-    def give_deed(g, me, sq, creditor):
+    def give_deed(g: SymGame, me: int, sq: int, creditor: int) -> None:
         _mover(g, me)
         if creditor == me:
             g.assume(False)
@@ -387,7 +390,7 @@ def _debts(book: _Book) -> list[Action]:
     if ed.pay_with_deeds:
         out.append(Action("give_deed", "debt", {"me": seats, "sq": deeds, "creditor": seats}, give_deed))
 
-    def debt_auction(g, me, sq):
+    def debt_auction(g: SymGame, me: int, sq: int) -> None:
         _mover(g, me)
         g.assume(T.eq(g.state.owner[sq], me))
         g.forced_sale(me, sq)
@@ -399,9 +402,11 @@ def _debts(book: _Book) -> list[Action]:
 def _end_of_turn(book: _Book) -> list[Action]:
     """The spec's end-of-turn actions, one per item where the items are known before the game."""
     ir, ed, seats = book.ir, book.ed, book.seats
-    probe = SymGame(ed, fresh(ed, book.players)) if ir.get("actions") else None
+    if not ir.get("actions"):
+        return []
+    probe = SymGame(ed, fresh(ed, book.players))
     out = []
-    for k, spec in enumerate(ir.get("actions", [])):
+    for k, spec in enumerate(ir["actions"]):
         items = _items(probe, spec)
 
         def end_of_turn(g, me, item=None, spec=spec):
@@ -423,7 +428,7 @@ def _end_of_turn(book: _Book) -> list[Action]:
     return out
 
 
-def _items(probe, spec: dict) -> list:
+def _items(probe: SymGame, spec: dict[str, Any]) -> list[Any]:
     """The items an end-of-turn action ranges over, where they are known before the game
     (none otherwise)."""
     try:
@@ -438,7 +443,7 @@ def _landings(book: _Book) -> list[Action]:
     ir, ed, seats = book.ir, book.ed, book.seats
     out = []
 
-    def land_hooks(g, me, at):
+    def land_hooks(g: SymGame, me: int, at: int) -> None:
         _mover(g, me)
         _at(g, me, at)
         g.fire(g.hooks("land"), Ctx(me, _dice(g), "square:" + ed.square_ids[at]), at)
@@ -488,7 +493,7 @@ NEEDS = {"jail:": "jail", "build_": "houses", "sell_building": "houses", "downgr
          "mortgage": "mortgage", "unmortgage": "mortgage"}
 
 
-def offered(ed, name: str) -> bool:
+def offered(ed: Edition, name: str) -> bool:
     """Whether the edition's rules can ever take the catalogue action `name`."""
     has = parts(ed.settings)
     return all(part in has for prefix, part in NEEDS.items() if name.startswith(prefix))
@@ -498,18 +503,18 @@ def g_hooks(ir: dict, event: str) -> list:
     return [h for h in ir.get("hooks", []) if h["event"] == event]
 
 
-def g_kind(ed, sq: int) -> str:
+def g_kind(ed: Edition, sq: int) -> str:
     return g_square(ed, sq)["kind"]
 
 
-def g_square(ed, sq: int) -> dict:
+def g_square(ed: Edition, sq: int) -> dict:
     for square in ed.ir["squares"]:
         if square["index"] == sq:
             return square
     raise KeyError(sq)
 
 
-def sum_ite(conds):
+def sum_ite(conds: list[Term]) -> Term:
     out = 0
     for c in conds:
         out = T.add(out, T.ite(c, 1, 0))

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from . import terms as T
-from .encode import DEFERRED, Ctx, Ref
+from .encode import DEFERRED, Ctx, Node, Ref
+from .machine import Machine
+from .terms import Term
 
 
-class EffectsMixin:
+class EffectsMixin(Machine):
     # ---- movement ----------------------------------------------------------------------
 
-    def move_steps(self, c: Ctx, p: int, steps, land: bool = True) -> None:
+    def move_steps(self, c: Ctx, p: int, steps: Term, land: bool = True) -> None:
         """Move forward `steps` squares: fire `on_pass` of squares passed or landed on, then
         land. `land=False` stops before the landing (the roll action: the landing is the
         `square:*` and property actions)."""
@@ -82,20 +84,20 @@ class EffectsMixin:
         self.state.position[c.me] = target
         self.land(c, c.me, target, jump=True)
 
-    def move_by(self, c: Ctx, steps) -> None:
+    def move_by(self, c: Ctx, steps: Term) -> None:
         """`move by N`: forward runs `on_pass`; back passes nothing (N may be symbolic: a
         number picked by `choose n in numbers(...)`)."""
         p = c.me
         self.fork(T.le(0, steps), lambda: self.move_steps(c, p, steps), lambda: self.move_back(c, p, steps))
 
-    def move_back(self, c: Ctx, p: int, steps) -> None:
+    def move_back(self, c: Ctx, p: int, steps: Term) -> None:
         s = self.state
         new = T.mod(T.add(s.position[p], steps), self.edition.n)
         s.position[p] = new
         s.progress[p] = T.add(s.progress[p], steps)
         self.split_value(new, range(self.edition.n), lambda sq: self.land(c, p, sq))
 
-    def advance_nearest(self, c: Ctx, group: int, rent_node) -> None:
+    def advance_nearest(self, c: Ctx, group: int, rent_node: Node | None) -> None:
         ed = self.edition
         squares = ed.group_squares[group]
         if not squares:
@@ -127,7 +129,7 @@ class EffectsMixin:
 
     # ---- cards -------------------------------------------------------------------------
 
-    def draw(self, c: Ctx, deck: int, card=None) -> None:
+    def draw(self, c: Ctx, deck: int, card: int | None = None) -> None:
         """Take the top card (an action parameter: any card now in the deck), obey it, put
         it back at the bottom unless it was kept."""
         s, ed = self.state, self.edition
@@ -165,7 +167,7 @@ class EffectsMixin:
 
     # ---- fresh rolls -------------------------------------------------------------------
 
-    def ctx_roll(self, c: Ctx):
+    def ctx_roll(self, c: Ctx) -> Term:
         if c.roll is None:
             ed = self.edition
             c.roll = self.choice("roll", ("range", ed.dice, ed.dice * ed.faces), seat=c.me)

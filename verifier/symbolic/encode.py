@@ -15,10 +15,17 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, Callable, NamedTuple
 
+from interpreter import Edition
 from interpreter.state import BANK, NO_DEED, POT0
 from interpreter.translate import Ctx  # the same names in scope as the interpreter (one definition)
 
 from . import terms as T
+from .machine import Machine
+from .state import SymState
+from .terms import Term
+
+Node = dict[str, Any]
+"""An IR expression or statement in its JSON form (docs/ir.md)."""
 
 
 class Unsupported(Exception):
@@ -27,59 +34,59 @@ class Unsupported(Exception):
 
 class Ref(NamedTuple):
     kind: str
-    v: object
+    v: Term                 # a number (seat, square, group...), concrete or a Z3 term
 
 
-def val(x):
+def val(x: Term) -> Term:
     """A Ref's number (seat, square, group, deck index), anything else as is."""
     return x.v if isinstance(x, Ref) else x
 
 
 
 
-class CompileMixin:
+class CompileMixin(Machine):
     """Mixed into `SymGame`: `self.state` is the state, `self.edition` the interpreter's Edition."""
 
     # ---- expressions ---------------------------------------------------------------
 
-    def expr(self, node: dict, c: Ctx):
+    def expr(self, node: dict, c: Ctx) -> Term:
         kind = node.get("expr")
         handler = getattr(self, "x_" + str(kind), None)
         if handler is None:
             raise Unsupported(f"unsupported expression kind `{kind}`")
         return handler(node, c)
 
-    def x_int(self, node, c):
+    def x_int(self, node: Node, c: Ctx) -> Term:
         return node["value"]
 
-    def x_bool(self, node, c):
+    def x_bool(self, node: Node, c: Ctx) -> Term:
         return bool(node["value"])
 
-    def x_ratio(self, node, c):
+    def x_ratio(self, node: Node, c: Ctx) -> Term:
         return Fraction(node["num"], node["den"])
 
-    def x_enum(self, node, c):
+    def x_enum(self, node: Node, c: Ctx) -> Term:
         return node["value"]
 
-    def x_bank(self, node, c):
+    def x_bank(self, node: Node, c: Ctx) -> Term:
         return Ref("player", BANK)
 
-    def x_setting(self, node, c):
+    def x_setting(self, node: Node, c: Ctx) -> Term:
         return self.edition.setting(node["path"])
 
-    def x_pot(self, node, c):
+    def x_pot(self, node: Node, c: Ctx) -> Term:
         return Ref("pot", self.edition.pot_party[node["key"]])
 
-    def x_square(self, node, c):
+    def x_square(self, node: Node, c: Ctx) -> Term:
         return Ref("deed", self.edition.square_index[node["key"]])
 
-    def x_group(self, node, c):
+    def x_group(self, node: Node, c: Ctx) -> Term:
         return Ref("group", self.edition.group_index[node["key"]])
 
-    def x_deck(self, node, c):
+    def x_deck(self, node: Node, c: Ctx) -> Term:
         return Ref("deck", self.edition.deck_index[node["key"]])
 
-    def x_var(self, node, c):
+    def x_var(self, node: Node, c: Ctx) -> Term:
         name = node["name"]
         if name in c.vars:
             return c.vars[name]
@@ -88,21 +95,21 @@ class CompileMixin:
             raise Unsupported(f"unknown name `{name}`")
         return read(self, c)
 
-    def _player(self, ref, fn):
+    def _player(self, ref: Term, fn: Callable[..., Term]) -> Term:
         """An attribute of a player that may be symbolic: an if-chain over the seats."""
         q = val(ref)
         if not T.is_sym(q):
             return fn(q)
         return T.pick(q, [fn(i) for i in range(self.state.players)])
 
-    def _deed(self, ref, fn):
+    def _deed(self, ref: Term, fn: Callable[..., Term]) -> Term:
         """An attribute of a square that may be symbolic: an if-chain over the squares."""
         sq = val(ref)
         if not T.is_sym(sq):
             return fn(sq)
         return T.pick(sq, [fn(i) for i in range(self.edition.n)])
 
-    def field(self, name: str, sq: int):
+    def field(self, name: str, sq: int) -> Term:
         """A deed field of any square: a square without a deed reads as the interpreter's
         lists hold it (no owner, nothing built, not mortgaged)."""
         box = getattr(self.state, name)
@@ -110,14 +117,14 @@ class CompileMixin:
             return box[sq]
         return NO_DEED if name == "owner" else (False if name == "mortgaged" else 0)
 
-    def _area(self, ref, fn):
+    def _area(self, ref: Term, fn: Callable[..., Term]) -> Term:
         """An attribute of an area that may be symbolic: an if-chain over the areas."""
         a = val(ref)
         if not T.is_sym(a):
             return fn(a)
         return T.pick(a, [fn(i) for i in self.edition.all_areas])
 
-    def x_attr(self, node, c):
+    def x_attr(self, node: Node, c: Ctx) -> Term:
         """An attribute: a pot's cash, then the edition's declared states (a player's, an
         area's), then the board's tables, then by the kind of what it is of (`_ATTRS`)."""
         of = self.expr(node["subject"], c)
@@ -138,7 +145,7 @@ class CompileMixin:
             raise Unsupported(f"unknown attribute `{name}` of a {kind or 'value'}")
         return read(self, of, name)
 
-    def _declared_state(self, of, k: int):
+    def _declared_state(self, of: Term, k: int) -> Term:
         """A player's declared number, or the squares in their declared set."""
         s = self.state
         if not self.edition.state_is_set[k]:
@@ -146,39 +153,39 @@ class CompileMixin:
         return [(Ref("deed", sq), self._player(of, lambda q, sq=sq: s.marks[q][k][sq]))
                 for sq in range(self.edition.n)]
 
-    def _faced_squares(self, of, name: str):
+    def _faced_squares(self, of: Term, name: str) -> Term:
         """The squares an area faces."""
         faces = self.edition.area_faces
         return [(Ref("deed", sq), self._area(of, lambda a, sq=sq: sq in faces[a])) for sq in range(self.edition.n)]
 
-    def _facing_areas(self, of, name: str):
+    def _facing_areas(self, of: Term, name: str) -> Term:
         """The areas facing a square."""
         areas = self.edition.square_areas
         return [(Ref("area", a), self._deed(of, lambda sq, a=a: a in areas[sq])) for a in self.edition.all_areas]
 
-    def _square_kind(self, of, name: str):
+    def _square_kind(self, of: Term, name: str) -> Term:
         """Only a square has a kind, and only a square known here."""
         if T.is_sym(val(of)):
             raise Unsupported("the kind of a square not known here")
         return self.edition.kind_names[val(of)]
 
-    def _deed_level(self, of, name: str):
+    def _deed_level(self, of: Term, name: str) -> Term:
         hotel_level = self.edition.hotel_level
         return self._deed(of, lambda sq: T.ite(T.lt(0, self.field("hotels", sq)), hotel_level,
                                                self.field("houses", sq)))
 
-    def _printed(self, of, name: str):
+    def _printed(self, of: Term, name: str) -> Term:
         """A printed number of a deed: its price, mortgage value, house or hotel cost."""
         table = {"price": self.edition.price, "mortgage": self.edition.mortgage_value,
                  "house_cost": self.edition.house_cost, "hotel_cost": self.edition.hotel_cost}[name]
         return self._deed(of, lambda sq: table[sq])
 
-    def held(self, q, deck):
+    def held(self, q: Term, deck: int | None) -> Term:
         """Kept cards of `deck` (all decks when None) that seat `q` holds."""
         decks = range(len(self.state.loc)) if deck is None else [deck]
         return sum_terms([T.ite(T.eq(x, q), 1, 0) for k in decks for x in self.state.loc[k]])
 
-    def x_index(self, node, c):
+    def x_index(self, node: Node, c: Ctx) -> Term:
         of, at = self.expr(node["list"], c), self.expr(node["position"], c)
         if not T.is_sym(at) and not isinstance(of, list) and not T.is_sym(of):
             return of[at]
@@ -188,13 +195,13 @@ class CompileMixin:
         self.flag(T.or_(T.lt(at, 0), T.le(len(of), at)), "a list index out of range")
         return T.pick(at, list(of))
 
-    def x_neg(self, node, c):
+    def x_neg(self, node: Node, c: Ctx) -> Term:
         return T.neg(self.expr(node["operand"], c))
 
-    def x_not(self, node, c):
+    def x_not(self, node: Node, c: Ctx) -> Term:
         return T.not_(self.expr(node["operand"], c))
 
-    def x_bin(self, node, c):
+    def x_bin(self, node: Node, c: Ctx) -> Term:
         op = node["operator"]
         left = self.expr(node["left"], c)
         if op == "and":
@@ -223,7 +230,7 @@ class CompileMixin:
             return T.cmp(op, left, right)
         raise Unsupported(f"unknown operator `{op}`")
 
-    def x_if(self, node, c):
+    def x_if(self, node: Node, c: Ctx) -> Term:
         cond = self.expr(node["cond"], c)
         if not T.is_sym(cond):
             return self.expr(node["then"] if cond else node["otherwise"], c)
@@ -232,7 +239,7 @@ class CompileMixin:
             return Ref(t.kind, T.ite(cond, val(t), val(e)))
         return T.ite(cond, t, e)
 
-    def x_agg(self, node, c):
+    def x_agg(self, node: Node, c: Ctx) -> Term:
         fn, var = node["function"], node["var"]
         over = self.expr(node["over"], c)
         if not isinstance(over, list):
@@ -263,7 +270,7 @@ class CompileMixin:
             return best
         raise Unsupported(f"unknown aggregate `{fn}`")
 
-    def x_call(self, node, c):
+    def x_call(self, node: Node, c: Ctx) -> Term:
         name = node["function"]
         args = [self.expr(a, c) for a in node.get("args", [])]
         if name in ("houses", "hotels"):
@@ -330,12 +337,12 @@ class CompileMixin:
         before that landing here, after it in the game: not modelled."""
         self.flag(self.state.deferred, DEFERRED)
 
-    def s_transfer(self, node, c):
+    def s_transfer(self, node: Node, c: Ctx) -> Term:
         amount = T.round_money(val(self.expr(node["amount"], c)), self.edition.rounding_up)
         payer, payee = val(self.expr(node["payer"], c)), val(self.expr(node["payee"], c))
         self.split_party(payer, lambda a: self.split_party(payee, lambda b: self.pay(a, b, amount, c.reason)))
 
-    def s_for(self, node, c):
+    def s_for(self, node: Node, c: Ctx) -> Term:
         var = node["var"]
         over = self.expr(node["over"], c)
         saved = c.vars.get(var, _MISSING)
@@ -347,39 +354,39 @@ class CompileMixin:
         else:
             c.vars[var] = saved
 
-    def s_move_to(self, node, c):
+    def s_move_to(self, node: Node, c: Ctx) -> Term:
         target = node["square"]
         if isinstance(target, str):
             target = self.edition.square_index[target]
         self.move_to(c, target)
 
-    def s_move_by(self, node, c):
+    def s_move_by(self, node: Node, c: Ctx) -> Term:
         self.move_by(c, val(self.expr(node["steps"], c)))
 
-    def s_advance_to_nearest(self, node, c):
+    def s_advance_to_nearest(self, node: Node, c: Ctx) -> Term:
         group = node["group"]
         if isinstance(group, str):
             group = self.edition.group_index[group]
         self.advance_nearest(c, group, node.get("rent"))
 
-    def s_go_to_jail(self, node, c):
+    def s_go_to_jail(self, node: Node, c: Ctx) -> Term:
         self.go_to_jail(c.me, c.reason)
 
-    def s_draw(self, node, c):
+    def s_draw(self, node: Node, c: Ctx) -> Term:
         deck = node["deck"]
         if isinstance(deck, str):
             deck = self.edition.deck_index[deck]
         self.draw(c, deck)
 
-    def s_keep(self, node, c):
+    def s_keep(self, node: Node, c: Ctx) -> Term:
         self.state.kept = True
 
-    def s_choose(self, node, c):
+    def s_choose(self, node: Node, c: Ctx) -> Term:
         options = node["options"]
         pick = self.choice("option", list(range(len(options))), seat=c.me)
         self.split_value(pick, list(range(len(options))), lambda i: self.block(options[i].get("body", []), c))
 
-    def s_add(self, node, c):
+    def s_add(self, node: Node, c: Ctx) -> Term:
         k = self.edition.state_index[node["state"]]
         item, to = val(self.expr(node["item"], c)), val(self.expr(node["player"], c))
 
@@ -390,7 +397,7 @@ class CompileMixin:
             self.split_value(item, range(self.edition.n), lambda sq: self.mark(q, k, sq))
         self.split_party(to, mark)
 
-    def s_choose_in(self, node, c):
+    def s_choose_in(self, node: Node, c: Ctx) -> Term:
         """`choose x in SET [where C] [or skip] { ... }`: `me` picks an element satisfying
         the condition (or skips, when allowed); an empty choice does nothing. The decision
         is the element's square (-1: skip); the interpreter's option number is recorded
@@ -437,16 +444,16 @@ class CompileMixin:
         else:
             c.vars[var] = saved
 
-    def s_end_game(self, node, c):
+    def s_end_game(self, node: Node, c: Ctx) -> Term:
         """`end game`: the game is over once the action returns (the rest of the block runs)."""
         self.state.over = True
 
     # the setup deal (never a step of play) the symbolic state does not hold: an explicit
     # arm, so an edition using it gets "unsupported", never a silent pass
-    def s_deal(self, node, c):
+    def s_deal(self, node: Node, c: Ctx) -> Term:
         raise Unsupported("the statement `deal` is not modelled by the symbolic semantics yet")
 
-    def s_set(self, node, c):
+    def s_set(self, node: Node, c: Ctx) -> Term:
         """`set x.NAME = V`: an area's or a player's declared number."""
         ed = self.edition
         of, value = val(self.expr(node["subject"], c)), val(self.expr(node["value"], c))
@@ -468,7 +475,7 @@ class CompileMixin:
             self.state.numbers[q][k] = value
         self.split_party(of, put)
 
-    def s_call(self, node, c):
+    def s_call(self, node: Node, c: Ctx) -> Term:
         """`do NAME(ARGS)`: the procedure's statements with its parameters bound."""
         name = node["procedure"]
         procedure = self.edition.ir.get("procedures", {}).get(name)
@@ -485,16 +492,16 @@ class CompileMixin:
         finally:
             _restore(c, saved)
 
-    def s_jump_to(self, node, c):
+    def s_jump_to(self, node: Node, c: Ctx) -> Term:
         """`jump to SQUARE`: straight there, passing nothing, and land."""
         target = val(self.expr(node["target"], c))
         self.split_value(target, range(self.edition.n), lambda sq: self.jump_to(c, sq))
 
-    def s_place_at(self, node, c):
+    def s_place_at(self, node: Node, c: Ctx) -> Term:
         """`place at SQUARE`: the token is put there; it neither passes nor lands."""
         self.state.position[c.me] = val(self.expr(node["target"], c))
 
-    def s_throw(self, node, c):
+    def s_throw(self, node: Node, c: Ctx) -> Term:
         """`throw A, B { ... }`: one die per name, bound while the block runs. Each face is
         split on (a few paths, each with plain numbers: a square the dice name is then known,
         not a condition on the dice in every square's test)."""
@@ -516,7 +523,7 @@ class CompileMixin:
         finally:
             _restore(c, saved)
 
-    def s_if(self, node, c):
+    def s_if(self, node: Node, c: Ctx) -> Term:
         cond = self.expr(node["cond"], c)
         self.fork(cond, lambda: self.block(node.get("then", []), c), lambda: self.block(node.get("otherwise", []), c))
 
@@ -611,7 +618,7 @@ STATE_NAMES = {"players", "deeds", "groups", "decks", "squares", "areas", "quart
 _PURE: dict = {}
 
 
-def _pure(ed, name: str) -> bool:
+def _pure(ed: Edition, name: str) -> bool:
     """Whether formula `name` reads only the state and its parameters (and formulas that do)."""
     key = (id(ed), name)
     if key not in _PURE:
@@ -621,7 +628,7 @@ def _pure(ed, name: str) -> bool:
     return _PURE[key]
 
 
-def _read_terms(ed, name: str, s) -> list:
+def _read_terms(ed: Edition, name: str, s: SymState) -> list:
     """The terms of `s` pure formula `name` may read: the city's formulas read only areas'
     numbers (and `turn`), so a step that changes anything else (a block's turn, cash) finds
     them worked out; every game term for any other formula."""
@@ -640,12 +647,12 @@ _TABLE_NAMES = {"areas", "quarters", "squares", "deeds", "groups", "decks", "pla
 _TABLE_ATTRS = {"quarter", "faces", "areas", "number", "across", "kind"}
 
 
-def _area_reads(ed, node, seen: set):
+def _area_reads(ed: Edition, node: Node | list[Any], seen: set[str]) -> set[int | str] | None:
     """The `state area.*` numbers (by index) and `"turn"` the expression reads, or None
     when it may read anything else (a player's or a deed's state, a list index that may
     mark its path unsupported)."""
+    out: set[int | str] = set()
     if isinstance(node, list):
-        out = set()
         for x in node:
             part = _area_reads(ed, x, seen)
             if part is None:
@@ -653,9 +660,8 @@ def _area_reads(ed, node, seen: set):
             out |= part
         return out
     if not isinstance(node, dict):
-        return set()
+        return out
     kind = node.get("expr")
-    out: set = set()
     if kind in ("int", "bool", "ratio", "enum", "setting", "square", "group", "deck"):
         return out
     if kind == "var":
@@ -667,7 +673,7 @@ def _area_reads(ed, node, seen: set):
         if name in ed.state_index:
             return None
         if name in ed.area_state_index:
-            out = {ed.area_state_index[name]}
+            out.add(ed.area_state_index[name])
         elif name not in _TABLE_ATTRS:
             return None
         inner = _area_reads(ed, node["subject"], seen)
@@ -688,7 +694,7 @@ def _area_reads(ed, node, seen: set):
     return None
 
 
-def _arg_key(x):
+def _arg_key(x: Term) -> Term:
     """A formula argument in a memo key: a concrete value as itself, anything else by identity."""
     v = val(x)
     if isinstance(v, (int, bool, str)):
@@ -696,7 +702,7 @@ def _arg_key(x):
     return id(v)
 
 
-def _reads_state(ed, node, bound: set) -> bool:
+def _reads_state(ed: Edition, node: Node, bound: set) -> bool:
     if isinstance(node, list):
         return all(_reads_state(ed, x, bound) for x in node)
     if not isinstance(node, dict):
@@ -711,7 +717,7 @@ def _reads_state(ed, node, bound: set) -> bool:
     return all(_reads_state(ed, v, bound) for v in node.values())
 
 
-def sum_terms(xs):
+def sum_terms(xs: Term) -> Term:
     out = 0
     for x in xs:
         out = T.add(out, x)
@@ -722,7 +728,7 @@ EXPR_KINDS = sorted(n[2:] for n in dir(CompileMixin) if n.startswith("x_"))
 STMT_KINDS = sorted(n[2:] for n in dir(CompileMixin) if n.startswith("s_"))
 
 
-def _restore(c, saved: dict) -> None:
+def _restore(c: Ctx, saved: dict) -> None:
     """Put back the names a procedure or a throw bound, as they were before it."""
     for name, value in saved.items():
         if value is _MISSING:

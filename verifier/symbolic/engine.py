@@ -8,15 +8,21 @@ so a model of a symbolic step replays in concrete mode to the same choices.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import z3
 
+from interpreter import Edition
 from interpreter.state import BANK
 
 from . import terms as T
 from .effects import EffectsMixin
 from .encode import _MISSING, CompileMixin, Ctx, Unsupported
+from .machine import Provider
 from .rules import RulesMixin
 from .state import SymState, merge
+from .terms import Term
 
 
 class SymGame(CompileMixin, EffectsMixin, RulesMixin):
@@ -25,8 +31,9 @@ class SymGame(CompileMixin, EffectsMixin, RulesMixin):
     ABSTRACT_BANKRUPTCY = ("a payer's bankruptcy (not modelled symbolically in preservation proofs: "
                            "it walks every deed, with the creditor's lift-or-pay choice per mortgaged deed)")
 
-    def __init__(self, ed, state, provider=None, force=None, cur: int = BANK, tag: str = "",
-                 abstract_bankruptcy: bool = False):
+    def __init__(self, ed: Edition, state: SymState, provider: Provider | None = None,
+                 force: dict[str, Any] | None = None, cur: int = BANK, tag: str = "",
+                 abstract_bankruptcy: bool = False) -> None:
         self.edition = ed
         self.squares = sorted(ed.ir["squares"], key=lambda sq: sq["index"])
         self.state = state
@@ -68,13 +75,14 @@ class SymGame(CompileMixin, EffectsMixin, RulesMixin):
     def key(self, kind: str) -> str:
         return f"{self.tag}{kind}@{'/'.join(self.path)}#{self._next()}"
 
-    def fork(self, cond, then=None, other=None) -> None:
+    def fork(self, cond: Term, then: Callable[[], object] | None = None,
+             other: Callable[[], object] | None = None) -> None:
         """Run `then` where `cond` holds and `other` elsewhere; merge the two states."""
         label = self._next()
         self._both(cond, lambda: then is not None and self._enter(label + "T", then),
                    lambda: other is not None and self._enter(label + "F", other))
 
-    def _both(self, cond, then, other) -> None:
+    def _both(self, cond: Term, then: Callable[[], object], other: Callable[[], object]) -> None:
         """Run `then` and `other` on copies of the state and merge them by `cond` (only the
         one a concrete `cond` picks). No path label of its own: a caller labels the bodies."""
         if not T.is_sym(cond):
@@ -88,7 +96,7 @@ class SymGame(CompileMixin, EffectsMixin, RulesMixin):
         other()
         self.state = merge(cond, s_then, self.state)
 
-    def _enter(self, label, body):
+    def _enter(self, label: str, body: Callable[[], object]) -> Term:
         self.path.append(label)
         self.counter.append(0)
         try:
@@ -97,7 +105,7 @@ class SymGame(CompileMixin, EffectsMixin, RulesMixin):
             self.path.pop()
             self.counter.pop()
 
-    def split_value(self, value, domain, fn) -> None:
+    def split_value(self, value: Term, domain: Any, fn: Callable[..., Term]) -> None:
         """`fn(v)` for the concrete value of `value`: one branch per possible value. The
         branch for `v` has the path label a concrete `value` of `v` gets (the chain of
         tests over the domain adds none), so a model's choices replay in concrete mode."""
@@ -117,15 +125,15 @@ class SymGame(CompileMixin, EffectsMixin, RulesMixin):
             self._both(T.eq(value, v), lambda: self._enter(f"{label}={v}", lambda: fn(v)), lambda: chain(i + 1))
         chain(0)
 
-    def split_party(self, value, fn) -> None:
+    def split_party(self, value: Term, fn: Callable[..., Term]) -> None:
         self.split_value(value, range(BANK, self.state.players), fn)
 
     # ---- assumptions, unsupported paths, choices -------------------------------------
 
-    def assume(self, cond) -> None:
+    def assume(self, cond: Term) -> None:
         self.state.ok = T.and_(self.state.ok, cond)
 
-    def flag(self, cond, reason: str) -> None:
+    def flag(self, cond: Term, reason: str) -> None:
         if cond is False:
             return
         if cond is True and self.provider is not None:
@@ -136,7 +144,7 @@ class SymGame(CompileMixin, EffectsMixin, RulesMixin):
     def unsupported(self, reason: str) -> Unsupported:
         return Unsupported(reason)
 
-    def choice(self, kind: str, domain, seat=None):
+    def choice(self, kind: str, domain: Any, seat: int | None = None) -> Term:
         """A decision, die or card: forced by the action, given by the caller (concrete),
         or a fresh constant constrained to its domain (symbolic)."""
         if kind in self.force:
@@ -168,11 +176,11 @@ class SymGame(CompileMixin, EffectsMixin, RulesMixin):
 
     # ---- turn flow (engine.py) --------------------------------------------------------
 
-    def move(self, p: int, steps) -> None:
+    def move(self, p: int, steps: Term) -> None:
         """The token moves by the dice: `on_pass` fires; the landing is its own action."""
         self.move_steps(Ctx(p, steps), p, steps, land=False)
 
-    def double(self, total):
+    def double(self, total: Term) -> Term:
         """Whether the throw making `total` shows the same face on every die: a decision of
         the throw, possible only where some throw of that total is (or is not) a double."""
         ed = self.edition
@@ -187,7 +195,7 @@ class SymGame(CompileMixin, EffectsMixin, RulesMixin):
                           T.and_(T.lt(ed.dice, total), T.lt(total, ed.dice * ed.faces))))
         return double
 
-    def rolled(self, c: Ctx, p: int, total) -> None:
+    def rolled(self, c: Ctx, p: int, total: Term) -> None:
         """The first `roll` hook whose condition holds replaces the move by the dice (the
         interpreter's `rolled`); without one, the token moves (the landing is its own action)."""
         hooks = self.hooks("roll")
@@ -215,11 +223,11 @@ class SymGame(CompileMixin, EffectsMixin, RulesMixin):
         self.return_card(p, deck, i)
         self.leave_jail(p, "card")
 
-    def jail_double(self, p: int, total) -> None:
+    def jail_double(self, p: int, total: Term) -> None:
         self.leave_jail(p, "double")
         self.move(p, total)
 
-    def jail_fail(self, p: int, total) -> None:
+    def jail_fail(self, p: int, total: Term) -> None:
         ed, s = self.edition, self.state
         s.jail_turns[p] = T.add(s.jail_turns[p], 1)
 
@@ -229,7 +237,7 @@ class SymGame(CompileMixin, EffectsMixin, RulesMixin):
         self.fork(T.le(ed.jail_max_turns, s.jail_turns[p]), last_try)
 
 
-def holds(ed, inv: dict, state):
+def holds(ed: Edition, inv: dict, state: SymState) -> Term:
     """The invariant's body on a state (a Z3 Bool, or a bool on a concrete state): what the
     proofs (verifier/prove.py) and the concrete replay of their traces (replay.py) ask."""
     return SymGame(ed, state).expr(inv["body"], Ctx())

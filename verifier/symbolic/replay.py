@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import interpreter
+from interpreter import Edition
 from interpreter import actions as A
 from interpreter.engine import Game
 from interpreter.rules import AuctionInfo
@@ -16,25 +18,29 @@ from interpreter.translate import Ctx
 from . import terms as T
 from .engine import holds
 from .state import from_game
+from .terms import Term
+
+if TYPE_CHECKING:
+    from .actions import Action
 
 
 class Script:
     """A strategy answering from recorded choices, per kind, in order."""
 
-    def __init__(self, record, extra=None):
-        self.q = defaultdict(list)
+    def __init__(self, record: list[tuple[str, Any, Any]], extra: dict[str, Any] | None = None) -> None:
+        self.q: defaultdict[str, list[Any]] = defaultdict(list)
         for kind, value, _seat in record:
             self.q[kind].append(value)
         self.extra = extra or {}
-        self.auction = None
+        self.auction: tuple[Any, int, Any] | None = None   # (the auction, its winner, the price)
 
-    def take(self, kind, default=None):
+    def take(self, kind: str, default: Any = None) -> Any:
         return self.q[kind].pop(0) if self.q[kind] else default
 
-    def raise_fast(self, game, p, owed, creditor, refused):
+    def raise_fast(self, game: Game, p: int, owed: int, creditor: int, refused: object) -> None:
         return None                      # raising money is its own action
 
-    def choose(self, game, p, actions):
+    def choose(self, game: Game, p: int, actions: list[Any]) -> Any:
         kinds = {type(a) for a in actions}
         if A.Preempt in kinds:
             return actions[0] if self.take("preempt", False) else A.PASS
@@ -64,7 +70,7 @@ class Script:
         raise AssertionError(f"the script has no answer for {actions!r}")
 
 
-def _faces(total: int, faces: int, double: bool):
+def _faces(total: int, faces: int, double: bool) -> tuple[int, int] | None:
     if double:
         return (total // 2, total // 2)
     for a in range(1, faces + 1):
@@ -74,7 +80,7 @@ def _faces(total: int, faces: int, double: bool):
     return None
 
 
-def run(game, act, args: dict, record: list) -> bool:
+def run(game: Game, act: Action, args: dict, record: list) -> bool:
     """Apply `act` with `args` to the interpreter game; False when the interpreter cannot
     take the same path (the caller skips the pair)."""
     replay = _Replay(game, act, args, record)
@@ -88,7 +94,7 @@ class _Replay:
     """The interpreter game set up to take one catalogue action the symbolic step's way:
     the scripted strategy, landings left to their own actions, the dice and cards to come."""
 
-    def __init__(self, game, act, args: dict, record: list):
+    def __init__(self, game: Game, act: Action, args: dict[str, Any], record: list[tuple[str, Any, Any]]) -> None:
         self.game, self.act, self.args, self.record = game, act, args, record
         self.edition, self.state = game.edition, game.state
         players = len(self.state.players)
@@ -98,11 +104,11 @@ class _Replay:
         game.raise_fasts = [self.script.raise_fast] * players
         game.log_on = False
         self.dice = [v for kind, v, _ in record if kind in ("dice", "roll")]
-        self.me = args.get("me")
-        game.cur = self.me if self.me is not None else -1
+        self.me: int = args["me"]            # every catalogue action has a seat acting
+        game.cur = self.me
         game.halt = False
-        game.land = self.land
-        game.jump_to = game.place_at
+        game.land = self.land              # type: ignore[method-assign]  # the landing is its own action
+        game.jump_to = game.place_at       # type: ignore[method-assign]  # a jump lands as its own action too
         # fresh rolls of every die (`roll`), and single dice (`throw`), in the order they were made
         faces = self.edition.faces
         queue = [(_faces(v, faces, False) or _faces(v, faces, True)) if kind == "roll" else (v,)
@@ -114,7 +120,7 @@ class _Replay:
             if kind.startswith("card:"):
                 self.drawn[self.edition.deck_index[kind[5:]]].append(v)
 
-    def land(self, c, p, sq):
+    def land(self, c: Ctx, p: int, sq: int) -> Term:
         """Outside a card, and after a jump, a landing is its own action (`symbolic.effects.land`)."""
         if self.state.in_play:
             Game.land(self.game, c, p, sq)
@@ -135,7 +141,7 @@ class _Replay:
             self.stack(k, cards)
         return True
 
-    def recorded(self, kind: str):
+    def recorded(self, kind: str) -> Term:
         """The first recorded decision of this kind."""
         return next(v for k, v, _ in self.record if k == kind)
 
@@ -265,9 +271,9 @@ _BY_FAMILY: dict[str, Callable[[_Replay], bool]] = {
 }
 
 
-def legal(game, act, args: dict):
+def legal(game: Game, act: Action, args: dict[str, Any]) -> bool | None:
     """The interpreter's own legality test for the action, where it has one (else None)."""
-    me, sq, name = args.get("me"), args.get("sq"), act.name
+    me, sq, name = args["me"], args.get("sq"), act.name
     checks = {"build_hotel": "can_build_hotel", "sell_building": "can_sell", "downgrade": "can_downgrade",
               "mortgage": "can_mortgage", "unmortgage": "can_unmortgage"}
     if game.players[me].bankrupt:
@@ -280,7 +286,8 @@ def legal(game, act, args: dict):
     return None
 
 
-def confirm(ed, steps, players, inv, acts):
+def confirm(ed: Edition, steps: list[dict[str, Any]], players: int, inv: dict[str, Any],
+            acts: list[Action]) -> tuple[bool, str]:
     """Replay a trace of catalogue actions in the interpreter from its start state; True
     when the interpreter reaches the same violation."""
     by_name = {a.name: a for a in acts}

@@ -10,13 +10,15 @@ from __future__ import annotations
 from interpreter.state import BANK, POT0
 
 from . import terms as T
-from .encode import sum_terms
+from .encode import Ctx, Node, sum_terms
+from .machine import Machine
+from .terms import Term
 
 
-class RulesMixin:
+class RulesMixin(Machine):
     # ---- money -------------------------------------------------------------------------
 
-    def transfer(self, payer: int, payee: int, amount, reason: str = "") -> None:
+    def transfer(self, payer: int, payee: int, amount: Term, reason: str = "") -> None:
         # INVARIANT (money conservation): every amount leaves one party and reaches one.
         # A pot (party POT0 - k) is an account like a player's: what it holds is `s.pots[k]`.
         s = self.state
@@ -33,7 +35,7 @@ class RulesMixin:
         else:
             s.pots[POT0 - payee] = T.add(s.pots[POT0 - payee], amount)
 
-    def pay(self, payer: int, payee: int, amount, reason: str = "", _flipped: bool = False) -> None:
+    def pay(self, payer: int, payee: int, amount: Term, reason: str = "", _flipped: bool = False) -> None:
         """A debt: paid in full, or the payer goes bankrupt. Raising money first (selling,
         mortgaging, handing deeds over) is the actions `sell_building`, `downgrade`,
         `mortgage` and `give_deed`, which the interpreter's raise loop calls."""
@@ -44,7 +46,7 @@ class RulesMixin:
             self.fork(T.lt(amount, 0), lambda: self.pay(payee, payer, T.neg(amount), reason, True))
         self.fork(T.le(amount, 0), nonpositive, lambda: self._pay(payer, payee, amount, reason))
 
-    def _pay(self, payer, payee, amount, reason):
+    def _pay(self, payer: int, payee: int, amount: Term, reason: str) -> Term:
         if payee == BANK and self.edition.redirect:            # a pot takes these receipts instead
             payee = self.edition.redirect.get(reason, BANK)
         if payer == payee:
@@ -61,22 +63,22 @@ class RulesMixin:
 
     # ---- ownership ---------------------------------------------------------------------
 
-    def set_owner(self, sq: int, new) -> None:
+    def set_owner(self, sq: int, new: Term) -> None:
         self.state.owner[sq] = new
 
-    def group_built(self, g: int):
+    def group_built(self, g: int) -> Term:
         s = self.state
         return T.or_(*[T.or_(T.lt(0, s.houses[sq]), T.lt(0, s.hotels[sq])) for sq in self.edition.group_squares[g]])
 
-    def group_counts(self, p, g: int):
+    def group_counts(self, p: int, g: int) -> Term:
         return sum_terms([T.ite(T.eq(self.state.owner[sq], p), 1, 0) for sq in self.edition.group_squares[g]])
 
-    def group_mortgages(self, g: int):
+    def group_mortgages(self, g: int) -> Term:
         return sum_terms([T.ite(self.state.mortgaged[sq], 1, 0) for sq in self.edition.group_squares[g]])
 
     # ---- landing on a deed -------------------------------------------------------------
 
-    def property_rule(self, c, p: int, sq: int) -> None:
+    def property_rule(self, c: Ctx, p: int, sq: int) -> None:
         self.after_landing()
         ed, s = self.edition, self.state
         rent_node = c.rent_fn
@@ -111,7 +113,7 @@ class RulesMixin:
 
         self.split_party(s.owner[sq], lambda o: bank_holds() if o == BANK else held(o))
 
-    def charge(self, c, p, sq, o, rent_node):
+    def charge(self, c: Ctx, p: int, sq: int, o: int, rent_node: Node | None) -> Term:
         amount = self.rent(c, sq, o)
         if rent_node is not None:
             c.rent = amount
@@ -121,7 +123,7 @@ class RulesMixin:
         if hooks:
             self.fork(self.state.bankrupt[p], None, lambda: self.fire(hooks, c, sq))
 
-    def rent(self, c, sq: int, o: int):
+    def rent(self, c: Ctx, sq: int, o: int) -> Term:
         """The deed's rent formula with the rent names bound (docs/language.md)."""
         ed, s = self.edition, self.state
         g = ed.group_of[sq]
@@ -166,7 +168,7 @@ class RulesMixin:
                 self.settle(sq, w, price, ed.bid_within_cash and least > 0)
         self.split_value(winner, [-1] + bidders, won)
 
-    def bid(self, w: int, least: int, first: int = 0):
+    def bid(self, w: int, least: int, first: int = 0) -> Term:
         """The price a winning bidder pays: one of `auction.raises` can reach it (at least
         `first` plus the least raise; within the bidder's cash when `auction.bid_within_cash`)."""
         ed, s = self.edition, self.state
@@ -178,14 +180,17 @@ class RulesMixin:
             self.assume(T.le(price, s.cash[w]))
         return price
 
-    def settle(self, sq: int, w: int, price, covered: bool, payee: int = BANK, reason: str = "auction",
+    def settle(self, sq: int, w: int, price: Term, covered: bool, payee: int = BANK, reason: str = "auction",
                way: str = "auction") -> None:
         """The auction's winner pays and takes the deed (`covered`: a positive price within
         the winner's cash, which pay() moves exactly as a transfer)."""
         if w == BANK:
             return
         self.transfer(w, payee, price, reason) if covered else self.pay(w, payee, price, reason)
-        self.fork(self.state.bankrupt[w], None, lambda: (self.set_owner(sq, w), self.acquired(w, sq, way)))
+        def take() -> None:
+            self.set_owner(sq, w)
+            self.acquired(w, sq, way)
+        self.fork(self.state.bankrupt[w], None, take)
 
     def forced_sale(self, p: int, sq: int) -> None:
         """`debt.auction_deeds`: a debtor's deed auctioned to the other players; the price goes
@@ -206,7 +211,7 @@ class RulesMixin:
             self.settle(sq, w, price, ed.bid_within_cash and least > 0, p, "forced_sale", "debt")
         self.split_value(winner, [-1] + bidders, won)
 
-    def preemption(self, sq: int, lander: int, w: int, price) -> None:
+    def preemption(self, sq: int, lander: int, w: int, price: Term) -> None:
         """`auction.preempt`: the player who landed may take the deed for the last bid plus
         the premium (the premium alone when nobody bid)."""
         ed, s = self.edition, self.state
@@ -220,10 +225,10 @@ class RulesMixin:
 
     # ---- building ----------------------------------------------------------------------
 
-    def even_level(self, sq: int):
+    def even_level(self, sq: int) -> Term:
         return T.ite(T.lt(0, self.field("hotels", sq)), self.edition.hotel_even_level, self.field("houses", sq))
 
-    def group_ready(self, p, g: int):
+    def group_ready(self, p: int, g: int) -> Term:
         ed = self.edition
         if ed.group_kind[g] != 1:
             return False
@@ -234,7 +239,7 @@ class RulesMixin:
             out = T.and_(out, T.eq(self.group_mortgages(g), 0))
         return out
 
-    def can_build(self, p, sq: int, paid: bool = True):
+    def can_build(self, p: int, sq: int, paid: bool = True) -> Term:
         ed, s = self.edition, self.state
         g = ed.group_of[sq]
         cs = [T.eq(s.owner[sq], p), T.eq(s.hotels[sq], 0), T.lt(s.houses[sq], ed.max_houses),
@@ -248,7 +253,7 @@ class RulesMixin:
                                 T.and_(*[T.le(level, self.even_level(o)) for o in ed.group_squares[g]])))
         return T.and_(*cs)
 
-    def can_build_hotel(self, p, sq: int):
+    def can_build_hotel(self, p: int, sq: int) -> Term:
         ed, s = self.edition, self.state
         g = ed.group_of[sq]
         cs = [T.eq(s.owner[sq], p), T.lt(s.hotels[sq], ed.hotels_per_lot), T.lt(0, s.bank_hotels),
@@ -257,7 +262,7 @@ class RulesMixin:
             cs += [T.or_(T.lt(0, s.hotels[o]), T.le(ed.houses_per_hotel, s.houses[o])) for o in ed.group_squares[g]]
         return T.and_(*cs)
 
-    def can_sell(self, p, sq: int):
+    def can_sell(self, p: int, sq: int) -> Term:
         ed, s = self.edition, self.state
         base = T.and_(T.eq(s.owner[sq], p), T.or_(T.lt(0, s.houses[sq]), T.lt(0, s.hotels[sq])))
         if not ed.even:
@@ -273,22 +278,22 @@ class RulesMixin:
         hotel_ok = T.or_(T.le(rest, 1), T.lt(s.bank_houses, ed.houses_per_hotel))
         return T.and_(base, top, T.implies(T.lt(0, s.hotels[sq]), hotel_ok))
 
-    def can_downgrade(self, p, sq: int):
+    def can_downgrade(self, p: int, sq: int) -> Term:
         s = self.state
         return T.and_(T.eq(s.owner[sq], p), T.lt(0, s.hotels[sq]), T.le(self.edition.houses_per_hotel, s.bank_houses))
 
-    def can_mortgage(self, p, sq: int):
+    def can_mortgage(self, p: int, sq: int) -> Term:
         s = self.state
         if not self.edition.mortgages:
             return False
         return T.and_(T.eq(s.owner[sq], p), T.not_(s.mortgaged[sq]),
                       T.not_(self.group_built(self.edition.group_of[sq])))
 
-    def can_unmortgage(self, p, sq: int):
+    def can_unmortgage(self, p: int, sq: int) -> Term:
         s = self.state
         return T.and_(T.eq(s.owner[sq], p), s.mortgaged[sq], T.le(self.edition.unmortgage_cost[sq], s.cash[p]))
 
-    def build(self, p: int, sq: int, price=None) -> None:
+    def build(self, p: int, sq: int, price: Term = None) -> None:
         ed, s = self.edition, self.state
         if price is None:
             self.transfer(p, BANK, ed.house_cost[sq], "build")
@@ -384,16 +389,16 @@ class RulesMixin:
 
     # ---- trades ------------------------------------------------------------------------
 
-    def tradeable(self, sq: int):
+    def tradeable(self, sq: int) -> Term:
         return True if self.edition.trade_built_groups else T.not_(self.group_built(self.edition.group_of[sq]))
 
     # ---- debts and bankruptcy ----------------------------------------------------------
 
-    def deed_value(self, sq: int):
+    def deed_value(self, sq: int) -> Term:
         ed = self.edition
         return T.ite(self.state.mortgaged[sq], ed.price[sq] - ed.mortgage_value[sq], ed.price[sq])
 
-    def may_give_deed(self, sq: int, owed, creditor: int):
+    def may_give_deed(self, sq: int, owed: Term, creditor: int) -> Term:
         if not self.edition.pay_with_deeds or creditor < 0:
             return False
         v = self.deed_value(sq)
@@ -414,7 +419,7 @@ class RulesMixin:
         finally:
             self.bankrupt_depth -= 1
 
-    def _bankrupt(self, p, creditor):
+    def _bankrupt(self, p: int, creditor: int) -> Term:
         ed, s = self.edition, self.state
         if p == self.cur:
             s.halt = True

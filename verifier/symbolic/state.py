@@ -16,14 +16,20 @@ landing was left to the landing actions, `effects.land`).
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 import z3
 
 from grammar.walk import rule_nodes
+from interpreter import Edition
 from interpreter.state import BANK
 
-from .terms import and_, ite, same
+from .terms import Term, and_, ite, same
+
+if TYPE_CHECKING:
+    from interpreter.engine import Game
 
 PLAYER_FIELDS = ("cash", "position", "progress", "in_jail", "jail_turns", "bankrupt")
 DEED_FIELDS = ("owner", "houses", "hotels", "mortgaged")
@@ -73,7 +79,7 @@ class SymState:
 
     # ---- the named terms -------------------------------------------------------------
 
-    def boxes(self):
+    def boxes(self) -> Iterator[tuple[str, Any]]:
         """Every container of game terms (a list or a dict) with its name, in a fixed order."""
         for f in PLAYER_FIELDS:
             yield f, getattr(self, f)
@@ -93,7 +99,7 @@ class SymState:
             yield f"areas[{k}]", values
         yield "pots", self.pots
 
-    def slots(self):
+    def slots(self) -> Iterator[tuple[str, Any, Any]]:
         """Every game term as (name, container, key), in a fixed order."""
         for name, box in self.boxes():
             for key in box if isinstance(box, dict) else range(len(box)):
@@ -124,7 +130,7 @@ class SymState:
         return out
 
 
-def merge(c, a: SymState, b: SymState) -> SymState:
+def merge(c: Term, a: SymState, b: SymState) -> SymState:
     """The state that is `a` where `c` holds and `b` elsewhere (field by field)."""
     if not isinstance(c, z3.ExprRef):
         return a if c else b
@@ -139,12 +145,12 @@ def merge(c, a: SymState, b: SymState) -> SymState:
     return out
 
 
-def fresh(ed, players: int, prefix: str = "") -> SymState:
+def fresh(ed: Edition, players: int, prefix: str = "") -> SymState:
     """Every field a fresh Z3 constant (the state an inductive step starts from)."""
-    def number(name):
+    def number(name: str) -> Term:
         return z3.Int(prefix + name)
 
-    def yes_no(name):
+    def yes_no(name: str) -> Term:
         return z3.Bool(prefix + name)
 
     s = SymState(players)
@@ -175,13 +181,13 @@ def fresh(ed, players: int, prefix: str = "") -> SymState:
     return s
 
 
-def ends(ed) -> bool:
+def ends(ed: Edition) -> bool:
     """Whether the game can be over inside an action or an invariant reads `over`: the
     edition says `end game` or names `over` (otherwise the field is the constant no)."""
     return any(node.get("stmt") == "end_game" for node in rule_nodes(ed.ir)) or reads(ed, "over")
 
 
-def reads(ed, name: str) -> bool:
+def reads(ed: Edition, name: str) -> bool:
     """Whether a rule reads the name: a field or flag only some editions need (the turn
     counter, the doubles of a throw) is made only for them, otherwise it is a constant.
     The worked examples are not rules: what an expectation reads (`over`) must not change
@@ -189,7 +195,7 @@ def reads(ed, name: str) -> bool:
     return any(node.get("name") == name for node in rule_nodes(ed.ir))
 
 
-def domain(ed, s: SymState):
+def domain(ed: Edition, s: SymState) -> Term:
     """What the representation itself guarantees (types, not invariants): a holder is the
     bank or a seat, a card is in its deck or with a seat, a position is a square."""
     P = s.players
@@ -204,7 +210,7 @@ def domain(ed, s: SymState):
     return and_(*[c for c in cs if isinstance(c, z3.ExprRef)])
 
 
-def initial(ed, players: int) -> SymState:
+def initial(ed: Edition, players: int) -> SymState:
     """The state `Game.setup` leaves (before the roll-off, which moves nothing)."""
     s = SymState(players)
     n = ed.n
@@ -230,7 +236,7 @@ def initial(ed, players: int) -> SymState:
     return s
 
 
-def from_game(game) -> SymState:
+def from_game(game: Game) -> SymState:
     """The abstraction of a running interpreter game (concrete values)."""
     st, ed = game.state, game.edition
     s = SymState(len(st.players))

@@ -7,15 +7,20 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from typing import Any
 
 import z3
 
+Term = Any
+"""A value of the symbolic semantics: a concrete int, bool, Fraction or str, or a Z3 term
+(z3 ships no type information, so to mypy a Z3 term is Any, and so is this union)."""
 
-def is_sym(x) -> bool:
+
+def is_sym(x: Term) -> bool:
     return isinstance(x, z3.ExprRef)
 
 
-def lift(x):
+def lift(x: Term) -> Term:
     """A value as a Z3 term."""
     if isinstance(x, z3.ExprRef):
         return x
@@ -29,7 +34,7 @@ def lift(x):
     raise TypeError(f"no symbolic value for {x!r}")
 
 
-def same(a, b) -> bool:
+def same(a: Term, b: Term) -> bool:
     """Structurally the same value (cheap: identity first)."""
     if a is b:
         return True
@@ -41,7 +46,7 @@ def same(a, b) -> bool:
     return type(a) is type(b) and a == b
 
 
-def ite(c, a, b):
+def ite(c: Term, a: Term, b: Term) -> Term:
     if not is_sym(c):
         return a if c else b
     if same(a, b):
@@ -64,7 +69,7 @@ _MAIN = z3.main_ctx()
 _INT = z3.IntSort(_MAIN)
 
 
-def _kind(x) -> int:
+def _kind(x: Term) -> int:
     """A term's sort kind by the C API (`sort_kind` wraps a sort object on every call);
     the wrapper's class tells a yes/no term and a whole number without asking."""
     if type(x) is z3.BoolRef:
@@ -75,7 +80,7 @@ def _kind(x) -> int:
     return z3.Z3_get_sort_kind(ref, z3.Z3_get_sort(ref, x.as_ast()))
 
 
-def _binary(make, x, y):
+def _binary(make: Any, x: Term, y: Term) -> Term:
     """`make(x, y)` over two Int (or two Real) terms: the term the operator makes, without
     its wrapper's coercions; None for other sorts (the operator then coerces)."""
     kind = _kind(x)
@@ -90,7 +95,7 @@ def _binary(make, x, y):
 _NARY = (z3.Z3_mk_add, z3.Z3_mk_sub)      # made from an array of arguments
 
 
-def _junction(make, out: list):
+def _junction(make: Any, out: list[Any]) -> Term:
     """`z3.And`/`z3.Or` of Bool terms by the C API (the Python wrapper's argument checks
     cost several times the term itself, and these are built by the hundred thousand)."""
     ctx = out[0].ctx
@@ -98,7 +103,7 @@ def _junction(make, out: list):
     return z3.BoolRef(make(ctx.ref(), len(out), args), ctx)
 
 
-def and_(*xs):
+def and_(*xs: Term) -> Term:
     out = []
     for x in xs:
         if is_sym(x):
@@ -110,7 +115,7 @@ def and_(*xs):
     return out[0] if len(out) == 1 else _junction(z3.Z3_mk_and, out)
 
 
-def or_(*xs):
+def or_(*xs: Term) -> Term:
     out = []
     for x in xs:
         if is_sym(x):
@@ -122,15 +127,15 @@ def or_(*xs):
     return out[0] if len(out) == 1 else _junction(z3.Z3_mk_or, out)
 
 
-def not_(x):
+def not_(x: Term) -> Term:
     return z3.BoolRef(z3.Z3_mk_not(x.ctx.ref(), x.as_ast()), x.ctx) if is_sym(x) else not x
 
 
-def implies(a, b):
+def implies(a: Term, b: Term) -> Term:
     return or_(not_(a), b)
 
 
-def add(a, b):
+def add(a: Term, b: Term) -> Term:
     if is_sym(a) or is_sym(b):
         if not is_sym(a) and a == 0:
             return b
@@ -142,7 +147,7 @@ def add(a, b):
     return a + b
 
 
-def sub(a, b):
+def sub(a: Term, b: Term) -> Term:
     if is_sym(a) or is_sym(b):
         if not is_sym(b) and b == 0:
             return a
@@ -152,7 +157,7 @@ def sub(a, b):
     return a - b
 
 
-def mul(a, b):
+def mul(a: Term, b: Term) -> Term:
     if is_sym(a) or is_sym(b):
         for x, y in ((a, b), (b, a)):
             if not is_sym(x):
@@ -164,11 +169,11 @@ def mul(a, b):
     return a * b
 
 
-def neg(a):
+def neg(a: Term) -> Term:
     return -a if is_sym(a) else -a
 
 
-def div(a, b):
+def div(a: Term, b: Term) -> Term:
     """Exact division (the interpreter's `_divide`): an int when it divides evenly."""
     if is_sym(a) or is_sym(b):
         return z3.ToReal(lift(a)) / lift(b) if not _is_real(a) else lift(a) / lift(b)
@@ -177,11 +182,11 @@ def div(a, b):
     return Fraction(a) / b
 
 
-def _is_real(x) -> bool:
+def _is_real(x: Term) -> bool:
     return is_sym(x) and x.sort() == z3.RealSort()
 
 
-def cmp(op: str, a, b):
+def cmp(op: str, a: Term, b: Term) -> Term:
     if is_sym(a) or is_sym(b):
         x, y = lift(a), lift(b)
         if op != "!=":
@@ -201,28 +206,28 @@ _COMPARE = {"==": z3.Z3_mk_eq, "<": z3.Z3_mk_lt, "<=": z3.Z3_mk_le, ">": z3.Z3_m
 _REFLECTED = {"==": "==", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
 
 
-def eq(a, b):
+def eq(a: Term, b: Term) -> Term:
     return cmp("==", a, b)
 
 
-def lt(a, b):
+def lt(a: Term, b: Term) -> Term:
     return cmp("<", a, b)
 
 
-def le(a, b):
+def le(a: Term, b: Term) -> Term:
     return cmp("<=", a, b)
 
 
-def mod(a, n: int):
+def mod(a: Term, n: int) -> Term:
     return a % n if not is_sym(a) else lift(a) % n
 
 
-def idiv(a, n: int):
+def idiv(a: Term, n: int) -> Term:
     """Floor division by a positive constant (Python's // and Z3's div agree for n > 0)."""
     return a // n if not is_sym(a) else lift(a) / n
 
 
-def round_money(x, up: bool):
+def round_money(x: Term, up: bool) -> Term:
     """A ratio rounded to a whole amount, by `money.rounding` (`_round` in the interpreter)."""
     if not is_sym(x):
         if isinstance(x, int):
@@ -233,7 +238,7 @@ def round_money(x, up: bool):
     return -z3.ToInt(-x) if up else z3.ToInt(x)
 
 
-def pick(index, table: list, default=None):
+def pick(index: Term, table: list[Any], default: Term = None) -> Term:
     """`table[index]` for a symbolic index: an if-chain over the table's positions."""
     if not is_sym(index):
         return table[index]
@@ -243,7 +248,7 @@ def pick(index, table: list, default=None):
     return out
 
 
-def concrete(x):
+def concrete(x: Term) -> Term:
     """A folded value as a plain Python value (for the differential test and traces)."""
     if not is_sym(x):
         return x

@@ -24,7 +24,7 @@ from grammar.language import parts
 from interpreter import Edition
 from interpreter.state import BANK
 
-from . import terms as T
+from . import terms
 from .encode import Ctx, Node, Unsupported, val
 from .engine import SymGame
 from .machine import Provider
@@ -41,51 +41,52 @@ class Action:
     force: dict = field(default_factory=dict)
     extra: dict = field(default_factory=dict)
 
-    def step(self, ed: Edition, state: SymState, args: dict[str, Any] | None = None,
+    def step(self, edition: Edition, state: SymState, args: dict[str, Any] | None = None,
              provider: Provider | None = None, tag: str = "", abstract_bankruptcy: bool = False) -> SymGame:
         """Run the action on `state` (copied). `args` fixes parameters (concrete mode);
         a missing one is a fresh constant over its domain (symbolic mode). With
         `abstract_bankruptcy` (symbolic mode), a bankruptcy is an unsupported path."""
-        g = SymGame(ed, state.copy(), provider=provider, force=self.force, tag=tag,
-                    abstract_bankruptcy=abstract_bankruptcy)
-        g.state.ok, g.state.unsupported, g.state.halt, g.state.kept, g.state.deferred = True, False, False, False, False
+        game = SymGame(edition, state.copy(), provider=provider, force=self.force, tag=tag,
+                       abstract_bankruptcy=abstract_bankruptcy)
+        start = game.state
+        start.ok, start.unsupported, start.halt, start.kept, start.deferred = True, False, False, False, False
         names = list(self.params)
         values: dict[str, Any] = {}
 
         def bind(i):
             if i == len(names):
-                self.body(g, **values)
+                self.body(game, **values)
                 return
             name = names[i]
             v = (args or {}).get(name)
             if v is None:
                 v = z3.Int(f"{tag}{self.name}.{name}")
-                g.choices[f"{tag}{self.name}.{name}"] = v
+                game.choices[f"{tag}{self.name}.{name}"] = v
 
             def run(x):
                 values[name] = x
                 bind(i + 1)
-            g.split_value(v, self.params[name], run)
+            game.split_value(v, self.params[name], run)
         bind(0)
-        return g
+        return game
 
 
-def _mover(g: SymGame, p: int) -> None:
+def _mover(game: SymGame, p: int) -> None:
     """The seat acting is in the game and it is their turn (the game is not over)."""
-    g.cur = p
-    g.assume(T.and_(T.not_(g.state.bankrupt[p]), T.not_(g.state.over)))
+    game.cur = p
+    game.assume(terms.and_(terms.not_(game.state.bankrupt[p]), terms.not_(game.state.over)))
 
 
-def _at(g: SymGame, p: int, sq: int) -> None:
+def _at(game: SymGame, p: int, sq: int) -> None:
     """`p` stands on `sq` (the position becomes that constant downstream)."""
-    g.assume(T.eq(g.state.position[p], sq))
-    g.state.position[p] = sq
+    game.assume(terms.eq(game.state.position[p], sq))
+    game.state.position[p] = sq
 
 
-def _dice(g: SymGame) -> Term:
-    ed = g.edition
-    return g.choice("dice", ("range", ed.dice, ed.dice * ed.faces) if g.provider is None
-                    else list(range(ed.dice, ed.dice * ed.faces + 1)))
+def _dice(game: SymGame) -> Term:
+    edition = game.edition
+    return game.choice("dice", ("range", edition.dice, edition.dice * edition.faces) if game.provider is None
+                       else list(range(edition.dice, edition.dice * edition.faces + 1)))
 
 
 MOVES = ("move_to", "move_by", "advance_to_nearest", "go_to_jail")
@@ -127,14 +128,14 @@ def draws_of(ir: dict) -> dict:
     return out
 
 
-def catalogue(ir: dict, players: int, ed: Edition | None = None) -> list[Action]:
+def catalogue(ir: dict, players: int, edition: Edition | None = None) -> list[Action]:
     """Every action of the edition `ir` for `players` seats, in a fixed order: one builder
     per kind of action, each leaving out what the edition's rules never take."""
-    book = _Book(ir, ed or interpreter.load(ir), players)
+    book = _Book(ir, edition or interpreter.load(ir), players)
     out = [action for build in (_turn_flow, _jail, _property_rule, _building, _mortgages, _trade_deed,
                                 _trade_card, _debts, _end_of_turn, _landings, _cards)
            for action in build(book)]
-    return [a for a in out if offered(book.ed, a.name)]
+    return [a for a in out if offered(book.edition, a.name)]
 
 
 @dataclass
@@ -143,7 +144,7 @@ class _Book:
     cards an action ranges over."""
 
     ir: dict
-    ed: Any
+    edition: Edition
     players: int
     seats: list[int] = field(init=False)
     deeds: list[int] = field(init=False)
@@ -151,76 +152,76 @@ class _Book:
     cards: list[tuple[int, int]] = field(init=False)      # (deck, card) of every card
 
     def __post_init__(self) -> None:
-        ed = self.ed
+        edition = self.edition
         self.seats = list(range(self.players))
-        self.deeds = list(ed.deeds)
-        self.lots = [sq for sq in self.deeds if ed.kind[sq] == 1]
-        self.cards = [(k, i) for k, d in enumerate(ed.decks) for i in range(len(d.get("cards", [])))]
+        self.deeds = list(edition.deeds)
+        self.lots = [sq for sq in self.deeds if edition.kind[sq] == 1]
+        self.cards = [(k, i) for k, d in enumerate(edition.decks) for i in range(len(d.get("cards", [])))]
 
 
 def _turn_flow(book: _Book) -> list[Action]:
     """The roll (a `roll` hook may replace the move) and, where a rule reads `turn`, the
     end of a turn."""
     seats = book.seats
-    hooked = bool(g_hooks(book.ir, "roll")) or reads(book.ed, "doubles")
+    hooked = bool(g_hooks(book.ir, "roll")) or reads(book.edition, "doubles")
 
-    def roll(g: SymGame, me: int) -> None:
-        _mover(g, me)
-        g.assume(T.not_(g.state.in_jail[me]))
+    def roll(game: SymGame, me: int) -> None:
+        _mover(game, me)
+        game.assume(terms.not_(game.state.in_jail[me]))
         if not hooked:
-            g.move(me, _dice(g))
+            game.move(me, _dice(game))
             return
-        total = _dice(g)
-        c = Ctx(me, total)
-        c.doubles = g.double(total)
-        g.rolled(c, me, total)
+        total = _dice(game)
+        ctx = Ctx(me, total)
+        ctx.doubles = game.double(total)
+        game.rolled(ctx, me, total)
     out = [Action("roll", "roll", {"me": seats}, roll)]
 
-    def end_turn(g: SymGame, me: int) -> None:
-        _mover(g, me)
-        g.state.turns = T.add(g.state.turns, 1)
-    if reads(book.ed, "turn"):
+    def end_turn(game: SymGame, me: int) -> None:
+        _mover(game, me)
+        game.state.turns = terms.add(game.state.turns, 1)
+    if reads(book.edition, "turn"):
         out.append(Action("turn:end", "roll", {"me": seats}, end_turn))
     return out
 
 
 def _jail(book: _Book) -> list[Action]:
     """Going to jail for doubles, and the ways out: the fine, a double, a failed roll, a card."""
-    ed, seats, cards = book.ed, book.seats, book.cards
+    edition, seats, cards = book.edition, book.seats, book.cards
     out = []
 
-    def doubles(g: SymGame, me: int) -> None:
-        _mover(g, me)
-        g.assume(T.not_(g.state.in_jail[me]))
-        g.go_to_jail(me, "doubles")
-    if ed.doubles_to_jail:
+    def doubles(game: SymGame, me: int) -> None:
+        _mover(game, me)
+        game.assume(terms.not_(game.state.in_jail[me]))
+        game.go_to_jail(me, "doubles")
+    if edition.doubles_to_jail:
         out.append(Action("jail:doubles", "jail", {"me": seats}, doubles))
 
-    def pay_fine(g: SymGame, me: int) -> None:
-        _mover(g, me)
-        g.assume(T.and_(g.state.in_jail[me], T.le(ed.jail_fine, g.state.cash[me])))
-        g.jail_pay_fine(me)
+    def pay_fine(game: SymGame, me: int) -> None:
+        _mover(game, me)
+        game.assume(terms.and_(game.state.in_jail[me], terms.le(edition.jail_fine, game.state.cash[me])))
+        game.jail_pay_fine(me)
     out.append(Action("jail:pay_fine", "jail", {"me": seats}, pay_fine))
 
-    doubles_totals = sorted({ed.dice * f for f in range(1, ed.faces + 1)})
+    doubles_totals = sorted({edition.dice * f for f in range(1, edition.faces + 1)})
 
-    def jail_double(g: SymGame, me: int) -> None:
-        _mover(g, me)
-        g.assume(g.state.in_jail[me])
-        g.jail_double(me, g.choice("dice", doubles_totals))
+    def jail_double(game: SymGame, me: int) -> None:
+        _mover(game, me)
+        game.assume(game.state.in_jail[me])
+        game.jail_double(me, game.choice("dice", doubles_totals))
     out.append(Action("jail:double", "jail", {"me": seats}, jail_double))
 
-    def jail_fail(g: SymGame, me: int) -> None:
-        _mover(g, me)
-        g.assume(g.state.in_jail[me])
-        g.jail_fail(me, _dice(g))
+    def jail_fail(game: SymGame, me: int) -> None:
+        _mover(game, me)
+        game.assume(game.state.in_jail[me])
+        game.jail_fail(me, _dice(game))
     out.append(Action("jail:fail", "jail", {"me": seats}, jail_fail))
 
-    def use_card(g: SymGame, me: int, card: int) -> None:
+    def use_card(game: SymGame, me: int, card: int) -> None:
         k, i = cards[card]
-        _mover(g, me)
-        g.assume(T.and_(g.state.in_jail[me], T.eq(g.state.loc[k][i], me)))
-        g.jail_use_card(me, k, i)
+        _mover(game, me)
+        game.assume(terms.and_(game.state.in_jail[me], terms.eq(game.state.loc[k][i], me)))
+        game.jail_use_card(me, k, i)
     if cards:
         out.append(Action("jail:use_card", "jail", {"me": seats, "card": list(range(len(cards)))}, use_card,
                           extra={"cards": cards}))
@@ -229,33 +230,34 @@ def _jail(book: _Book) -> list[Action]:
 
 def _property_rule(book: _Book) -> list[Action]:
     """Landing on a deed: buying it, its auction, and rent by kind of deed."""
-    ed, seats, deeds = book.ed, book.seats, book.deeds
+    edition, seats, deeds = book.edition, book.seats, book.deeds
     out = []
 
-    def buy(g: SymGame, me: int, sq: int) -> None:
-        _mover(g, me)
-        _at(g, me, sq)
-        g.assume(T.and_(T.eq(g.state.owner[sq], BANK), T.le(ed.price[sq], g.state.cash[me])))
-        g.state.owner[sq] = BANK
-        g.property_rule(Ctx(me, _dice(g)), me, sq)
-    if not ed.auction_only:              # where every free deed is auctioned, nobody buys at a price
+    def buy(game: SymGame, me: int, sq: int) -> None:
+        _mover(game, me)
+        _at(game, me, sq)
+        game.assume(terms.and_(terms.eq(game.state.owner[sq], BANK), terms.le(edition.price[sq], game.state.cash[me])))
+        game.state.owner[sq] = BANK
+        game.property_rule(Ctx(me, _dice(game)), me, sq)
+    if not edition.auction_only:              # where every free deed is auctioned, nobody buys at a price
         out.append(Action("buy", "property", {"me": seats, "sq": deeds}, buy, force={"buy": True}))
 
-    def auction(g: SymGame, me: int, sq: int) -> None:
-        _mover(g, me)
-        _at(g, me, sq)
-        g.assume(T.eq(g.state.owner[sq], BANK))
-        g.state.owner[sq] = BANK
-        g.property_rule(Ctx(me, _dice(g)), me, sq)
+    def auction(game: SymGame, me: int, sq: int) -> None:
+        _mover(game, me)
+        _at(game, me, sq)
+        game.assume(terms.eq(game.state.owner[sq], BANK))
+        game.state.owner[sq] = BANK
+        game.property_rule(Ctx(me, _dice(game)), me, sq)
     out.append(Action("auction", "property", {"me": seats, "sq": deeds}, auction, force={"buy": False}))
 
-    def rent(g: SymGame, me: int, sq: int) -> None:
-        _mover(g, me)
-        _at(g, me, sq)
-        g.assume(T.and_(T.not_(T.eq(g.state.owner[sq], BANK)), T.not_(T.eq(g.state.owner[sq], me))))
-        g.property_rule(Ctx(me, _dice(g)), me, sq)
+    def rent(game: SymGame, me: int, sq: int) -> None:
+        _mover(game, me)
+        _at(game, me, sq)
+        owner = game.state.owner[sq]
+        game.assume(terms.and_(terms.not_(terms.eq(owner, BANK)), terms.not_(terms.eq(owner, me))))
+        game.property_rule(Ctx(me, _dice(game)), me, sq)
     for kind in ("lot", "station", "utility"):
-        squares = [sq for sq in deeds if g_kind(ed, sq) == kind]
+        squares = [sq for sq in deeds if g_kind(edition, sq) == kind]
         if squares:
             out.append(Action(f"rent:{kind}", "property", {"me": seats, "sq": squares}, rent))
     return out
@@ -263,32 +265,32 @@ def _property_rule(book: _Book) -> list[Action]:
 
 def _building(book: _Book) -> list[Action]:
     """Building a house (unless the bank's shortage auctions it) or a hotel."""
-    ed, seats, lots, players = book.ed, book.seats, book.lots, book.players
+    edition, seats, lots, players = book.edition, book.seats, book.lots, book.players
 
-    def shortage(g: SymGame) -> Term:
+    def shortage(game: SymGame) -> Term:
         """`request_house` auctions the houses instead when the bank runs short."""
-        s = g.state
-        if not ed.shortage_auction:
+        s = game.state
+        if not edition.shortage_auction:
             return False
         builders = 0
         for q in seats:
-            can = T.or_(*[g.can_build(q, o) for o in lots])
-            builders = T.add(builders, T.ite(T.and_(T.not_(s.bankrupt[q]), can), 1, 0))
-        alive = sum_ite([T.not_(s.bankrupt[q]) for q in seats])
-        return T.and_(T.lt(s.bank_houses, players), T.lt(s.bank_houses, alive), T.le(2, builders),
-                      T.lt(s.bank_houses, builders))
+            can = terms.or_(*[game.can_build(q, o) for o in lots])
+            builders = terms.add(builders, terms.ite(terms.and_(terms.not_(s.bankrupt[q]), can), 1, 0))
+        alive = sum_ite([terms.not_(s.bankrupt[q]) for q in seats])
+        return terms.and_(terms.lt(s.bank_houses, players), terms.lt(s.bank_houses, alive), terms.le(2, builders),
+                          terms.lt(s.bank_houses, builders))
 
-    def build_house(g: SymGame, me: int, sq: int) -> None:
-        _mover(g, me)
-        if "shortage" not in g.memo:        # read before any effect: the same in every branch
-            g.memo["shortage"] = shortage(g)
-        g.assume(T.and_(g.can_build(me, sq), T.not_(g.memo["shortage"])))
-        g.build(me, sq)
+    def build_house(game: SymGame, me: int, sq: int) -> None:
+        _mover(game, me)
+        if "shortage" not in game.memo:        # read before any effect: the same in every branch
+            game.memo["shortage"] = shortage(game)
+        game.assume(terms.and_(game.can_build(me, sq), terms.not_(game.memo["shortage"])))
+        game.build(me, sq)
 
-    def build_hotel(g: SymGame, me: int, sq: int) -> None:
-        _mover(g, me)
-        g.assume(g.can_build_hotel(me, sq))
-        g.build_hotel(me, sq)
+    def build_hotel(game: SymGame, me: int, sq: int) -> None:
+        _mover(game, me)
+        game.assume(game.can_build_hotel(me, sq))
+        game.build_hotel(me, sq)
     return [Action("build_house", "build", {"me": seats, "sq": lots}, build_house),
             Action("build_hotel", "build", {"me": seats, "sq": lots}, build_hotel)]
 
@@ -301,10 +303,10 @@ def _mortgages(book: _Book) -> list[Action]:
                               ("downgrade", "can_downgrade", "downgrade"),
                               ("mortgage", "can_mortgage", "mortgage"),
                               ("unmortgage", "can_unmortgage", "unmortgage")):
-        def manage(g, me, sq, guard=guard, mech=mech):
-            _mover(g, me)
-            g.assume(getattr(g, guard)(me, sq))
-            getattr(g, mech)(me, sq)
+        def manage(game, me, sq, guard=guard, mech=mech):
+            _mover(game, me)
+            game.assume(getattr(game, guard)(me, sq))
+            getattr(game, mech)(me, sq)
         squares = book.lots if name in ("sell_building", "downgrade") else book.deeds
         out.append(Action(name, "manage", {"me": book.seats, "sq": squares}, manage))
     return out
@@ -312,117 +314,119 @@ def _mortgages(book: _Book) -> list[Action]:
 
 def _trade_deed(book: _Book) -> list[Action]:
     """A deed bought from its holder, for cash either way."""
-    ed = book.ed
-    if not ed.trade_deeds:
+    edition = book.edition
+    if not edition.trade_deeds:
         return []
 
-    def trade_deed(g: SymGame, me: int, sq: int) -> None:
-        _mover(g, me)
-        s = g.state
-        cash = g.choice("trade_cash", ("range", None, None) if g.provider is None else [ed.price[sq]], seat=me)
+    def trade_deed(game: SymGame, me: int, sq: int) -> None:
+        _mover(game, me)
+        s = game.state
+        cash = game.choice("trade_cash", ("range", None, None) if game.provider is None else [edition.price[sq]],
+                           seat=me)
 
         def partner(q):
-            s = g.state
-            g.assume(q != BANK and q != me)
+            s = game.state
+            game.assume(q != BANK and q != me)
             if q == BANK or q == me:
                 return
-            cs = [T.not_(s.bankrupt[q]), g.tradeable(sq), ed.trade_deeds,
-                  T.implies(T.lt(0, cash), T.le(cash, s.cash[me])),
-                  T.implies(T.lt(cash, 0), T.le(T.neg(cash), s.cash[q]))]
-            if not ed.trade_cash:
-                cs.append(T.eq(cash, 0))
-            g.assume(T.and_(*cs))
-            g.set_owner(sq, me)
-            g.fork(T.lt(0, cash), lambda: g.transfer(me, q, cash, "trade"),
-                   lambda: g.fork(T.lt(cash, 0), lambda: g.transfer(q, me, T.neg(cash), "trade")))
-            g.fork(g.state.mortgaged[sq], lambda: g.received_mortgaged(me, sq))
-            g.acquired(me, sq, "trade")
-        g.split_party(s.owner[sq], partner)
+            cs = [terms.not_(s.bankrupt[q]), game.tradeable(sq), edition.trade_deeds,
+                  terms.implies(terms.lt(0, cash), terms.le(cash, s.cash[me])),
+                  terms.implies(terms.lt(cash, 0), terms.le(terms.neg(cash), s.cash[q]))]
+            if not edition.trade_cash:
+                cs.append(terms.eq(cash, 0))
+            game.assume(terms.and_(*cs))
+            game.set_owner(sq, me)
+            game.fork(terms.lt(0, cash), lambda: game.transfer(me, q, cash, "trade"),
+                      lambda: game.fork(terms.lt(cash, 0), lambda: game.transfer(q, me, terms.neg(cash), "trade")))
+            game.fork(game.state.mortgaged[sq], lambda: game.received_mortgaged(me, sq))
+            game.acquired(me, sq, "trade")
+        game.split_party(s.owner[sq], partner)
     return [Action("trade_deed", "trade", {"me": book.seats, "sq": book.deeds}, trade_deed, force={"accept": True})]
 
 
 def _trade_card(book: _Book) -> list[Action]:
     """A kept card bought from its holder, for cash either way."""
-    ed, cards, players = book.ed, book.cards, book.players
-    if not (cards and ed.trade_cards):
+    edition, cards, players = book.edition, book.cards, book.players
+    if not (cards and edition.trade_cards):
         return []
 
-    def trade_card(g: SymGame, me: int, card: int) -> None:
+    def trade_card(game: SymGame, me: int, card: int) -> None:
         k, i = cards[card]
-        _mover(g, me)
-        cash = g.choice("trade_cash", ("range", None, None) if g.provider is None else [ed.jail_fine], seat=me)
+        _mover(game, me)
+        cash = game.choice("trade_cash", ("range", None, None) if game.provider is None else [edition.jail_fine],
+                           seat=me)
 
         def holder(q):
-            s = g.state
-            g.assume(q != BANK and q != me)
+            s = game.state
+            game.assume(q != BANK and q != me)
             if q == BANK or q == me:
                 return
-            cs = [T.not_(s.bankrupt[q]), T.implies(T.lt(0, cash), T.le(cash, s.cash[me])),
-                  T.implies(T.lt(cash, 0), T.le(T.neg(cash), s.cash[q]))]
-            if not ed.trade_cash:
-                cs.append(T.eq(cash, 0))
-            g.assume(T.and_(*cs))
+            cs = [terms.not_(s.bankrupt[q]), terms.implies(terms.lt(0, cash), terms.le(cash, s.cash[me])),
+                  terms.implies(terms.lt(cash, 0), terms.le(terms.neg(cash), s.cash[q]))]
+            if not edition.trade_cash:
+                cs.append(terms.eq(cash, 0))
+            game.assume(terms.and_(*cs))
             s.loc[k][i] = me
-            g.fork(T.lt(0, cash), lambda: g.transfer(me, q, cash, "trade"),
-                   lambda: g.fork(T.lt(cash, 0), lambda: g.transfer(q, me, T.neg(cash), "trade")))
-        g.split_value(g.state.loc[k][i], range(-1, players), holder)
+            game.fork(terms.lt(0, cash), lambda: game.transfer(me, q, cash, "trade"),
+                      lambda: game.fork(terms.lt(cash, 0), lambda: game.transfer(q, me, terms.neg(cash), "trade")))
+        game.split_value(game.state.loc[k][i], range(-1, players), holder)
     return [Action("trade_card", "trade", {"me": book.seats, "card": list(range(len(cards)))}, trade_card,
                    extra={"cards": cards})]
 
 
 def _debts(book: _Book) -> list[Action]:
     """Raising money for a debt: a deed handed to the creditor, or auctioned."""
-    ed, seats, deeds = book.ed, book.seats, book.deeds
+    edition, seats, deeds = book.edition, book.seats, book.deeds
     out = []
 
-    def give_deed(g: SymGame, me: int, sq: int, creditor: int) -> None:
-        _mover(g, me)
+    def give_deed(game: SymGame, me: int, sq: int, creditor: int) -> None:
+        _mover(game, me)
         if creditor == me:
-            g.assume(False)
+            game.assume(False)
             return
-        owed = g.choice("owed", ("range", 1, None) if g.provider is None else [ed.price[sq]], seat=me)
-        s = g.state
-        g.assume(T.and_(T.eq(s.owner[sq], me), T.not_(s.bankrupt[creditor]), T.lt(s.cash[me], owed),
-                        g.may_give_deed(sq, owed, creditor)))
-        g.set_owner(sq, creditor)
-        g.fork(g.state.mortgaged[sq], lambda: g.received_mortgaged(creditor, sq))
-        g.acquired(creditor, sq, "debt")
-    if ed.pay_with_deeds:
+        owed = game.choice("owed", ("range", 1, None) if game.provider is None else [edition.price[sq]], seat=me)
+        s = game.state
+        game.assume(terms.and_(terms.eq(s.owner[sq], me), terms.not_(s.bankrupt[creditor]), terms.lt(s.cash[me], owed),
+                               game.may_give_deed(sq, owed, creditor)))
+        game.set_owner(sq, creditor)
+        game.fork(game.state.mortgaged[sq], lambda: game.received_mortgaged(creditor, sq))
+        game.acquired(creditor, sq, "debt")
+    if edition.pay_with_deeds:
         out.append(Action("give_deed", "debt", {"me": seats, "sq": deeds, "creditor": seats}, give_deed))
 
-    def debt_auction(g: SymGame, me: int, sq: int) -> None:
-        _mover(g, me)
-        g.assume(T.eq(g.state.owner[sq], me))
-        g.forced_sale(me, sq)
-    if ed.debt_auction:
+    def debt_auction(game: SymGame, me: int, sq: int) -> None:
+        _mover(game, me)
+        game.assume(terms.eq(game.state.owner[sq], me))
+        game.forced_sale(me, sq)
+    if edition.debt_auction:
         out.append(Action("debt_auction", "debt", {"me": seats, "sq": deeds}, debt_auction))
     return out
 
 
 def _end_of_turn(book: _Book) -> list[Action]:
     """The spec's end-of-turn actions, one per item where the items are known before the game."""
-    ir, ed, seats = book.ir, book.ed, book.seats
+    ir, edition, seats = book.ir, book.edition, book.seats
     if not ir.get("actions"):
         return []
-    probe = SymGame(ed, fresh(ed, book.players))
+    probe = SymGame(edition, fresh(edition, book.players))
     out = []
     for k, spec in enumerate(ir["actions"]):
         items = _items(probe, spec)
 
-        def end_of_turn(g, me, item=None, spec=spec):
-            _mover(g, me)
-            c = Ctx(me, reason="action")
+        def end_of_turn(game, me, item=None, spec=spec):
+            _mover(game, me)
+            ctx = Ctx(me, reason="action")
             if item is None:
                 raise Unsupported(f"the items of the action `{spec['key']}` are not known before the game")
-            found = [(e, m) for e, m in g.expr(spec["over"], c) if val(e) == item]
+            found = [(e, m) for e, m in game.expr(spec["over"], ctx) if val(e) == item]
             if not found:
-                g.assume(False)
+                game.assume(False)
                 return
             (element, member), = found
-            c.vars[spec["var"]] = element
-            allowed = g.expr(spec["allowed"], c) if spec.get("allowed") is not None else True
-            g.assume(T.and_(member, allowed))
-            g.block(spec.get("effect") or [], c)
+            ctx.vars[spec["var"]] = element
+            allowed = game.expr(spec["allowed"], ctx) if spec.get("allowed") is not None else True
+            game.assume(terms.and_(member, allowed))
+            game.block(spec.get("effect") or [], ctx)
         params = {"me": seats, "item": items} if items else {"me": seats}
         out.append(Action("action:" + spec["key"], "action", params, end_of_turn, extra={"index": k}))
     return out
@@ -435,53 +439,53 @@ def _items(probe: SymGame, spec: dict[str, Any]) -> list[Any]:
         items = [val(e) for e, _ in probe.expr(spec["over"], Ctx(0))]
     except Unsupported:
         return []
-    return [] if any(T.is_sym(x) for x in items) else items
+    return [] if any(terms.is_sym(x) for x in items) else items
 
 
 def _landings(book: _Book) -> list[Action]:
     """The `land` hooks, and each square's `on_land` and `on_pass` statements."""
-    ir, ed, seats = book.ir, book.ed, book.seats
+    ir, edition, seats = book.ir, book.edition, book.seats
     out = []
 
-    def land_hooks(g: SymGame, me: int, at: int) -> None:
-        _mover(g, me)
-        _at(g, me, at)
-        g.fire(g.hooks("land"), Ctx(me, _dice(g), "square:" + ed.square_ids[at]), at)
+    def land_hooks(game: SymGame, me: int, at: int) -> None:
+        _mover(game, me)
+        _at(game, me, at)
+        game.fire(game.hooks("land"), Ctx(me, _dice(game), "square:" + edition.square_ids[at]), at)
     if any(h["event"] == "land" for h in ir.get("hooks", [])):
-        out.append(Action("hook:land", "hook", {"me": seats, "at": list(range(ed.n))}, land_hooks))
+        out.append(Action("hook:land", "hook", {"me": seats, "at": list(range(edition.n))}, land_hooks))
 
-    for sq in range(ed.n):
-        square = g_square(ed, sq)
+    for sq in range(edition.n):
+        square = g_square(edition, sq)
         if square.get("on_land"):
-            def on_land(g, me, sq=sq, square=square):
-                _mover(g, me)
-                _at(g, me, sq)
-                g.block(square["on_land"], Ctx(me, _dice(g), "square:" + square["key"]))
+            def on_land(game, me, sq=sq, square=square):
+                _mover(game, me)
+                _at(game, me, sq)
+                game.block(square["on_land"], Ctx(me, _dice(game), "square:" + square["key"]))
             out.append(Action("square:" + square["key"], "square", {"me": seats}, on_land))
         if square.get("on_pass"):
-            def on_pass(g, me, sq=sq, square=square):
-                _mover(g, me)
-                g.block(square["on_pass"], Ctx(me, _dice(g), "square:" + square["key"]))
+            def on_pass(game, me, sq=sq, square=square):
+                _mover(game, me)
+                game.block(square["on_pass"], Ctx(me, _dice(game), "square:" + square["key"]))
             out.append(Action("pass:" + square["key"], "square", {"me": seats}, on_pass))
     return out
 
 
 def _cards(book: _Book) -> list[Action]:
     """Each card obeyed, on every square where its deck is drawn (`draws_of`)."""
-    ed = book.ed
+    edition = book.edition
     where = draws_of(book.ir)
     out = []
-    for k, d in enumerate(ed.decks):
+    for k, d in enumerate(edition.decks):
         squares = where.get(d["key"], set())
-        spots = sorted(squares) if squares is not None else list(range(ed.n))
+        spots = sorted(squares) if squares is not None else list(range(edition.n))
         if not spots:
             continue
         for i in range(len(d.get("cards", []))):
-            def card(g, me, at, k=k, i=i, d=d):
-                _mover(g, me)
-                _at(g, me, at)
-                g.assume(T.eq(g.state.loc[k][i], -1))
-                g.obey(Ctx(me, _dice(g), "card:" + d["key"]), k, i)
+            def card(game, me, at, k=k, i=i, d=d):
+                _mover(game, me)
+                _at(game, me, at)
+                game.assume(terms.eq(game.state.loc[k][i], -1))
+                game.obey(Ctx(me, _dice(game), "card:" + d["key"]), k, i)
             out.append(Action(f"card:{d['key']}:{i}", "card", {"me": book.seats, "at": spots}, card))
     return out
 
@@ -493,9 +497,9 @@ NEEDS = {"jail:": "jail", "build_": "houses", "sell_building": "houses", "downgr
          "mortgage": "mortgage", "unmortgage": "mortgage"}
 
 
-def offered(ed: Edition, name: str) -> bool:
+def offered(edition: Edition, name: str) -> bool:
     """Whether the edition's rules can ever take the catalogue action `name`."""
-    has = parts(ed.settings)
+    has = parts(edition.settings)
     return all(part in has for prefix, part in NEEDS.items() if name.startswith(prefix))
 
 
@@ -503,12 +507,12 @@ def g_hooks(ir: dict, event: str) -> list:
     return [h for h in ir.get("hooks", []) if h["event"] == event]
 
 
-def g_kind(ed: Edition, sq: int) -> str:
-    return g_square(ed, sq)["kind"]
+def g_kind(edition: Edition, sq: int) -> str:
+    return g_square(edition, sq)["kind"]
 
 
-def g_square(ed: Edition, sq: int) -> dict:
-    for square in ed.ir["squares"]:
+def g_square(edition: Edition, sq: int) -> dict:
+    for square in edition.ir["squares"]:
         if square["index"] == sq:
             return square
     raise KeyError(sq)
@@ -516,6 +520,6 @@ def g_square(ed: Edition, sq: int) -> dict:
 
 def sum_ite(conds: list[Term]) -> Term:
     out = 0
-    for c in conds:
-        out = T.add(out, T.ite(c, 1, 0))
+    for cond in conds:
+        out = terms.add(out, terms.ite(cond, 1, 0))
     return out

@@ -16,7 +16,7 @@ import z3
 from interpreter import Edition
 from interpreter.state import BANK
 
-from . import terms as T
+from . import terms
 from .effects import EffectsMixin
 from .encode import _MISSING, CompileMixin, Ctx, Unsupported
 from .machine import Provider
@@ -31,11 +31,11 @@ class SymGame(CompileMixin, EffectsMixin, RulesMixin):
     ABSTRACT_BANKRUPTCY = ("a payer's bankruptcy (not modelled symbolically in preservation proofs: "
                            "it walks every deed, with the creditor's lift-or-pay choice per mortgaged deed)")
 
-    def __init__(self, ed: Edition, state: SymState, provider: Provider | None = None,
+    def __init__(self, edition: Edition, state: SymState, provider: Provider | None = None,
                  force: dict[str, Any] | None = None, cur: int = BANK, tag: str = "",
                  abstract_bankruptcy: bool = False) -> None:
-        self.edition = ed
-        self.squares = sorted(ed.ir["squares"], key=lambda sq: sq["index"])
+        self.edition = edition
+        self.squares = sorted(edition.ir["squares"], key=lambda square: square["index"])
         self.state = state
         self.provider = provider          # concrete mode: (key, kind, domain, seat) -> value
         self.force = dict(force or {})    # kind -> value: the action fixes this decision
@@ -85,7 +85,7 @@ class SymGame(CompileMixin, EffectsMixin, RulesMixin):
     def _both(self, cond: Term, then: Callable[[], object], other: Callable[[], object]) -> None:
         """Run `then` and `other` on copies of the state and merge them by `cond` (only the
         one a concrete `cond` picks). No path label of its own: a caller labels the bodies."""
-        if not T.is_sym(cond):
+        if not terms.is_sym(cond):
             (then if cond else other)()
             return
         saved = self.state
@@ -110,7 +110,7 @@ class SymGame(CompileMixin, EffectsMixin, RulesMixin):
         branch for `v` has the path label a concrete `value` of `v` gets (the chain of
         tests over the domain adds none), so a model's choices replay in concrete mode."""
         label = self._next()
-        if not T.is_sym(value):
+        if not terms.is_sym(value):
             self._enter(f"{label}={value}", lambda: fn(value))
             return
         if domain is None:
@@ -122,7 +122,7 @@ class SymGame(CompileMixin, EffectsMixin, RulesMixin):
                 self.assume(False)
                 return
             v = options[i]
-            self._both(T.eq(value, v), lambda: self._enter(f"{label}={v}", lambda: fn(v)), lambda: chain(i + 1))
+            self._both(terms.eq(value, v), lambda: self._enter(f"{label}={v}", lambda: fn(v)), lambda: chain(i + 1))
         chain(0)
 
     def split_party(self, value: Term, fn: Callable[..., Term]) -> None:
@@ -131,7 +131,7 @@ class SymGame(CompileMixin, EffectsMixin, RulesMixin):
     # ---- assumptions, unsupported paths, choices -------------------------------------
 
     def assume(self, cond: Term) -> None:
-        self.state.ok = T.and_(self.state.ok, cond)
+        self.state.ok = terms.and_(self.state.ok, cond)
 
     def flag(self, cond: Term, reason: str) -> None:
         if cond is False:
@@ -139,7 +139,7 @@ class SymGame(CompileMixin, EffectsMixin, RulesMixin):
         if cond is True and self.provider is not None:
             raise Unsupported(reason)
         self.reasons.add(reason)
-        self.state.unsupported = T.or_(self.state.unsupported, cond)
+        self.state.unsupported = terms.or_(self.state.unsupported, cond)
 
     def unsupported(self, reason: str) -> Unsupported:
         return Unsupported(reason)
@@ -164,7 +164,7 @@ class SymGame(CompileMixin, EffectsMixin, RulesMixin):
         else:
             x = z3.Int(key)
             if values is not None:
-                self.assume(T.or_(*[x == v for v in values]))
+                self.assume(terms.or_(*[x == v for v in values]))
             else:
                 _, lo, hi = domain
                 if lo is not None:
@@ -183,36 +183,37 @@ class SymGame(CompileMixin, EffectsMixin, RulesMixin):
     def double(self, total: Term) -> Term:
         """Whether the throw making `total` shows the same face on every die: a decision of
         the throw, possible only where some throw of that total is (or is not) a double."""
-        ed = self.edition
-        doubles = [ed.dice * f for f in range(1, ed.faces + 1)]
-        if ed.dice < 2:
+        edition = self.edition
+        doubles = [edition.dice * f for f in range(1, edition.faces + 1)]
+        if edition.dice < 2:
             return True
-        if not T.is_sym(total):
-            options = ([False] if ed.dice < total < ed.dice * ed.faces else []) + ([True] if total in doubles else [])
+        if not terms.is_sym(total):
+            options = ([False] if edition.dice < total < edition.dice * edition.faces else []) + \
+                ([True] if total in doubles else [])
             return self.choice("double", options)
         double = self.choice("double", [False, True])
-        self.assume(T.ite(double, T.or_(*[T.eq(total, t) for t in doubles]),
-                          T.and_(T.lt(ed.dice, total), T.lt(total, ed.dice * ed.faces))))
+        self.assume(terms.ite(double, terms.or_(*[terms.eq(total, t) for t in doubles]),
+                              terms.and_(terms.lt(edition.dice, total), terms.lt(total, edition.dice * edition.faces))))
         return double
 
-    def rolled(self, c: Ctx, p: int, total: Term) -> None:
+    def rolled(self, ctx: Ctx, p: int, total: Term) -> None:
         """The first `roll` hook whose condition holds replaces the move by the dice (the
         interpreter's `rolled`); without one, the token moves (the landing is its own action)."""
         hooks = self.hooks("roll")
 
         def hook(i):
             if i == len(hooks):
-                self.move_steps(c, p, total, land=False)
+                self.move_steps(ctx, p, total, land=False)
                 return
             var = hooks[i]["var"]
-            saved = c.vars.get(var, _MISSING)
-            c.vars[var] = total
-            cond = self.expr(hooks[i]["cond"], c) if hooks[i].get("cond") is not None else True
-            self.fork(cond, lambda: self.block(hooks[i].get("body") or [], c), lambda: hook(i + 1))
+            saved = ctx.vars.get(var, _MISSING)
+            ctx.vars[var] = total
+            cond = self.expr(hooks[i]["cond"], ctx) if hooks[i].get("cond") is not None else True
+            self.fork(cond, lambda: self.block(hooks[i].get("body") or [], ctx), lambda: hook(i + 1))
             if saved is _MISSING:
-                c.vars.pop(var, None)
+                ctx.vars.pop(var, None)
             else:
-                c.vars[var] = saved
+                ctx.vars[var] = saved
         hook(0)
 
     def jail_pay_fine(self, p: int) -> None:
@@ -228,16 +229,16 @@ class SymGame(CompileMixin, EffectsMixin, RulesMixin):
         self.move(p, total)
 
     def jail_fail(self, p: int, total: Term) -> None:
-        ed, s = self.edition, self.state
-        s.jail_turns[p] = T.add(s.jail_turns[p], 1)
+        edition, s = self.edition, self.state
+        s.jail_turns[p] = terms.add(s.jail_turns[p], 1)
 
         def last_try():
-            self.pay(p, BANK, ed.jail_fine, "jail_fine")
+            self.pay(p, BANK, edition.jail_fine, "jail_fine")
             self.fork(self.state.bankrupt[p], None, lambda: (self.leave_jail(p, "forced"), self.move(p, total)))
-        self.fork(T.le(ed.jail_max_turns, s.jail_turns[p]), last_try)
+        self.fork(terms.le(edition.jail_max_turns, s.jail_turns[p]), last_try)
 
 
-def holds(ed: Edition, inv: dict, state: SymState) -> Term:
+def holds(edition: Edition, inv: dict, state: SymState) -> Term:
     """The invariant's body on a state (a Z3 Bool, or a bool on a concrete state): what the
     proofs (verifier/prove.py) and the concrete replay of their traces (replay.py) ask."""
-    return SymGame(ed, state).expr(inv["body"], Ctx())
+    return SymGame(edition, state).expr(inv["body"], Ctx())

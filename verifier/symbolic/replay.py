@@ -15,7 +15,7 @@ from interpreter.engine import Game
 from interpreter.rules import AuctionInfo
 from interpreter.translate import Ctx
 
-from . import terms as T
+from . import terms
 from .engine import holds
 from .state import from_game
 from .terms import Term
@@ -120,8 +120,9 @@ class _Replay:
             if kind.startswith("card:"):
                 self.drawn[self.edition.deck_index[kind[5:]]].append(v)
 
-    def land(self, c: Ctx, p: int, sq: int) -> Term:
-        """Outside a card, and after a jump, a landing is its own action (`symbolic.effects.land`)."""
+    def land(self, c: Ctx, p: int, sq: int) -> None:
+        """Outside a card, and after a jump, a landing is its own action (`symbolic.effects.land`).
+        It stands in for `Game.land`, so it takes the same parameters, by the same names."""
         if self.state.in_play:
             Game.land(self.game, c, p, sq)
 
@@ -148,10 +149,10 @@ class _Replay:
 
 def _roll(r: _Replay) -> bool:
     game, me, total = r.game, r.me, r.dice[0]
-    c = Ctx(me, total)
-    c.doubles = next((v for kind, v, _ in r.record if kind == "double"), False)
-    if not (r.edition.roll_hooks and game.rolled(c, total)):
-        game.move_steps(c, me, total)
+    ctx = Ctx(me, total)
+    ctx.doubles = next((v for kind, v, _ in r.record if kind == "double"), False)
+    if not (r.edition.roll_hooks and game.rolled(ctx, total)):
+        game.move_steps(ctx, me, total)
     return True
 
 
@@ -162,10 +163,10 @@ def _end_turn(r: _Replay) -> bool:
 
 def _end_of_turn(r: _Replay) -> bool:
     _id, _label, var, _allowed, _need, effect = r.edition.actions[r.act.extra["index"]]
-    c = Ctx(r.me, reason="action")
-    c.vars[var] = r.args["item"]
+    ctx = Ctx(r.me, reason="action")
+    ctx.vars[var] = r.args["item"]
     if effect is not None:
-        effect(r.game, c)
+        effect(r.game, ctx)
     return True
 
 
@@ -208,9 +209,9 @@ def _manage(r: _Replay) -> bool:
 
 
 def _trade_deed(r: _Replay) -> bool:
-    sq = r.args["sq"]
+    square = r.args["sq"]
     cash = r.recorded("trade_cash")
-    return bool(r.game.propose_trade(r.me, A.ProposeTrade(r.state.owner[sq], (), (sq,), cash)))
+    return bool(r.game.propose_trade(r.me, A.ProposeTrade(r.state.owner[square], (), (square,), cash)))
 
 
 def _trade_card(r: _Replay) -> bool:
@@ -222,10 +223,10 @@ def _trade_card(r: _Replay) -> bool:
 
 
 def _give_deed(r: _Replay) -> bool:
-    sq, creditor = r.args["sq"], r.args["creditor"]
-    r.game.set_owner(sq, creditor)
-    if r.state.mortgaged[sq]:
-        r.game.received_mortgaged(creditor, sq)
+    square, creditor = r.args["sq"], r.args["creditor"]
+    r.game.set_owner(square, creditor)
+    if r.state.mortgaged[square]:
+        r.game.received_mortgaged(creditor, square)
     return True
 
 
@@ -237,9 +238,9 @@ def _debt_auction(r: _Replay) -> bool:
 def _square(r: _Replay) -> bool:
     """A square's `on_land` (`square:KEY`) or `on_pass` (`pass:KEY`) statements."""
     prefix, key = r.act.name.split(":", 1)
-    sq = r.edition.square_index[key]
+    square = r.edition.square_index[key]
     rules = r.edition.on_land if prefix == "square" else r.edition.on_pass
-    rules[sq](r.game, Ctx(r.me, r.dice[0], "square:" + key))
+    rules[square](r.game, Ctx(r.me, r.dice[0], "square:" + key))
     return True
 
 
@@ -252,7 +253,7 @@ def _land_hooks(r: _Replay) -> bool:
 def _card(r: _Replay) -> bool:
     _, deck, i = r.act.name.split(":")
     k = r.edition.deck_index[deck]
-    r.stack(k, [int(i)] + [c for c in r.drawn.get(k, []) if c != int(i)])
+    r.stack(k, [int(i)] + [card for card in r.drawn.get(k, []) if card != int(i)])
     r.game.draw(Ctx(r.me, r.dice[0]), k)
     return True
 
@@ -273,28 +274,28 @@ _BY_FAMILY: dict[str, Callable[[_Replay], bool]] = {
 
 def legal(game: Game, act: Action, args: dict[str, Any]) -> bool | None:
     """The interpreter's own legality test for the action, where it has one (else None)."""
-    me, sq, name = args["me"], args.get("sq"), act.name
+    me, square, name = args["me"], args.get("sq"), act.name
     checks = {"build_hotel": "can_build_hotel", "sell_building": "can_sell", "downgrade": "can_downgrade",
               "mortgage": "can_mortgage", "unmortgage": "can_unmortgage"}
     if game.players[me].bankrupt:
         return False
     if name in checks:
-        return getattr(game, checks[name])(me, sq)
+        return getattr(game, checks[name])(me, square)
     if act.family == "action":
         allowed = game.edition.actions[act.extra["index"]][3]
         return args["item"] in allowed(game, Ctx(me, reason="action"))
     return None
 
 
-def confirm(ed: Edition, steps: list[dict[str, Any]], players: int, inv: dict[str, Any],
+def confirm(edition: Edition, steps: list[dict[str, Any]], players: int, inv: dict[str, Any],
             acts: list[Action]) -> tuple[bool, str]:
     """Replay a trace of catalogue actions in the interpreter from its start state; True
     when the interpreter reaches the same violation."""
     by_name = {a.name: a for a in acts}
-    game = interpreter.new_game(ed, ["random"] * players, seed=0, log=False)
+    game = interpreter.new_game(edition, ["random"] * players, seed=0, log=False)
     for step in steps:
-        if not run(game, by_name[step["action"]], step["args"], [tuple(c) for c in step["choices"]]):
+        if not run(game, by_name[step["action"]], step["args"], [tuple(choice) for choice in step["choices"]]):
             return False, f"the interpreter cannot take step {step['step']} ({step['action']})"
-    if T.concrete(holds(ed, inv, from_game(game))) is False:
+    if terms.concrete(holds(edition, inv, from_game(game))) is False:
         return True, "the interpreter reaches the violation"
     return False, "the interpreter's state after the trace satisfies the invariant"

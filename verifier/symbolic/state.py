@@ -130,22 +130,22 @@ class SymState:
         return out
 
 
-def merge(c: Term, a: SymState, b: SymState) -> SymState:
-    """The state that is `a` where `c` holds and `b` elsewhere (field by field)."""
-    if not isinstance(c, z3.ExprRef):
-        return a if c else b
+def merge(cond: Term, a: SymState, b: SymState) -> SymState:
+    """The state that is `a` where `cond` holds and `b` elsewhere (field by field)."""
+    if not isinstance(cond, z3.ExprRef):
+        return a if cond else b
     out = b.copy()
     for (_, box_a), (_, box_o) in zip(a.boxes(), out.boxes(), strict=True):
         for key in box_a if isinstance(box_a, dict) else range(len(box_a)):
             va, vo = box_a[key], box_o[key]
             if va is not vo and not same(va, vo):
-                box_o[key] = ite(c, va, vo)
+                box_o[key] = ite(cond, va, vo)
     for f in SymState.SCALARS + ("halt", "kept", "deferred", "ok", "unsupported"):
-        setattr(out, f, ite(c, getattr(a, f), getattr(b, f)))
+        setattr(out, f, ite(cond, getattr(a, f), getattr(b, f)))
     return out
 
 
-def fresh(ed: Edition, players: int, prefix: str = "") -> SymState:
+def fresh(edition: Edition, players: int, prefix: str = "") -> SymState:
     """Every field a fresh Z3 constant (the state an inductive step starts from)."""
     def number(name: str) -> Term:
         return z3.Int(prefix + name)
@@ -161,84 +161,84 @@ def fresh(ed: Edition, players: int, prefix: str = "") -> SymState:
     s.in_jail = [yes_no(f"in_jail[{q}]") for q in seats]
     s.jail_turns = [number(f"jail_turns[{q}]") for q in seats]
     s.bankrupt = [yes_no(f"bankrupt[{q}]") for q in seats]
-    s.passes = [[number(f"passes[{q}][{k}]") for k in range(len(ed.on_pass_squares))] for q in seats]
-    for sq in ed.deeds:
-        s.owner[sq] = number(f"owner[{sq}]")
-        s.houses[sq] = number(f"houses[{sq}]")
-        s.hotels[sq] = number(f"hotels[{sq}]")
-        s.mortgaged[sq] = yes_no(f"mortgaged[{sq}]")
+    s.passes = [[number(f"passes[{q}][{k}]") for k in range(len(edition.on_pass_squares))] for q in seats]
+    for square in edition.deeds:
+        s.owner[square] = number(f"owner[{square}]")
+        s.houses[square] = number(f"houses[{square}]")
+        s.hotels[square] = number(f"hotels[{square}]")
+        s.mortgaged[square] = yes_no(f"mortgaged[{square}]")
     s.bank_houses, s.bank_hotels, s.bank_ledger = number("bank_houses"), number("bank_hotels"), number("bank_ledger")
-    s.loc = [[number(f"loc[{k}][{i}]") for i in range(len(cards))] for k, cards in enumerate(ed.cards)]
-    s.uneven = [yes_no(f"uneven[{g}]") for g in range(len(ed.groups))]
-    s.marks = [[[yes_no(f"marks[{q}][{k}][{sq}]") for sq in range(ed.n)] if is_set else []
-                for k, is_set in enumerate(ed.state_is_set)] for q in seats]
-    s.numbers = [[None if is_set else number(f"numbers[{q}][{k}]") for k, is_set in enumerate(ed.state_is_set)]
+    s.loc = [[number(f"loc[{k}][{i}]") for i in range(len(cards))] for k, cards in enumerate(edition.cards)]
+    s.uneven = [yes_no(f"uneven[{g}]") for g in range(len(edition.groups))]
+    s.marks = [[[yes_no(f"marks[{q}][{k}][{square}]") for square in range(edition.n)] if is_set else []
+                for k, is_set in enumerate(edition.state_is_set)] for q in seats]
+    s.numbers = [[None if is_set else number(f"numbers[{q}][{k}]") for k, is_set in enumerate(edition.state_is_set)]
                  for q in seats]
-    s.areas = [[number(f"areas[{k}][{a}]") for a in range(len(ed.areas))] for k in range(len(ed.area_states))]
-    s.pots = [number(f"pots[{k}]") for k in range(len(ed.pots))]
-    s.turns = number("turns") if reads(ed, "turn") else None
-    s.over = yes_no("over") if ends(ed) else False
+    s.areas = [[number(f"areas[{k}][{a}]") for a in range(len(edition.areas))] for k in range(len(edition.area_states))]
+    s.pots = [number(f"pots[{k}]") for k in range(len(edition.pots))]
+    s.turns = number("turns") if reads(edition, "turn") else None
+    s.over = yes_no("over") if ends(edition) else False
     return s
 
 
-def ends(ed: Edition) -> bool:
+def ends(edition: Edition) -> bool:
     """Whether the game can be over inside an action or an invariant reads `over`: the
     edition says `end game` or names `over` (otherwise the field is the constant no)."""
-    return any(node.get("stmt") == "end_game" for node in rule_nodes(ed.ir)) or reads(ed, "over")
+    return any(node.get("stmt") == "end_game" for node in rule_nodes(edition.ir)) or reads(edition, "over")
 
 
-def reads(ed: Edition, name: str) -> bool:
+def reads(edition: Edition, name: str) -> bool:
     """Whether a rule reads the name: a field or flag only some editions need (the turn
     counter, the doubles of a throw) is made only for them, otherwise it is a constant.
     The worked examples are not rules: what an expectation reads (`over`) must not change
     the symbolic state."""
-    return any(node.get("name") == name for node in rule_nodes(ed.ir))
+    return any(node.get("name") == name for node in rule_nodes(edition.ir))
 
 
-def domain(ed: Edition, s: SymState) -> Term:
+def domain(edition: Edition, s: SymState) -> Term:
     """What the representation itself guarantees (types, not invariants): a holder is the
     bank or a seat, a card is in its deck or with a seat, a position is a square."""
     P = s.players
     cs = []
-    for sq in ed.deeds:
-        cs.append(z3.And(s.owner[sq] >= BANK, s.owner[sq] < P))
+    for square in edition.deeds:
+        cs.append(z3.And(s.owner[square] >= BANK, s.owner[square] < P))
     for cards in s.loc:
         for x in cards:
             cs.append(z3.And(x >= -1, x < P))
     for q in range(P):
-        cs.append(z3.And(s.position[q] >= 0, s.position[q] < ed.n))
+        cs.append(z3.And(s.position[q] >= 0, s.position[q] < edition.n))
     return and_(*[c for c in cs if isinstance(c, z3.ExprRef)])
 
 
-def initial(ed: Edition, players: int) -> SymState:
+def initial(edition: Edition, players: int) -> SymState:
     """The state `Game.setup` leaves (before the roll-off, which moves nothing)."""
     s = SymState(players)
-    n = ed.n
-    start = ed.start_square
-    s.cash = [ed.start_money] * players
+    n = edition.n
+    start = edition.start_square
+    s.cash = [edition.start_money] * players
     s.position = [start] * players
     s.progress = [start] * players
     s.in_jail = [False] * players
     s.jail_turns = [0] * players
     s.bankrupt = [False] * players
-    s.passes = [[(start - sq) // n for sq in ed.on_pass_squares] for _ in range(players)]
-    for sq in ed.deeds:
-        s.owner[sq], s.houses[sq], s.hotels[sq], s.mortgaged[sq] = BANK, 0, 0, False
-    s.bank_houses, s.bank_hotels = ed.stock_houses, ed.stock_hotels
-    s.bank_ledger = -ed.start_money * players
-    s.loc = [[-1] * len(cards) for cards in ed.cards]
-    s.uneven = [False] * len(ed.groups)
-    s.marks = [[[False] * ed.n if is_set else [] for is_set in ed.state_is_set] for _ in range(players)]
-    s.numbers = [[None if is_set else 0 for is_set in ed.state_is_set] for _ in range(players)]
-    s.areas = [[0] * len(ed.areas) for _ in ed.area_states]
-    s.pots = [0] * len(ed.pots)
-    s.turns = 0 if reads(ed, "turn") else None
+    s.passes = [[(start - square) // n for square in edition.on_pass_squares] for _ in range(players)]
+    for square in edition.deeds:
+        s.owner[square], s.houses[square], s.hotels[square], s.mortgaged[square] = BANK, 0, 0, False
+    s.bank_houses, s.bank_hotels = edition.stock_houses, edition.stock_hotels
+    s.bank_ledger = -edition.start_money * players
+    s.loc = [[-1] * len(cards) for cards in edition.cards]
+    s.uneven = [False] * len(edition.groups)
+    s.marks = [[[False] * edition.n if is_set else [] for is_set in edition.state_is_set] for _ in range(players)]
+    s.numbers = [[None if is_set else 0 for is_set in edition.state_is_set] for _ in range(players)]
+    s.areas = [[0] * len(edition.areas) for _ in edition.area_states]
+    s.pots = [0] * len(edition.pots)
+    s.turns = 0 if reads(edition, "turn") else None
     return s
 
 
 def from_game(game: Game) -> SymState:
     """The abstraction of a running interpreter game (concrete values)."""
-    st, ed = game.state, game.edition
+    st, edition = game.state, game.edition
     s = SymState(len(st.players))
     for p in st.players:
         s.cash.append(p.cash)
@@ -248,11 +248,11 @@ def from_game(game: Game) -> SymState:
         s.jail_turns.append(p.jail_turns)
         s.bankrupt.append(p.bankrupt)
         s.passes.append(list(p.passes))
-    for sq in ed.deeds:
-        s.owner[sq], s.houses[sq], s.hotels[sq], s.mortgaged[sq] = \
-            st.owner[sq], st.houses[sq], st.hotels[sq], bool(st.mortgaged[sq])
+    for square in edition.deeds:
+        s.owner[square], s.houses[square], s.hotels[square], s.mortgaged[square] = \
+            st.owner[square], st.houses[square], st.hotels[square], bool(st.mortgaged[square])
     s.bank_houses, s.bank_hotels, s.bank_ledger = st.bank_houses, st.bank_hotels, st.bank_ledger
-    s.loc = [[None] * len(cards) for cards in ed.cards]
+    s.loc = [[None] * len(cards) for cards in edition.cards]
     for k, deck in enumerate(st.decks):
         for i in deck:
             if s.loc[k][i] is not None:
@@ -267,13 +267,13 @@ def from_game(game: Game) -> SymState:
         for i, x in enumerate(cards):
             if x is None:
                 raise ValueError(f"card {i} of deck {k} is nowhere")
-    s.uneven = [g in st.uneven for g in range(len(ed.groups))]
-    s.marks = [[[sq in marks for sq in range(ed.n)] if is_set else []
-                for marks, is_set in zip(p.marks, ed.state_is_set, strict=True)] for p in st.players]
-    s.numbers = [[None if is_set else number for number, is_set in zip(p.marks, ed.state_is_set, strict=True)]
+    s.uneven = [g in st.uneven for g in range(len(edition.groups))]
+    s.marks = [[[square in marks for square in range(edition.n)] if is_set else []
+                for marks, is_set in zip(p.marks, edition.state_is_set, strict=True)] for p in st.players]
+    s.numbers = [[None if is_set else number for number, is_set in zip(p.marks, edition.state_is_set, strict=True)]
                  for p in st.players]
     s.areas = [list(values) for values in st.areas]
     s.pots = list(st.pots)
-    s.turns = st.turns if reads(ed, "turn") else None
+    s.turns = st.turns if reads(edition, "turn") else None
     s.over = bool(st.over or game.ending)
     return s

@@ -46,21 +46,21 @@ def same(a: Term, b: Term) -> bool:
     return type(a) is type(b) and a == b
 
 
-def ite(c: Term, a: Term, b: Term) -> Term:
-    if not is_sym(c):
-        return a if c else b
+def ite(cond: Term, a: Term, b: Term) -> Term:
+    if not is_sym(cond):
+        return a if cond else b
     if same(a, b):
         return a
     if a is True and b is False:
-        return c
+        return cond
     if a is False and b is True:
-        return z3.Not(c)
+        return z3.Not(cond)
     x, y = lift(a), lift(b)
     kind = _kind(x)
     if kind in _SAME_SORT and kind == _kind(y):
         # the term `z3.If` makes, without its wrapper's coercions (built by the hundred thousand)
-        return _SAME_SORT[kind](z3.Z3_mk_ite(c.ctx.ref(), c.as_ast(), x.as_ast(), y.as_ast()), c.ctx)
-    return z3.If(c, x, y)
+        return _SAME_SORT[kind](z3.Z3_mk_ite(cond.ctx.ref(), cond.as_ast(), x.as_ast(), y.as_ast()), cond.ctx)
+    return z3.If(cond, x, y)
 
 
 _SAME_SORT = {z3.Z3_BOOL_SORT: z3.BoolRef, z3.Z3_INT_SORT: z3.ArithRef, z3.Z3_REAL_SORT: z3.ArithRef}

@@ -207,7 +207,7 @@ def _writes(edition: interpreter.Edition, act: Action, players: int, s0: SymStat
     if key not in _STEPS:
         whole = _sym_step(edition, act, players, s0)
         assert whole is not None, "asked only where the step is built"
-        before, after = s0.values(), whole.s.values()
+        before, after = s0.values(), whole.state.values()
         _STEPS[key] = frozenset(n for n in before if not terms.same(before[n], after[n]))
     return _STEPS[key]
 
@@ -372,12 +372,13 @@ class _Cell:
         """The verdict of every instance at once (the parameters symbolic), or None where
         that query does not decide the cell."""
         edition, inv, act, players, s0 = self.edition, self.inv, self.act, self.players, self.s0
-        if whole.s.unsupported is False and not _writes(edition, act, players, s0) & _reads(edition, inv, players, s0):
+        if whole.state.unsupported is False and not (
+                _writes(edition, act, players, s0) & _reads(edition, inv, players, s0)):
             return Proved(FRAME)
         if _built_in(inv) and (why := _unmodelled_path(self.ir, edition, act, players, s0)):
             return Unknown(why)
-        post = holds(edition, inv, whole.s) if whole.s.ok is not False else True
-        goal = terms.and_(whole.s.ok, terms.or_(terms.not_(post), whole.s.unsupported))
+        post = holds(edition, inv, whole.state) if whole.state.ok is not False else True
+        goal = terms.and_(whole.state.ok, terms.or_(terms.not_(post), whole.state.unsupported))
         if goal is False:
             return Proved("inductive")
         result, _, model = _query(*self.base, terms.lift(goal))
@@ -401,15 +402,15 @@ class _Cell:
         try:
             if isinstance(game, Unsupported):
                 raise game
-            post = holds(self.edition, self.inv, game.s)
+            post = holds(self.edition, self.inv, game.state)
         except Unsupported as error:
             return Unknown(f"unsupported: {error} ({_show(act, args)})")
-        if game.s.ok is False:
+        if game.state.ok is False:
             return None
-        goal = terms.and_(game.s.ok, terms.or_(terms.not_(post), game.s.unsupported))
+        goal = terms.and_(game.state.ok, terms.or_(terms.not_(post), game.state.unsupported))
         if goal is False:
             return None
-        if self.used_strength and game.s.unsupported is False:
+        if self.used_strength and game.state.unsupported is False:
             return self._strong_first(args, game, goal)
         result, why, model = _query(*self.base, terms.lift(goal))
         if result == z3.unsat:
@@ -424,9 +425,9 @@ class _Cell:
             if result == z3.unknown:
                 return Unknown(f"solver: {why} ({_show(act, args)})", gave_up=True)
         assert model is not None, "the last query was satisfiable"
-        if z3.is_true(model.eval(terms.lift(game.s.unsupported), model_completion=True)):
+        if z3.is_true(model.eval(terms.lift(game.state.unsupported), model_completion=True)):
             return Unknown("unsupported: " + "; ".join(sorted(game.reasons)) + f" ({_show(act, args)})")
-        return Unknown(f"not inductive ({_show(act, args)})", _model_summary(model, self.s0, game.s))
+        return Unknown(f"not inductive ({_show(act, args)})", _model_summary(model, self.s0, game.state))
 
     def _strong_first(self, args: dict, game: SymGame, goal: Term) -> Verdict | None:
         """The cell leans on the other invariants already and this instance has no
@@ -436,7 +437,7 @@ class _Cell:
         if result == z3.unsat:
             return None
         if result == z3.sat:
-            return Unknown(f"not inductive ({_show(self.act, args)})", _model_summary(model, self.s0, game.s))
+            return Unknown(f"not inductive ({_show(self.act, args)})", _model_summary(model, self.s0, game.state))
         result, plain, _ = _query(*self.base, terms.lift(goal))
         if result == z3.unsat:
             return None
@@ -454,22 +455,22 @@ def _unmodelled_path(ir: dict, edition: interpreter.Edition, act: Action, player
         whole = _sym_step(edition, act, players, s0)
         assert whole is not None, "asked only where the step is built"
         _STEPS[key] = ""
-        if whole.s.unsupported is not False and whole.s.ok is not False:
+        if whole.state.unsupported is not False and whole.state.ok is not False:
             solver = _solver()
             known = [_before(edition, x, players, s0) for x in facts(ir) if _built_in(x)]
             solver.add(*[terms.lift(term) for term in (_domain(edition, players, s0), *known) if term is not True])
             solver.push()
-            solver.add(terms.lift(whole.s.ok), terms.lift(whole.s.unsupported))
+            solver.add(terms.lift(whole.state.ok), terms.lift(whole.state.unsupported))
             result, _ = _check(solver)
             if result == z3.sat:
                 _STEPS[key] = _unmodelled(solver.model(), whole, act)
             solver.pop()
             if result == z3.unknown:      # all parameters at once is too much: one by one
                 for args, game in _steps(ir, edition, act, players, s0):
-                    if isinstance(game, Unsupported) or game.s.unsupported is False or game.s.ok is False:
+                    if isinstance(game, Unsupported) or game.state.unsupported is False or game.state.ok is False:
                         continue
                     solver.push()
-                    solver.add(terms.lift(game.s.ok), terms.lift(game.s.unsupported))
+                    solver.add(terms.lift(game.state.ok), terms.lift(game.state.unsupported))
                     result, _ = _check(solver)
                     solver.pop()
                     if result == z3.sat:
@@ -481,7 +482,7 @@ def _unmodelled_path(ir: dict, edition: interpreter.Edition, act: Action, player
 def _unmodelled(model: z3.ModelRef, whole: SymGame, act: Action) -> str:
     """The reason, when the model takes a path the symbolic semantics does not model, with
     the action's parameters as the model chose them; "" otherwise."""
-    if not z3.is_true(model.eval(terms.lift(whole.s.unsupported), model_completion=True)):
+    if not z3.is_true(model.eval(terms.lift(whole.state.unsupported), model_completion=True)):
         return ""
     args = {n: model.eval(v, model_completion=True) for n, v in whole.choices.items() if n.startswith(act.name + ".")}
     shown = act.name + "(" + ", ".join(f"{n.split('.', 1)[1]}={v}" for n, v in args.items()) + ")"
@@ -504,8 +505,8 @@ def can_happen(ir: dict, action: str | Action, players: int) -> bool | None:
         return None
     solver.push()
     try:
-        if whole.s.ok is not True:
-            solver.add(terms.lift(whole.s.ok))
+        if whole.state.ok is not True:
+            solver.add(terms.lift(whole.state.ok))
         result = _check(solver)[0]
     finally:
         solver.pop()
@@ -547,11 +548,12 @@ def same_step(ir: dict, other: dict, action: str | Action, players: int) -> bool
         known = [holds(edition, x, s0) for x in facts(ir)] + [domain(edition, s0)]
     except Unsupported:
         return None
-    a, b = mine.s.values(), theirs.s.values()
+    a, b = mine.state.values(), theirs.state.values()
     differs = [terms.lift(a[name]) != terms.lift(b[name]) for name in a]
     solver = _solver()
     solver.add(*[terms.lift(term) for term in known if term is not True])
-    solver.add(z3.Or(terms.lift(mine.s.ok) != terms.lift(theirs.s.ok), z3.And(terms.lift(mine.s.ok), z3.Or(*differs))))
+    mine_ok, theirs_ok = terms.lift(mine.state.ok), terms.lift(theirs.state.ok)
+    solver.add(z3.Or(mine_ok != theirs_ok, z3.And(mine_ok, z3.Or(*differs))))
     result = _check(solver)[0]
     return True if result == z3.unsat else False if result == z3.sat else None
 
@@ -626,11 +628,11 @@ def _step_all(edition: interpreter.Edition, acts: list[Action], state: SymState,
     for j, act in enumerate(acts):
         tag = f"s{k}.{j}."
         game = act.step(edition, state, tag=tag, abstract_bankruptcy=abstract) if built is None else built[j]
-        a, b = game.s.values(), nxt.values()
+        a, b = game.state.values(), nxt.values()
         eqs = [terms.lift(terms.eq(a[n], b[n])) for n in a]
-        bankrupt = z3.And(sel == j, terms.lift(game.s.ok), terms.lift(game.s.unsupported)) \
+        bankrupt = z3.And(sel == j, terms.lift(game.state.ok), terms.lift(game.state.unsupported)) \
             if abstract and game.reasons else None
-        option = z3.And(sel == j, terms.lift(game.s.ok), terms.lift(terms.not_(game.s.unsupported)), *eqs)
+        option = z3.And(sel == j, terms.lift(game.state.ok), terms.lift(terms.not_(game.state.unsupported)), *eqs)
         if built is not None:
             game, option, bankrupt = _renamed(game, tag, rename or [], option, bankrupt)
         if bankrupt is not None:
@@ -650,7 +652,8 @@ def _renamed(game: SymGame, tag: str, rename: list, *exprs: z3.ExprRef | None) -
     choices = {tag + key: z3.Const(tag + key, x.sort()) for key, x in game.choices.items()}
     pairs = rename + [(x, choices[tag + key]) for key, x in game.choices.items()]
     other = copy.copy(game)
-    other.s, other.choices, other.tag = None, choices, tag
+    other.choices, other.tag = choices, tag
+    other.state = None  # type: ignore[assignment]  # not renamed: it must never be read
     return (other, *[None if t is None else z3.substitute(t, *pairs) for t in exprs])
 
 
@@ -933,10 +936,10 @@ def _trace(edition: interpreter.Edition, acts: list[Action], model: z3.ModelRef,
             v = model.eval(var, model_completion=True)
             return bool(z3.is_true(v)) if z3.is_bool(v) else v.as_long()
         played = act.step(edition, state, args=args, provider=provider, tag=f"s{k}.{j}.")
-        if played.s.ok is not True:
+        if played.state.ok is not True:
             return Unknown("a violation in the model that the concrete semantics does not reach (step %d)" % (k + 1))
         before = state.values()
-        state = played.s
+        state = played.state
         after = state.values()
         steps.append({"step": k + 1, "action": act.name, "args": args,
                       "choices": [[kind, v, seat] for kind, v, seat in played.record],
@@ -963,7 +966,7 @@ def witness(ir: dict, target: str | dict | Action, players: int, depth: int = 3,
         act = _action(ir, target, players)
 
         def goal(state: SymState) -> Term:
-            return act.step(edition, state, tag="w.").s.ok
+            return act.step(edition, state, tag="w.").state.ok
         name = act.name
     else:
         inv = _invariant(ir, target)

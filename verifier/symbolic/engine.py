@@ -56,15 +56,6 @@ class SymGame(CompileMixin, EffectsMixin, RulesMixin):
         # computed (the formula it builds is too large for an inductive query)
         self.abstract_bankruptcy = abstract_bankruptcy and provider is None
 
-    @property
-    def s(self) -> SymState:
-        """The old name of `state`, kept while verifier/prove.py still reads and sets it."""
-        return self.state
-
-    @s.setter
-    def s(self, state: SymState) -> None:
-        self.state = state
-
     # ---- paths -----------------------------------------------------------------------
 
     def _next(self) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, is_dataclass
 from fractions import Fraction
+from functools import cache
 from typing import Callable, Hashable, Iterable
 
 from grammar import syntax
@@ -128,15 +129,36 @@ def divide(a: Bounds, b: Bounds) -> Bounds:
 # ---- guards ------------------------------------------------------------------------------
 
 Shape = Hashable     # a tuple of the node's kind and its fields' shapes, or a name's or number's value
+# Shapes already made, by the node's id (the node is kept with its shape, so that its id
+# is not reused while the table lives): one table per edition (Known.shapes).
+Shapes = dict[int, tuple[Hashable, Shape]]
 
 
-def shape(node: Hashable) -> Shape:
-    """An expression as written, without its place: two copies of `p.cash` are one shape."""
+def shape(node: Hashable, shapes: Shapes | None = None) -> Shape:
+    """An expression as written, without its place: two copies of `p.cash` are one shape.
+
+    With `shapes`, each node's shape is made once: a guarded read asks for the shape of
+    every node of an expression, and of each of its parts again."""
+    if shapes is not None and id(node) in shapes:
+        return shapes[id(node)][1]
     if isinstance(node, tuple):
-        return tuple(shape(n) for n in node)
-    if not is_dataclass(node) or isinstance(node, Span):
-        return node
-    return (type(node).__name__,) + tuple(shape(getattr(node, f.name)) for f in fields(node) if f.name != "span")
+        form: Shape = tuple(shape(n, shapes) for n in node)
+    else:
+        parts = _parts(type(node))
+        if parts is None:
+            return node
+        form = (type(node).__name__,) + tuple(shape(getattr(node, name), shapes) for name in parts)
+    if shapes is not None:
+        shapes[id(node)] = (node, form)
+    return form
+
+
+@cache
+def _parts(kind: type) -> tuple[str, ...] | None:
+    """The fields of a syntax node that make its shape (all but its place); None for a leaf."""
+    if not is_dataclass(kind) or kind is Span:
+        return None
+    return tuple(f.name for f in fields(kind) if f.name != "span")
 
 
 def mentions(form: Shape, name: str) -> bool:
@@ -198,6 +220,7 @@ class Known:
     # a formula's bounds for the bounds of its arguments, read once: a call reads the body
     # quietly and without facts, so the same arguments always give the same bounds
     calls: dict[tuple[str, tuple[Bounds, ...]], Bounds] = field(default_factory=dict)
+    shapes: Shapes = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -225,7 +248,7 @@ class Reader:
     def value(self, node: syntax.Expr, scope: dict[str, Bounds], facts: Facts) -> Bounds:
         """The bounds of `node` where the variables of `scope` are bound and `facts` hold."""
         found = self._value(node, scope, facts)
-        fact = facts.get(shape(node)) if facts else None
+        fact = facts.get(shape(node, self.known.shapes)) if facts else None
         return found if fact is None else found.meet(fact)
 
     def _value(self, node: syntax.Expr, scope: dict[str, Bounds], facts: Facts) -> Bounds:
@@ -292,11 +315,12 @@ class Reader:
             chain.append(first)
             first = first.left
         found = self.value(first, scope, facts)
-        form = shape(first) if facts else None      # each link's shape from the last: no re-reading of the chain
+        shapes = self.known.shapes
+        form = shape(first, shapes) if facts else None     # each link's shape from the last: no re-reading of the chain
         for link in reversed(chain):
             found = self.arithmetic(link, found, self.value(link.right, scope, facts))
             if facts:
-                form = ("Binary", link.op, form, shape(link.right))     # shape(link), as `shape` spells it
+                form = ("Binary", link.op, form, shape(link.right, shapes))     # shape(link), as `shape` spells it
                 fact = facts.get(form)
                 found = found if fact is None else found.meet(fact)
         return found

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, is_dataclass
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
 from typing import Callable, Hashable, Iterable
 
 from grammar import syntax
@@ -28,7 +28,8 @@ class Bounds:
     zero: bool = True
 
     def __post_init__(self) -> None:
-        if (self.low is not None and self.low > 0) or (self.high is not None and self.high < 0):
+        # by the numerators' signs: a Fraction's comparison with 0 costs a dozen calls
+        if (self.low is not None and self.low.numerator > 0) or (self.high is not None and self.high.numerator < 0):
             object.__setattr__(self, "zero", False)
 
     @property
@@ -61,8 +62,11 @@ ANYTHING = Bounds()
 NATURAL = Bounds(Fraction(0))               # a count: 0 or more
 
 
+@lru_cache(maxsize=4096)
 def point(value: int | Fraction) -> Bounds:
-    return Bounds(Fraction(value), Fraction(value))
+    """A constant (kept: every number of a spec is read as one, and Fractions are slow to make)."""
+    end = Fraction(value)
+    return Bounds(end, end)
 
 
 def between(low: int | Fraction, high: int | Fraction) -> Bounds:
@@ -366,8 +370,9 @@ class Reader:
 
     def _sized(self, node: syntax.Expr, found: Bounds) -> Bounds:
         """A constant past the limit is reported once, where it is made, and reads as unknown after."""
-        if found.value is not None and abs(found.value) > LIMIT:
-            self.faults.huge(node, found.value)
+        value = found.value
+        if value is not None and abs(value.numerator) > LIMIT * value.denominator:     # |value| > LIMIT, in integers
+            self.faults.huge(node, value)
             return ANYTHING
         return found
 

@@ -92,8 +92,7 @@ def parse(source: Source) -> syntax.File:
         for line, token in _comments.by_line.items()
         if source.line(line)[: _placed(token.column) - 1].strip()
     }
-    _balance(tree)
-    deep = _too_deep(tree)
+    deep = _balance(tree)
     if deep is not None:
         span = Span(source, deep.line, deep.column, deep.line, deep.column + 1)
         raise SpecError([Diagnostic.at("E105", f"the spec nests too deeply here: more than {DEEPEST} levels", span,
@@ -120,26 +119,30 @@ def _placed(place: int | None) -> int:
 
 # ---- long and deep trees ---------------------------------------------------------------
 
-def _balance(tree: Tree) -> None:
+def _balance(tree: Tree) -> Meta | None:
     """Rebuild each long chain of one associative operator (`1 + 1 + ...`, `a and b and ...`)
     as a balanced tree of the same operands in the same order. The parser makes a chain as
-    deep as it is long, and every later stage walks expressions recursively."""
-    stack = [tree]
+    deep as it is long, and every later stage walks expressions recursively.
+
+    Returns where the balanced tree gets deeper than DEEPEST levels (the first such place
+    in the text), or None: one walk, in the text's order, does both (a node's children are
+    rebuilt before they are visited, so the depths are those of the balanced tree)."""
+    stack = [(tree, 1)]
     while stack:
-        node = stack.pop()
-        operands = _chain(node)
-        if len(operands) > CHAIN:
-            node.children = [_joined(node.data, operands[: len(operands) // 2]),
-                             _joined(node.data, operands[len(operands) // 2:])]
-            stack += [o for o in operands if isinstance(o, Tree)]
-        else:
-            stack += [c for c in node.children if isinstance(c, Tree)]
+        node, depth = stack.pop()
+        if depth > DEEPEST:
+            return node.meta
+        if node.data in ASSOCIATIVE:
+            operands = _chain(node)
+            if len(operands) > CHAIN:
+                node.children = [_joined(node.data, operands[: len(operands) // 2]),
+                                 _joined(node.data, operands[len(operands) // 2:])]
+        stack += [(c, depth + 1) for c in reversed(node.children) if isinstance(c, Tree)]
+    return None
 
 
 def _chain(node: Tree) -> list:
     """The operands of the left-leaning chain of one associative operator that `node` heads."""
-    if node.data not in ASSOCIATIVE:
-        return []
     operands = []
     op, link = node.data, node
     while isinstance(link, Tree) and link.data == op:
@@ -164,17 +167,6 @@ def _joined(op: str, operands: list) -> Tree | Token:
 
 def _meta(node: Tree | Token) -> Meta | Token:
     return node.meta if isinstance(node, Tree) else node
-
-
-def _too_deep(tree: Tree) -> Meta | None:
-    """Where the tree gets deeper than DEEPEST levels (the first such place in the text), or None."""
-    stack = [(tree, 1)]
-    while stack:
-        node, depth = stack.pop()
-        if depth > DEEPEST:
-            return node.meta
-        stack += [(c, depth + 1) for c in reversed(node.children) if isinstance(c, Tree)]
-    return None
 
 
 def _build(builder: Transformer, tree: Tree) -> object:

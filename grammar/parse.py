@@ -172,11 +172,16 @@ def _meta(node: Tree | Token) -> Meta | Token:
 def _build(builder: Transformer, tree: Tree) -> object:
     """Lark's `transform`, bottom-up in a loop rather than by recursion (a balanced tree is
     shallow, but a Transformer recurses once per level)."""
-    built: dict[int, object] = {}
-    for node in tree.iter_subtrees():       # children before their parent
-        children = [built.pop(id(c)) if isinstance(c, Tree) else c for c in node.children]
-        built[id(node)] = builder._call_userfunc(node, children)
-    return built[id(tree)]
+    order, stack = [], [tree]
+    while stack:                            # every node before its children, the leftmost first
+        node = stack.pop()
+        order.append(node)
+        stack += [c for c in reversed(node.children) if isinstance(c, Tree)]
+    built: list = []                        # so, backwards, a node's children are built last-first:
+    for node in reversed(order):            # its leftmost child's node is on top when it is built
+        children = [built.pop() if isinstance(c, Tree) else c for c in node.children]
+        built.append(builder._call_userfunc(node, children))
+    return built[0]
 
 
 # ---- syntax errors -------------------------------------------------------------------

@@ -92,14 +92,14 @@ def parse(source: Source) -> syntax.File:
         for line, token in _comments.by_line.items()
         if source.line(line)[: _placed(token.column) - 1].strip()
     }
-    deep = _balance(tree)
+    nodes, deep = _balance(tree)
     if deep is not None:
         span = Span(source, deep.line, deep.column, deep.line, deep.column + 1)
         raise SpecError([Diagnostic.at("E105", f"the spec nests too deeply here: more than {DEEPEST} levels", span,
                                        "split the expression with a `formula`, or a block into a `procedure`")])
     builder = _Build(source, trailing)
     try:
-        file = _build(builder, tree)
+        file = _build(builder, nodes)
     except VisitError as error:
         if isinstance(error.orig_exc, SpecError):
             raise error.orig_exc from None
@@ -119,26 +119,29 @@ def _placed(place: int | None) -> int:
 
 # ---- long and deep trees ---------------------------------------------------------------
 
-def _balance(tree: Tree) -> Meta | None:
+def _balance(tree: Tree) -> tuple[list[Tree], Meta | None]:
     """Rebuild each long chain of one associative operator (`1 + 1 + ...`, `a and b and ...`)
     as a balanced tree of the same operands in the same order. The parser makes a chain as
     deep as it is long, and every later stage walks expressions recursively.
 
-    Returns where the balanced tree gets deeper than DEEPEST levels (the first such place
-    in the text), or None: one walk, in the text's order, does both (a node's children are
-    rebuilt before they are visited, so the depths are those of the balanced tree)."""
+    Returns the nodes of the balanced tree, parents first and leftmost first (the order
+    _build wants them in), and where it gets deeper than DEEPEST levels (the first such
+    place in the text: there the walk stops), or None. One walk does all three: a node's
+    children are rebuilt before they are visited, so the depths are the balanced tree's."""
+    nodes: list[Tree] = []
     stack = [(tree, 1)]
     while stack:
         node, depth = stack.pop()
         if depth > DEEPEST:
-            return node.meta
+            return nodes, node.meta
+        nodes.append(node)
         if node.data in ASSOCIATIVE:
             operands = _chain(node)
             if len(operands) > CHAIN:
                 node.children = [_joined(node.data, operands[: len(operands) // 2]),
                                  _joined(node.data, operands[len(operands) // 2:])]
         stack += [(c, depth + 1) for c in reversed(node.children) if isinstance(c, Tree)]
-    return None
+    return nodes, None
 
 
 def _chain(node: Tree) -> list:
@@ -169,16 +172,12 @@ def _meta(node: Tree | Token) -> Meta | Token:
     return node.meta if isinstance(node, Tree) else node
 
 
-def _build(builder: Transformer, tree: Tree) -> object:
-    """Lark's `transform`, bottom-up in a loop rather than by recursion (a balanced tree is
-    shallow, but a Transformer recurses once per level)."""
-    order, stack = [], [tree]
-    while stack:                            # every node before its children, the leftmost first
-        node = stack.pop()
-        order.append(node)
-        stack += [c for c in reversed(node.children) if isinstance(c, Tree)]
-    built: list = []                        # so, backwards, a node's children are built last-first:
-    for node in reversed(order):            # its leftmost child's node is on top when it is built
+def _build(builder: Transformer, nodes: list[Tree]) -> object:
+    """Lark's `transform` of the tree whose `nodes` _balance lists (parents first, leftmost
+    first), bottom-up in a loop rather than by recursion (a balanced tree is shallow, but a
+    Transformer recurses once per level)."""
+    built: list = []                        # backwards, a node's children are built last-first:
+    for node in reversed(nodes):            # its leftmost child's node is on top when it is built
         children = [built.pop() if isinstance(c, Tree) else c for c in node.children]
         built.append(builder._call_userfunc(node, children))
     return built[0]

@@ -1,8 +1,10 @@
 """Spec text or file -> checked IR: parse, resolve `extends`, lower, validate against the schema."""
 from __future__ import annotations
 
+import gc
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Callable, Iterator, Sequence
 
 from grammar.diagnostics import Diagnostic, Source, SpecError
 from grammar.extend import extend, overlay, read
@@ -46,7 +48,8 @@ def _compile(source: Source, directory: Path | None, chain: tuple[Path, ...],
 def _guarded(name: str, run: Callable[[], dict]) -> dict:
     """Run a compile so that no Python traceback reaches the spec writer."""
     try:
-        return run()
+        with _collector_paused():
+            return run()
     except SpecError:
         raise
     except RecursionError:
@@ -56,3 +59,19 @@ def _guarded(name: str, run: Callable[[], dict]) -> dict:
         raise SpecError([Diagnostic("E900", f"internal: {type(error).__name__}: {error}", file=name,
                                     hint="this is a compiler bug; please report it with the spec")]) from error
 
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Python's cycle collector paused for one compile. A compile makes a hundred thousand
+    tree nodes and none of them is cyclic garbage (reference counting frees them all), yet
+    each collection on the way walks the growing trees again: an eighth of the compile time.
+    The collector runs as before once the compile ends (if it was on: a caller's choice stays)."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()

@@ -16,7 +16,7 @@ from grammar import syntax
 from grammar.diagnostics import Span
 from grammar.language import PERCENT
 
-Number = Fraction | None        # an end of an interval; None is unbounded
+Number = int | Fraction | None  # an end of an interval (an int when whole: ints are fast); None is unbounded
 
 
 @dataclass(frozen=True)
@@ -33,7 +33,7 @@ class Bounds:
             object.__setattr__(self, "zero", False)
 
     @property
-    def value(self) -> Fraction | None:
+    def value(self) -> int | Fraction | None:
         """The one value of a constant, else None."""
         return self.low if self.low is not None and self.low == self.high else None
 
@@ -59,18 +59,24 @@ class Bounds:
 
 
 ANYTHING = Bounds()
-NATURAL = Bounds(Fraction(0))               # a count: 0 or more
+NATURAL = Bounds(0)                         # a count: 0 or more
 
 
 @lru_cache(maxsize=4096)
 def point(value: int | Fraction) -> Bounds:
     """A constant (kept: every number of a spec is read as one, and Fractions are slow to make)."""
-    end = Fraction(value)
+    end = _whole(value)
     return Bounds(end, end)
 
 
 def between(low: int | Fraction, high: int | Fraction) -> Bounds:
-    return Bounds(Fraction(low), Fraction(high))
+    return Bounds(_whole(low), _whole(high))
+
+
+def _whole(value: int | Fraction) -> int | Fraction:
+    """An end as an int when it is whole: the bounds of a spec's amounts are ints, and
+    arithmetic on ints is many times faster than on Fractions (the answers are equal)."""
+    return value if isinstance(value, int) or value.denominator != 1 else value.numerator
 
 
 def hull(values: Iterable[int | Fraction]) -> Bounds:
@@ -79,7 +85,7 @@ def hull(values: Iterable[int | Fraction]) -> Bounds:
     return between(min(listed), max(listed)) if listed else ANYTHING
 
 
-def _pick(choose: Callable[[Fraction, Fraction], Fraction], a: Number, b: Number) -> Number:
+def _pick(choose: Callable[[int | Fraction, int | Fraction], int | Fraction], a: Number, b: Number) -> Number:
     return b if a is None else a if b is None else choose(a, b)
 
 
@@ -103,10 +109,10 @@ def multiply(a: Bounds, b: Bounds) -> Bounds:
         low = high = None
         if (a.low is not None and a.low >= 0 and b.low is not None and b.low >= 0) or \
                 (a.high is not None and a.high <= 0 and b.high is not None and b.high <= 0):
-            low = Fraction(0)
+            low = 0
         if (a.low is not None and a.low >= 0 and b.high is not None and b.high <= 0) or \
                 (a.high is not None and a.high <= 0 and b.low is not None and b.low >= 0):
-            high = Fraction(0)
+            high = 0
         return Bounds(low, high, a.zero or b.zero)
     return Bounds(min(known), max(known), a.zero or b.zero)
 
@@ -114,19 +120,19 @@ def multiply(a: Bounds, b: Bounds) -> Bounds:
 def _times(x: Number, y: Number) -> Number:
     """A product of ends; an unbounded end times 0 is 0, else unbounded."""
     if x == 0 or y == 0:
-        return Fraction(0)
+        return 0
     return None if x is None or y is None else x * y
 
 
 def divide(a: Bounds, b: Bounds) -> Bounds:
     """`a / b` for a `b` that is never 0."""
     if b.value is not None:
-        return multiply(a, point(1 / b.value))
+        return multiply(a, point(Fraction(1) / b.value))
     if b.positive or b.negative:
         sign = point(1) if b.positive else point(-1)
         signed = multiply(a, sign)
-        return Bounds(Fraction(0) if signed.low is not None and signed.low >= 0 else None,
-                      Fraction(0) if signed.high is not None and signed.high <= 0 else None, a.zero)
+        return Bounds(0 if signed.low is not None and signed.low >= 0 else None,
+                      0 if signed.high is not None and signed.high <= 0 else None, a.zero)
     return Bounds(zero=a.zero)
 
 
@@ -134,8 +140,19 @@ def divide(a: Bounds, b: Bounds) -> Bounds:
 
 Shape = Hashable     # a tuple of the node's kind and its fields' shapes, or a name's or number's value
 # Shapes already made, by the node's id (the node is kept with its shape, so that its id
-# is not reused while the table lives): one table per edition (Known.shapes).
+# is not reused while the table lives). A shape does not depend on the edition, and a
+# parent's syntax is cached and read again by each child that extends it, so the table is
+# the process's (SHAPES), emptied when it grows past MOST_SHAPES nodes.
 Shapes = dict[int, tuple[Hashable, Shape]]
+SHAPES: Shapes = {}
+MOST_SHAPES = 200_000
+
+
+def known_shapes() -> Shapes:
+    """The process's table of shapes, emptied first if it has grown past its bound."""
+    if len(SHAPES) > MOST_SHAPES:
+        SHAPES.clear()
+    return SHAPES
 
 
 def shape(node: Hashable, shapes: Shapes | None = None) -> Shape:
@@ -224,7 +241,7 @@ class Known:
     # a formula's bounds for the bounds of its arguments, read once: a call reads the body
     # quietly and without facts, so the same arguments always give the same bounds
     calls: dict[tuple[str, tuple[Bounds, ...]], Bounds] = field(default_factory=dict)
-    shapes: Shapes = field(default_factory=dict)
+    shapes: Shapes = field(default_factory=known_shapes)
 
 
 @dataclass(frozen=True)
@@ -232,7 +249,7 @@ class Faults:
     """Where a reading reports what it finds: a divisor that can be 0, a constant past the limit."""
 
     divisor: Callable[[syntax.Expr, Bounds], None]
-    huge: Callable[[syntax.Expr, Fraction], None]
+    huge: Callable[[syntax.Expr, int | Fraction], None]
 
 
 ARITHMETIC = {"+": add, "-": lambda a, b: add(a, negate(b)), "*": multiply, "/": divide}
@@ -256,34 +273,34 @@ class Reader:
         return found if fact is None else found.meet(fact)
 
     def _value(self, node: syntax.Expr, scope: dict[str, Bounds], facts: Facts) -> Bounds:
-        if isinstance(node, syntax.Int):
-            return self._sized(node, point(node.value))
-        if isinstance(node, syntax.Percent):
-            return point(Fraction(node.value, PERCENT))
-        if isinstance(node, syntax.Bool):
-            return ANYTHING
-        if isinstance(node, syntax.Name):
-            return scope[node.text] if node.text in scope else self.known.names.get(node.text, ANYTHING)
-        if isinstance(node, syntax.Attr):
-            return self.attr(node, scope, facts)
-        if isinstance(node, syntax.Index):
-            return self.index(node, scope, facts)
-        if isinstance(node, syntax.Neg):
-            return negate(self.value(node.operand, scope, facts))
-        if isinstance(node, syntax.Not):
-            self.value(node.operand, scope, facts)
-            return ANYTHING
-        if isinstance(node, syntax.Conditional):
-            self.value(node.cond, scope, facts)
-            then = self.value(node.then, scope, narrowed(node.cond, True, facts, self._reading(scope)))
-            otherwise = self.value(node.otherwise, scope, narrowed(node.cond, False, facts, self._reading(scope)))
-            return then.join(otherwise)
-        if isinstance(node, syntax.Binary):
-            return self.binary(node, scope, facts)
-        if isinstance(node, syntax.Call):
-            return self.call(node, scope, facts)
-        assert isinstance(node, syntax.Aggregate), f"an expression of no known kind: {type(node).__name__}"
-        return self.aggregate(node, scope, facts)
+        read = _READERS.get(type(node))
+        assert read is not None, f"an expression of no known kind: {type(node).__name__}"
+        return read(self, node, scope, facts)
+
+    def _int(self, node: syntax.Int, scope: dict[str, Bounds], facts: Facts) -> Bounds:
+        return self._sized(node, point(node.value))
+
+    def _percent(self, node: syntax.Percent, scope: dict[str, Bounds], facts: Facts) -> Bounds:
+        return point(Fraction(node.value, PERCENT))
+
+    def _bool(self, node: syntax.Bool, scope: dict[str, Bounds], facts: Facts) -> Bounds:
+        return ANYTHING
+
+    def _name(self, node: syntax.Name, scope: dict[str, Bounds], facts: Facts) -> Bounds:
+        return scope[node.text] if node.text in scope else self.known.names.get(node.text, ANYTHING)
+
+    def _neg(self, node: syntax.Neg, scope: dict[str, Bounds], facts: Facts) -> Bounds:
+        return negate(self.value(node.operand, scope, facts))
+
+    def _not(self, node: syntax.Not, scope: dict[str, Bounds], facts: Facts) -> Bounds:
+        self.value(node.operand, scope, facts)
+        return ANYTHING
+
+    def _conditional(self, node: syntax.Conditional, scope: dict[str, Bounds], facts: Facts) -> Bounds:
+        self.value(node.cond, scope, facts)
+        then = self.value(node.then, scope, narrowed(node.cond, True, facts, self._reading(scope)))
+        otherwise = self.value(node.otherwise, scope, narrowed(node.cond, False, facts, self._reading(scope)))
+        return then.join(otherwise)
 
     def attr(self, node: syntax.Attr, scope: dict[str, Bounds], facts: Facts) -> Bounds:
         if isinstance(node.of, syntax.Name) and node.of.text not in scope:
@@ -362,8 +379,8 @@ class Reader:
         if fn == "count":
             return NATURAL
         if fn == "sum":
-            return Bounds(Fraction(0) if body.low is not None and body.low >= 0 else None,
-                          Fraction(0) if body.high is not None and body.high <= 0 else None)
+            return Bounds(0 if body.low is not None and body.low >= 0 else None,
+                          0 if body.high is not None and body.high <= 0 else None)
         if fn in ("max", "min"):
             return body.join(point(0))            # an empty set gives 0
         return ANYTHING
@@ -380,6 +397,16 @@ class Reader:
         quiet = Reader(self.known, QUIET)
         return lambda node, facts: quiet.value(node, scope, facts)
 
+
+
+# One reader per kind of expression, by its class: a lookup, not a chain of isinstance
+# checks (the reader visits every node of an edition on every compile).
+_READERS: dict[type, Callable[..., Bounds]] = {
+    syntax.Int: Reader._int, syntax.Percent: Reader._percent, syntax.Bool: Reader._bool,
+    syntax.Name: Reader._name, syntax.Attr: Reader.attr, syntax.Index: Reader.index, syntax.Neg: Reader._neg,
+    syntax.Not: Reader._not, syntax.Conditional: Reader._conditional, syntax.Binary: Reader.binary,
+    syntax.Call: Reader.call, syntax.Aggregate: Reader.aggregate,
+}
 
 def without(facts: Facts, *names: str) -> Facts:
     """The facts that still hold where the variables `names` are bound anew."""

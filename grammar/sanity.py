@@ -56,7 +56,7 @@ def sanity(edition: MergedSpec, ir: dict) -> list[Diagnostic]:
                                  + (f", or divide by `{x} + 1`" if counted else "")
                                  + (", with `n` the divisor" if x == "n" else "")))
 
-    def huge(node: syntax.Expr, value: Fraction) -> None:
+    def huge(node: syntax.Expr, value: int | Fraction) -> None:
         said = f"the amount {_number(value)} is" if isinstance(node, syntax.Int) else \
             f"`{_words(node.span)}` comes to {_number(value)}, which is"
         report(Diagnostic.at("E310", f"{said} past {MOST}", node.span,
@@ -259,7 +259,7 @@ def _known(edition: MergedSpec, ir: dict) -> Known:
     def printed(key: str) -> Bounds:
         return hull([deed.get(key, 0) for deed in deeds] + [0])
 
-    names = {"dice": thrown, "roll": thrown, "board_size": point(len(ir["squares"])), "turn": Bounds(Fraction(1)),
+    names = {"dice": thrown, "roll": thrown, "board_size": point(len(ir["squares"])), "turn": Bounds(1),
              **dict.fromkeys(("rounds", "houses_in_bank", "hotels_in_bank", "level", "owned", "mortgaged_in_group"),
                              NATURAL)}
     attributes = {"position": between(0, max(len(ir["squares"]) - 1, 0)),

@@ -183,6 +183,8 @@ LANGUAGE_CONSTANTS = {("grammar/language.py", "PERCENT = 100"),
 # The limits of what an error report shows and how deep a spec may nest (issue #19).
 LANGUAGE_CONSTANTS |= {("grammar/diagnostics.py", "SHOWN = 20"), ("grammar/diagnostics.py", "WHOLE = 160"),
                        ("grammar/diagnostics.py", "WIDEST = 100"), ("grammar/parse.py", "DEEPEST = 100")}
+# The compiler's memory of expression shapes across compiles (issue 23's compile speed).
+LANGUAGE_CONSTANTS |= {("grammar/bounds.py", "MOST_SHAPES = 200_000")}
 # The engine's bound on a turn's moves (issue #19) and the heuristic player's shares: mechanism.
 LANGUAGE_CONSTANTS |= {("interpreter/errors.py", "LIMIT = 50"),
                        ("interpreter/errors.py",
@@ -190,8 +192,7 @@ LANGUAGE_CONSTANTS |= {("interpreter/errors.py", "LIMIT = 50"),
 LANGUAGE_CONSTANTS |= {("interpreter/strategies/heuristic.py", line) for line in (
     "BARGAIN = Fraction(9, 10)      # bid up to this share of the price for a deed of no special use",
     "RESERVE = Fraction(1, 10)      # keep at least this share of the starting money back (when houses cost less)",
-    "UNPRICED = Fraction(1, 10)     # a deed without a printed price (sold only by auction) is worth this share "
-    "of the starting money")}
+    "UNPRICED = Fraction(1, 10)")}
 # positions (in the spec, on the board, in a list) and board indices, not amounts
 SKIP_KEYS = {"written_at", "position", "index", "squares", "ir_version", "square"}
 

@@ -24,6 +24,7 @@ import interpreter
 from interpreter import actions as game_actions
 from interpreter.engine import Game
 from interpreter.invariants import InvariantViolation, check_all, event_checker
+from interpreter.parts import Strategy
 from interpreter.state import BANK, GameState, Player
 from interpreter.translate import CompileError, Compiler, Ctx
 from spec import bundled
@@ -134,7 +135,8 @@ def run(edition: interpreter.Edition, example: dict) -> Outcome:
 def _play(edition: interpreter.Edition, example: dict) -> None:
     seats = {who: k for k, who in enumerate(example["players"])}
     players = [_Seat(who) for who in example["players"]]
-    game = interpreter.new_game(edition, ["example"] * len(players), seed=0, log=False, strategy_objects=players)
+    seated: list[Strategy] = list(players)
+    game = interpreter.new_game(edition, ["example"] * len(players), seed=0, log=False, strategy_objects=seated)
     state = game.state
     for player in game.players:                 # the example says who holds what: undo a dealt start
         player.cash, state.bank_ledger = edition.start_money, state.bank_ledger + player.cash - edition.start_money
@@ -144,7 +146,7 @@ def _play(edition: interpreter.Edition, example: dict) -> None:
     first_turn = next((k for k, step in enumerate(steps) if step["step"] == "turn"), len(steps))
     for step in steps[:first_turn]:
         _set_up(edition, game, step, seats)
-    game = Game(edition, players, ["example"] * len(players), 0, None, True, event_checker(), None, state=state)
+    game = Game(edition, seated, ["example"] * len(players), 0, None, True, event_checker(), None, state=state)
     try:
         check_all(game)
     except InvariantViolation as broken:

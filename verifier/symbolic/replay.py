@@ -5,7 +5,7 @@ and the confirmation of bounded-model-checking traces both go through here."""
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import interpreter
@@ -40,7 +40,7 @@ class Script:
     def raise_fast(self, game: Game, p: int, owed: int, creditor: int, refused: object) -> None:
         return None                      # raising money is its own action
 
-    def choose(self, game: Game, p: int, actions: list[Any]) -> Any:
+    def choose(self, game: Game, p: int, actions: Sequence[Any]) -> Any:
         kinds = {type(a) for a in actions}
         if A.Preempt in kinds:
             return actions[0] if self.take("preempt", False) else A.PASS
@@ -54,6 +54,7 @@ class Script:
                 price = self.take("auction_price") if w >= 0 else None
                 self.auction = (info, w, price)
             _, w, price = self.auction
+            assert isinstance(info, AuctionInfo), "a pass is offered only in an auction"
             if p == w and info.leader < 0:
                 return next((a for a in actions if type(a) is A.Bid and a.amount == price), A.PASS)
             return A.PASS
@@ -113,7 +114,11 @@ class _Replay:
         faces = self.edition.faces
         queue = [(_faces(v, faces, False) or _faces(v, faces, True)) if kind == "roll" else (v,)
                  for kind, v, _ in record if kind in ("roll", "die")]
-        game.dice_source = lambda g: queue.pop(0)
+        def next_throw(_game: object) -> tuple[int, ...]:
+            throw = queue.pop(0)
+            assert throw is not None, "every recorded roll has faces the edition's dice can show"
+            return throw
+        game.dice_source = next_throw
         # cards drawn, in order per deck
         self.drawn: dict[int, list[int]] = defaultdict(list)
         for kind, v, _ in record:

@@ -156,6 +156,9 @@ Action = (Buy | Decline | Bid | Pass | PayFine | UseCard | Roll | Build | BuildH
           | Preempt | AuctionDeed | Act)
 """Any action (the kinds in `KINDS`)."""
 
+OnSquare = Build | BuildHotel | SellBuilding | Downgrade | Mortgage | Unmortgage
+"""A step on one of my deeds (the manage window's and raising money's: `rules.SQUARE_ACTIONS`)."""
+
 # The answers that leave things as they are: one of them is the default where offered.
 PASSIVE = (Done, Pass, Decline, Reject, Roll, KeepMortgage)
 

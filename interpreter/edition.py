@@ -39,7 +39,7 @@ class Edition:
                  'trade_built_groups', 'bank_auctions_all', 'pay_with_deeds', 'debt_auction',
                  'mortgages', 'hotel_level', 'hotel_even_level', 'unmortgage_cost', 'transfer_cost',
                  'house_sale', 'hotel_sale_only', 'hotel_sale_full', 'rent_fn', 'on_land',
-                 'on_pass', 'on_pass_squares', 'land_reason', 'cards', 'card_texts', 'card_reason',
+                 'on_pass', 'on_pass_squares', 'on_pass_rules', 'land_reason', 'cards', 'card_texts', 'card_reason',
                  'invariants', 'invariant_sources', 'source_names', 'statistics', 'setup_fn', 'land_hooks',
                  'acquire_hooks',
                  'roll_hooks', 'rent_hooks', 'add_hooks', 'end_over', 'end_only_bankruptcy',
@@ -131,18 +131,18 @@ class Edition:
         # ---- compiled rules ------------------------------------------------------------
         comp = Compiler(self)
         rent = ir.get("rent", {})
-        rent_by_kind = {}
+        rent_by_kind: dict[int, Rule] = {}
         for kind_name, kind in KINDS.items():
             if kind != KIND_NONE and kind_name in rent:
                 rent_by_kind[kind] = comp.fn(rent[kind_name], {})
-        self.rent_fn: list[Rule | None] = [rent_by_kind.get(self.kind[i]) if self.is_deed[i] else None
-                                           for i in range(n)]
         for i in self.deeds:
-            if self.rent_fn[i] is None:
+            if self.kind[i] not in rent_by_kind:
                 raise CompileError(f"no rent formula for the kind of square `{self.square_ids[i]}`")
+        self.rent_fn: list[Rule] = [rent_by_kind[self.kind[i]] if self.is_deed[i] else _no_rent for i in range(n)]
         self.on_land = [comp.block(square.get("on_land") or [], {}) for square in squares]
         self.on_pass = [comp.block(square.get("on_pass") or [], {}) for square in squares]
         self.on_pass_squares = [i for i in range(n) if self.on_pass[i] is not None]
+        self.on_pass_rules = [f for f in self.on_pass if f is not None]      # one per `on_pass_squares`
         self.land_reason = ["square:" + sid for sid in self.square_ids]
         self.cards = [[comp.block(card.get("effect") or [], {}) for card in d.get("cards", [])] for d in self.decks]
         self.card_texts = [[card.get("text", "") for card in d.get("cards", [])] for d in self.decks]
@@ -348,6 +348,11 @@ class Edition:
         if isinstance(node, list):
             return tuple(node)
         return node
+
+
+def _no_rent(game: object, ctx: object) -> int:
+    """The rent rule of a square that is no deed: the engine never charges one."""
+    raise TypeError("a square that is no deed has no rent formula")
 
 
 def _add_die(totals: dict[int, int], faces: int) -> dict[int, int]:

@@ -48,7 +48,7 @@ class EffectsMixin(GameParts):
                 pl.passes[k] = count
             saved = c.reason
             c.reason = ed.land_reason[s]
-            f = ed.on_pass[s]
+            f = ed.on_pass_rules[k]
             try:
                 f(self, c)
             except GOES_WRONG as error:

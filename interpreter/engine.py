@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from . import actions as A
 from .effects import EffectsMixin
@@ -323,9 +323,10 @@ class Game(RulesMixin, EffectsMixin):
                     return
             if jailed:
                 jailed = False
-                doubles = self.jail_turn(p)
-                if doubles is None:
+                tried = self.jail_turn(p)       # None: the turn is over
+                if tried is None:
                     return
+                doubles = tried
                 if doubles:
                     if self.halt or pl.bankrupt or pl.in_jail:
                         return
@@ -367,7 +368,8 @@ class Game(RulesMixin, EffectsMixin):
 
     def sitting_out(self, p: int) -> bool:
         """`end.sits_out`: the player takes no more turns, but stays in the game."""
-        return bool(self.edition.sits_out(self, Ctx(p)))
+        sits_out = self.edition.sits_out
+        return sits_out is not None and bool(sits_out(self, Ctx(p)))
 
     def end_of_turn(self, p: int) -> None:
         """The spec's `action`s at the end of a turn: one at a time until Done. Done is not
@@ -479,11 +481,11 @@ class Game(RulesMixin, EffectsMixin):
             if kind is A.Done:
                 return
             step = SQUARE_ACTIONS.get(kind)
-            if step is not None:
-                step[1](self, p, a.square)
+            if step is not None:        # the kind known, its type said (a step or a trade offer)
+                step[1](self, p, cast(A.OnSquare, a).square)
             else:
                 proposed = True
-                self.propose_trade(p, a)
+                self.propose_trade(p, cast(A.ProposeTrade, a))
             if pl.bankrupt or st.over or self.ending:
                 return
 
@@ -495,9 +497,9 @@ class Game(RulesMixin, EffectsMixin):
             return True
         step = SQUARE_ACTIONS.get(kind)
         if step is not None:
-            sq = a.square
+            sq = cast(A.OnSquare, a).square
             return type(sq) is int and 0 <= sq < self.edition.n and step[0](self, p, sq)
-        return kind is A.ProposeTrade and not proposed and self.edition.trade_cash and self.valid_trade(p, a)
+        return type(a) is A.ProposeTrade and not proposed and self.edition.trade_cash and self.valid_trade(p, a)
 
     def manage_actions(self, p: int, trades: bool = True) -> list[A.Action]:
         """Seat `p`'s legal answers in its manage window: Done, a step on one of its deeds, and

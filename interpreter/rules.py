@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import bisect
 from fractions import Fraction
+from typing import cast
 
 from . import actions as A
 from .errors import GOES_WRONG, LARGEST_PAYMENT, RuleError
@@ -642,7 +643,7 @@ class RulesMixin(GameParts):
                 and self.may_give_deed(sq, owed, creditor, refused) and a.value == self.deed_value(sq)
         if type(a) not in RAISING:
             return False
-        sq = a.square
+        sq = cast(A.OnSquare, a).square
         return type(sq) is int and 0 <= sq < self.edition.n and SQUARE_ACTIONS[type(a)][0](self, p, sq)
 
     def raise_money(self, p: int, amount: int, creditor: int) -> int:

@@ -1,6 +1,6 @@
 """Strategies: one `choose(game, seat, actions) -> action` interface (DESIGN principle 5).
 
-`game` is the running `engine.Game` (its `.st` is the plain-data state, its `.ed` the
+`game` is the running `engine.Game` (its `.state` is the plain-data state, its `.edition` the
 edition, its `.pending` what the current decision is about: an `AuctionInfo`, the
 `ProposeTrade` or `GiveDeed` to answer, or `(ctx, options)` for a `choose`).
 A strategy may also define `manage_fast(game, seat) -> action`: its manage-window answer

@@ -15,7 +15,9 @@ class RandomStrategy:
     draws = True
     falls_back = True     # no legal answer: the engine takes the default (engine.Game.failed)
 
-    def __init__(self, rng: Random) -> None:
+    def __init__(self, rng: Random | None) -> None:
+        if rng is None:         # `draws`: `strategies.make` gives it one, seeded by the game
+            raise ValueError("the random player draws: it needs its own seeded RNG")
         self.rng = rng
 
     def choose(self, game: Game, seat: int, actions: Sequence[Action]) -> Action:

@@ -12,7 +12,7 @@ from .state import POT0
 from .translate import CompileError, Compiler
 
 if TYPE_CHECKING:
-    from .translate import Rule
+    from .translate import Env, Rule
 
 KIND_NONE, KIND_LOT, KIND_STATION, KIND_UTILITY = 0, 1, 2, 3
 KINDS = {"square": KIND_NONE, "lot": KIND_LOT, "station": KIND_STATION, "utility": KIND_UTILITY}
@@ -252,7 +252,7 @@ class Edition:
         self.add_hooks: list[list] = [[] for _ in self.states]
         hooks = []
         for hook in ir_hooks:
-            env = {hook["var"]: None}
+            env: Env = {hook["var"]: None}
             compiled = (hook["var"], comp.fn(hook["cond"], env) if hook.get("cond") else None,
                         comp.block(hook.get("body") or [], env), frozenset(hook.get("via") or ()))
             hooks.append(compiled)

@@ -236,7 +236,7 @@ class EffectsMixin(GameParts):
         if body is not None:
             body(self, c)
 
-    def choose_in(self, c: Ctx, var: str, candidates: Rule, body: Rule | None, element: str, skip: bool,
+    def choose_in(self, c: Ctx, var: str, candidates: Rule, body: Rule | None, element: str | None, skip: bool,
                   goes: tuple[str, bool] | None = None) -> None:
         """`choose x in SET [where C] [or skip]`: `me` picks one element (an empty set skips).
         When the choice moves my token (`goes`), each option's cost hint is the rent it risks."""
@@ -260,7 +260,7 @@ class EffectsMixin(GameParts):
                 body(self, c)
         c.vars[var] = saved
 
-    def label(self, element: str, x: Any) -> str:
+    def label(self, element: str | None, x: Any) -> str:
         """How a chosen element reads in the list of choices (and in a log)."""
         ed = self.edition
         if element in ("square", "deed"):

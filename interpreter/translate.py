@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -38,6 +38,12 @@ if TYPE_CHECKING:
     """A compiled hook: (its variable, its condition, its body, the ways it fires on)."""
     Option = tuple[str, Rule | None, Rule]
     """An option of a `choose`: (its label, its body, what it costs `me`, a hint)."""
+    Node = dict[str, Any]
+    """An IR expression or statement, read as the plain data it is (docs/ir.md)."""
+    Env = dict[str, Compiled | None]
+    """The names bound where a node is compiled: None for a statement's loop variable (read
+    from `c.vars`), else what the name stands for (an aggregate's loop name, a formula's argument)."""
+    from .edition import Edition
 
 
 class CompileError(Exception):
@@ -119,7 +125,7 @@ def _at(items, i):
     raise RuleError("E504", f"index {i} is outside a list of {len(items)} (counted from 0)")
 
 
-def _scale(a, num: int, den: int):
+def _scale(a: int | Fraction, num: int, den: int) -> int | Fraction:
     """`a * num/den` exactly (a percent, a constant ratio): an int when it comes out whole."""
     if type(a) is int:
         v = a * num
@@ -140,19 +146,19 @@ def _destination(body: list, var: str) -> tuple[str, bool] | None:
     return None
 
 
-def _count(values) -> int:
+def _count(values: Iterable[object]) -> int:
     return sum(1 for v in values if v)
 
 
-def _round(ed, amount) -> int:
+def _round(edition: Edition, amount: int | Fraction) -> int:
     if isinstance(amount, int):
         return amount
-    return math.ceil(amount) if ed.rounding_up else math.floor(amount)
+    return math.ceil(amount) if edition.rounding_up else math.floor(amount)
 
 
 class Compiler:
-    def __init__(self, ed):
-        self.edition = ed
+    def __init__(self, edition: Edition) -> None:
+        self.edition = edition
         self.formula_stack: list[str] = []
         # what generated code reads
         self.names: dict = {"_divide": _divide, "_scale": _scale, "_count": _count, "_round": _round, "_at": _at}
@@ -163,21 +169,21 @@ class Compiler:
 
     # ---- expressions ---------------------------------------------------------------
 
-    def expr(self, node: dict, env: dict):
+    def expr(self, node: Node, env: Env) -> Compiled:
         kind = node.get("expr")
         handler = getattr(self, "x_" + str(kind), None)
         if handler is None:
             raise CompileError(f"unsupported expression kind `{kind}`")
         return handler(node, env)
 
-    def fn(self, node, env):
+    def fn(self, node: Node, env: Env) -> Rule:
         outer, self.hoisted = self.hoisted, []
         try:
             return self.function(self.expr(node, env))
         finally:
             self.hoisted = outer
 
-    def text(self, node, env) -> str:
+    def text(self, node: Node, env: Env) -> str:
         """An expression as the source of one Python expression over `g`, `c` and `names`
         (what `fn` makes a function of), for a reader that fuses several (interpreter/invariants.py)."""
         outer, self.hoisted = self.hoisted, []
@@ -186,31 +192,31 @@ class Compiler:
         finally:
             self.hoisted = outer
 
-    def _joined(self, compiled) -> str:
+    def _joined(self, compiled: Compiled) -> str:
         """A compiled expression as one Python expression, its hoisted aggregates first."""
         if compiled[0] or not self.hoisted:
             return self.source(compiled)
         return f"({', '.join(self.hoisted)}, {compiled[1]})[-1]"
 
-    def of_text(self, text: str):
+    def of_text(self, text: str) -> Rule:
         """The function `f(g, c)` of an expression's source (`text`)."""
         return eval(f"lambda g, c: {text}", self.names)
 
-    def function(self, compiled):
+    def function(self, compiled: Compiled) -> Rule:
         """A compiled expression as a function `f(g, c)`; its hoisted aggregates come first."""
         const, value = compiled
         if const:
             return lambda g, c: value
         return self.of_text(self._joined(compiled))
 
-    def filter_fn(self, over: dict, var: str, cond: dict | None, env: dict):
+    def filter_fn(self, over: Node, var: str, cond: Node | None, env: Env) -> Rule:
         """`[x in OVER where COND]` as one function `f(g, c) -> list` (one evaluation, so the
         condition's parts that do not read `x` are worked out once, not once per element)."""
         node = {"expr": "agg", "function": "filter", "var": var, "over": over,
                 "body": cond or {"expr": "bool", "value": True}}
         return self.fn(node, env)
 
-    def source(self, compiled) -> str:
+    def source(self, compiled: Compiled) -> str:
         """A compiled expression as source text (a constant by a name bound to its value)."""
         const, value = compiled
         if not const:
@@ -219,31 +225,31 @@ class Compiler:
         self.names[name] = value
         return name
 
-    def x_int(self, node, env):
+    def x_int(self, node: Node, env: Env) -> Compiled:
         return True, node["value"]
 
-    def x_bool(self, node, env):
+    def x_bool(self, node: Node, env: Env) -> Compiled:
         return True, bool(node["value"])
 
-    def x_ratio(self, node, env):
+    def x_ratio(self, node: Node, env: Env) -> Compiled:
         return True, Fraction(node["num"], node["den"])
 
-    def x_enum(self, node, env):
+    def x_enum(self, node: Node, env: Env) -> Compiled:
         return True, node["value"]
 
-    def x_bank(self, node, env):
+    def x_bank(self, node: Node, env: Env) -> Compiled:
         return True, BANK
 
-    def x_setting(self, node, env):
+    def x_setting(self, node: Node, env: Env) -> Compiled:
         return True, self.edition.setting(node["path"])
 
-    def x_square(self, node, env):
+    def x_square(self, node: Node, env: Env) -> Compiled:
         return True, self.edition.square_index[node["key"]]
 
-    def x_group(self, node, env):
+    def x_group(self, node: Node, env: Env) -> Compiled:
         return True, self.edition.group_index[node["key"]]
 
-    def x_deck(self, node, env):
+    def x_deck(self, node: Node, env: Env) -> Compiled:
         return True, self.edition.deck_index[node["key"]]
 
     NAMES = {
@@ -273,7 +279,7 @@ class Compiler:
     STATE_NAMES = {"houses_in_bank": "g.state.bank_houses", "hotels_in_bank": "g.state.bank_hotels",
                    "bank_ledger": "g.state.bank_ledger"}
 
-    def x_var(self, node, env):
+    def x_var(self, node: Node, env: Env) -> Compiled:
         name = node["name"]
         if name in env:
             bound = env[name]
@@ -297,7 +303,7 @@ class Compiler:
     SET_KINDS = {"pots": "pot", "players": "player", "others": "player", "deeds": "deed", "groups": "group",
                  "decks": "deck"}
 
-    def kind(self, node: dict, env: dict) -> str | None:
+    def kind(self, node: Node, env: Env) -> str | None:
         k = node.get("expr")
         if k in ("group", "deck"):
             return k
@@ -305,11 +311,12 @@ class Compiler:
             return "party"
         if k == "attr":
             return {"owner": "party", "group": "group"}.get(node["name"])
-        if k == "var" and node["name"] in env and env[node["name"]] is not None:
-            return self.kinds.get(env[node["name"]][1])
+        bound = env.get(node["name"]) if k == "var" else None
+        if bound is not None:
+            return self.kinds.get(bound[1])
         return None
 
-    def element_kind(self, node: dict) -> str | None:
+    def element_kind(self, node: Node) -> str | None:
         if node.get("expr") == "var":
             return self.SET_KINDS.get(node["name"])
         if node.get("expr") == "attr" and node["name"] == "deeds":
@@ -327,10 +334,10 @@ class Compiler:
     CITY_ATTRS = {"quarter": "area_quarter", "faces": "area_faces", "areas": "square_areas",
                   "number": "number", "across": "across"}
 
-    def x_pot(self, node, env):
+    def x_pot(self, node: Node, env: Env) -> Compiled:
         return True, self.edition.pot_party[node["key"]]
 
-    def x_attr(self, node, env):
+    def x_attr(self, node: Node, env: Env) -> Compiled:
         of = self.source(self.expr(node["subject"], env))
         name = node["name"]
         ed = self.edition
@@ -345,6 +352,7 @@ class Compiler:
         if name == "kind":                                 # only a square has a kind
             return False, f"{self.source((True, ed.kind_names))}[{of}]"
         kind = self.kind(node["subject"], env)
+        tables: dict[str, list[int] | list[list[int]]]
         if kind == "group":
             pattern, tables = self.GROUP_ATTRS.get(name), {"deeds": ed.group_squares}
         elif kind == "deck":
@@ -352,7 +360,7 @@ class Compiler:
         else:
             pattern = self.PLAYER_ATTRS.get(name) or self.STATE_ATTRS.get(name)
             if kind == "party" and name in self.PLAYER_ATTRS:      # the bank reads as a player holding nothing
-                pattern = pattern.replace("g.players[{}]", "g.party({})")
+                pattern = self.PLAYER_ATTRS[name].replace("g.players[{}]", "g.party({})")
             tables = {"price": ed.price, "mortgage": ed.mortgage_value, "house_cost": ed.house_cost,
                       "hotel_cost": ed.hotel_cost, "group": ed.group_of}
         if pattern is not None:
@@ -361,19 +369,19 @@ class Compiler:
             return False, f"{self.source((True, tables[name]))}[{of}]"
         raise CompileError(f"unknown attribute `{name}`")
 
-    def x_index(self, node, env):
+    def x_index(self, node: Node, env: Env) -> Compiled:
         of, at = self.expr(node["list"], env), self.expr(node["position"], env)
         if of[0] and at[0] and type(at[1]) is int and 0 <= at[1] < len(of[1]):   # else an error when the rule runs
             return True, of[1][at[1]]
         return False, f"_at({self.source(of)}, {self.source(at)})"
 
-    def x_neg(self, node, env):
+    def x_neg(self, node: Node, env: Env) -> Compiled:
         e = self.expr(node["operand"], env)
         if e[0]:
             return True, -e[1]
         return False, f"(-{e[1]})"
 
-    def x_not(self, node, env):
+    def x_not(self, node: Node, env: Env) -> Compiled:
         e = self.expr(node["operand"], env)
         if e[0]:
             return True, not e[1]
@@ -393,7 +401,7 @@ class Compiler:
         "in": lambda a, b: a in b,
     }
 
-    def x_bin(self, node, env):
+    def x_bin(self, node: Node, env: Env) -> Compiled:
         op = node["operator"]
         left, right = self.expr(node["left"], env), self.expr(node["right"], env)
         if op in ("and", "or"):
@@ -416,7 +424,7 @@ class Compiler:
                 return False, f"_scale({self.source(x)}, {k.numerator}, {k.denominator})"
         return False, f"({self.source(left)} {op} {self.source(right)})"
 
-    def x_if(self, node, env):
+    def x_if(self, node: Node, env: Env) -> Compiled:
         cond = self.expr(node["cond"], env)
         then, other = self.expr(node["then"], env), self.expr(node["otherwise"], env)
         if cond[0]:
@@ -427,7 +435,7 @@ class Compiler:
                   "min": "min({}, default=0)", "any": "any({})", "all": "all({})"}
     LOOP_NAME = re.compile(r"\bv(\d+)\b")
 
-    def x_agg(self, node, env):
+    def x_agg(self, node: Node, env: Env) -> Compiled:
         fn, var = node["function"], node["var"]
         if fn not in self.AGGREGATES and fn != "filter":
             raise CompileError(f"unknown aggregate `{fn}`")
@@ -448,7 +456,7 @@ class Compiler:
         source = self.AGGREGATES[fn].format(f"[{body} for {local} in {over}]")
         return False, self.hoist(source, first, env)
 
-    def hoist(self, source: str, first: int, env: dict) -> str:
+    def hoist(self, source: str, first: int, env: Env) -> str:
         """An aggregate inside another that reads none of the enclosing loops' names is the
         same for every element: it is worked out once per evaluation (expressions have no
         effects, so when does not matter; a fresh `roll` is never moved)."""
@@ -460,7 +468,7 @@ class Compiler:
         self.hoisted.append(f"({name} := {source})")
         return name
 
-    def x_call(self, node, env):
+    def x_call(self, node: Node, env: Env) -> Compiled:
         name = node["function"]
         args = [self.expr(a, env) for a in node.get("args", [])]
         if name in ("houses", "hotels"):
@@ -494,7 +502,7 @@ class Compiler:
 
     # ---- statements ------------------------------------------------------------------
 
-    def block(self, stmts: list, env: dict):
+    def block(self, stmts: list[Node], env: Env) -> Rule | None:
         """A statement list -> one function; it stops early once the game halts the move."""
         fns = [self.stmt(s, env) for s in stmts or []]
         if not fns:
@@ -509,14 +517,14 @@ class Compiler:
                     return
         return run
 
-    def stmt(self, node: dict, env: dict):
+    def stmt(self, node: Node, env: Env) -> Rule:
         kind = node.get("stmt")
         handler = getattr(self, "s_" + str(kind), None)
         if handler is None:
             raise CompileError(f"unsupported statement `{kind}`")
         return handler(node, env)
 
-    def s_transfer(self, node, env):
+    def s_transfer(self, node: Node, env: Env) -> Rule:
         """One function (its parties and amount inline, as in an expression)."""
         amount = self.expr(node["amount"], env)
         if amount[0]:
@@ -526,7 +534,7 @@ class Compiler:
         payer, payee = self.source(self.expr(node["payer"], env)), self.source(self.expr(node["payee"], env))
         return eval(f"lambda g, c: g.pay({payer}, {payee}, {money}, c.reason)", self.names)
 
-    def s_for(self, node, env):
+    def s_for(self, node: Node, env: Env) -> Rule:
         var = node["var"]
         over = self.fn(node["over"], env)
         inner = dict(env)
@@ -545,17 +553,17 @@ class Compiler:
             c.vars[var] = saved
         return run
 
-    def s_move_to(self, node, env):
+    def s_move_to(self, node: Node, env: Env) -> Rule:
         target = node["square"]
         if isinstance(target, str):
             target = self.edition.square_index[target]
         return lambda g, c: g.move_to(c, target)
 
-    def s_move_by(self, node, env):
+    def s_move_by(self, node: Node, env: Env) -> Rule:
         steps = self.fn(node["steps"], env)
         return lambda g, c: g.move_by(c, steps(g, c))
 
-    def s_advance_to_nearest(self, node, env):
+    def s_advance_to_nearest(self, node: Node, env: Env) -> Rule:
         group = node["group"]
         if isinstance(group, str):
             group = self.edition.group_index[group]
@@ -563,21 +571,21 @@ class Compiler:
         rent_fn = self.fn(rent, env) if rent is not None else None
         return lambda g, c: g.advance_nearest(c, group, rent_fn)
 
-    def s_go_to_jail(self, node, env):
+    def s_go_to_jail(self, node: Node, env: Env) -> Rule:
         return lambda g, c: g.go_to_jail(c.me, c.reason)
 
-    def s_draw(self, node, env):
+    def s_draw(self, node: Node, env: Env) -> Rule:
         deck = node["deck"]
         if isinstance(deck, str):
             deck = self.edition.deck_index[deck]
         return lambda g, c: g.draw(c, deck)
 
-    def s_keep(self, node, env):
+    def s_keep(self, node: Node, env: Env) -> Rule:
         def keep(g, c):
             c.kept = True
         return keep
 
-    def s_choose(self, node, env):
+    def s_choose(self, node: Node, env: Env) -> Rule:
         options = []
         for option in node["options"]:
             body = self.block(option.get("body", []), env)
@@ -586,7 +594,7 @@ class Compiler:
         acts = tuple(A.Choose(i, label) for i, (label, _body, _cost) in enumerate(options))
         return lambda g, c: g.choose_option(c, options, acts)
 
-    def s_choose_in(self, node, env):
+    def s_choose_in(self, node: Node, env: Env) -> Rule:
         var = node["var"]
         items = self.filter_fn(node["over"], var, node.get("where"), env)
         inner = dict(env)
@@ -596,21 +604,21 @@ class Compiler:
         goes = _destination(node.get("body", []), var)
         return lambda g, c: g.choose_in(c, var, items, body, element, skip, goes)
 
-    def s_add(self, node, env):
+    def s_add(self, node: Node, env: Env) -> Rule:
         item, player = self.fn(node["item"], env), self.fn(node["player"], env)
         state = self.edition.state_index[node["state"]]
         return lambda g, c: g.mark(player(g, c), state, item(g, c))
 
-    def s_end_game(self, node, env):
+    def s_end_game(self, node: Node, env: Env) -> Rule:
         return lambda g, c: g.end_game()
 
-    def s_deal(self, node, env):
+    def s_deal(self, node: Node, env: Env) -> Rule:
         each = self.fn(node["each"], env) if node.get("each") is not None else None
         paying = bool(node.get("paying"))
         kind = node.get("deed_kind")
         return lambda g, c: g.deal(None if each is None else each(g, c), paying, kind)
 
-    def s_set(self, node, env):
+    def s_set(self, node: Node, env: Env) -> Rule:
         of, value = self.fn(node["subject"], env), self.fn(node["value"], env)
         ed = self.edition
         name = node["state"]
@@ -620,7 +628,7 @@ class Compiler:
         k = ed.state_index[name]
         return lambda g, c: g.set_number(of(g, c), k, value(g, c))
 
-    def s_call(self, node, env):
+    def s_call(self, node: Node, env: Env) -> Rule:
         """`do NAME(ARGS)`: the procedure's statements, compiled once, with its parameters bound."""
         ed = self.edition
         name = node["procedure"]
@@ -645,22 +653,22 @@ class Compiler:
             c.vars.update(zip(params, saved, strict=True))
         return run
 
-    def s_jump_to(self, node, env):
+    def s_jump_to(self, node: Node, env: Env) -> Rule:
         target = self.fn(node["target"], env)
         return lambda g, c: g.jump_to(c, target(g, c))
 
-    def s_place_at(self, node, env):
+    def s_place_at(self, node: Node, env: Env) -> Rule:
         target = self.fn(node["target"], env)
         return lambda g, c: g.place_at(c, target(g, c))
 
-    def s_throw(self, node, env):
+    def s_throw(self, node: Node, env: Env) -> Rule:
         names = node["names"]
         inner = dict(env)
         inner.update({name: None for name in names})
         body = self.block(node.get("body", []), inner)
         return lambda g, c: g.throw_each(c, names, body)
 
-    def s_if(self, node, env):
+    def s_if(self, node: Node, env: Env) -> Rule:
         cond = self.expr(node["cond"], env)
         then = self.block(node.get("then", []), env)
         other = self.block(node.get("otherwise", []), env)
@@ -679,7 +687,7 @@ class Compiler:
 
     # ---- estimates for strategies ------------------------------------------------------
 
-    def cost(self, stmts: list, env: dict):
+    def cost(self, stmts: list[Node], env: Env) -> Rule:
         """What a statement list costs `me` in cash, counting its top-level transfers only
         (a hint for strategies choosing between `choose` options; never used to move money)."""
         parts = []

@@ -11,11 +11,25 @@ manage window without the engine listing every legal action.
 from __future__ import annotations
 
 import weakref
+from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from fractions import Fraction
+from random import Random
+from typing import TYPE_CHECKING, Any, cast
 
 from .. import actions as A
 from ..state import BANK
+
+if TYPE_CHECKING:
+    from ..edition import Edition
+    from ..engine import Game
+    from ..rules import AuctionInfo
+    from ..translate import Ctx, Option
+
+Offered = Sequence[Any]
+"""The legal actions of one decision. Their kinds are set by the decision and by place (a
+Pass, then the Bids; a Buy, then a Decline), which the handlers read by position and
+`type(a) is ...` kept in a name (fast): a `Sequence[Action]` cannot say it."""
 
 INF = float("inf")      # compared with money only (a comparison of an int and a float is exact)
 BARGAIN = Fraction(9, 10)      # bid up to this share of the price for a deed of no special use
@@ -69,32 +83,33 @@ _AMOUNTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _LAST: list = [lambda: None, None]     # the edition asked for last (a weak reference) and its amounts
 
 
-def _amounts(ed) -> dict:
+def _amounts(edition: Edition) -> dict[str, Any]:
     """The edition's `Amounts` as a dict of attributes (a player copies it in one go)."""
-    if _LAST[0]() is ed:          # every player of every game of a run asks for the same edition
+    if _LAST[0]() is edition:          # every player of every game of a run asks for the same edition
         return _LAST[1]
-    if ed not in _AMOUNTS:
-        reserve = max(ed.house_cost + [ed.jail_fine, share(ed.start_money, RESERVE)])
+    if edition not in _AMOUNTS:
+        reserve = max(edition.house_cost + [edition.jail_fine, share(edition.start_money, RESERVE)])
         rich = reserve * RICH
-        groups = range(len(ed.groups))
-        lot_groups = [g for g in groups if ed.group_kind[g] == 1 and ed.group_size[g]]
-        group_house = [min((ed.house_cost[s] for s in ed.group_squares[g]), default=0) for g in groups]
+        groups = range(len(edition.groups))
+        lot_groups = [g for g in groups if edition.group_kind[g] == 1 and edition.group_size[g]]
+        group_house = [min((edition.house_cost[s] for s in edition.group_squares[g]), default=0) for g in groups]
         house_floor = [reserve + house for house in group_house]
-        value = [ed.price[s] or share(ed.start_money, UNPRICED) * ed.is_deed[s] for s in range(ed.n)]
+        unpriced = share(edition.start_money, UNPRICED)
+        value = [edition.price[s] or unpriced * edition.is_deed[s] for s in range(edition.n)]
         offer = [share(worth, OFFER) for worth in value]
         offer_floor = [reserve + o for o in offer]
         least = min([rich] + [house_floor[g] for g in lot_groups]
-                    + [offer_floor[s] for g in lot_groups for s in ed.group_squares[g]])
-        dearest_first = sorted(range(ed.n), key=lambda s: (ed.house_cost[s], s), reverse=True)
-        build_rank = [0] * ed.n
+                    + [offer_floor[s] for g in lot_groups for s in edition.group_squares[g]])
+        dearest_first = sorted(range(edition.n), key=lambda s: (edition.house_cost[s], s), reverse=True)
+        build_rank = [0] * edition.n
         for rank, s in enumerate(dearest_first):
             build_rank[s] = rank
         # other groups matter to a plan only by their mortgages (a mortgaged deed received always counts)
-        receiving = [ed.group_size[g] - 1 if g in lot_groups else ed.group_size[g] + 1 for g in groups]
-        amounts = Amounts(reserve, rich, ed.n, lot_groups, [g in lot_groups for g in groups], house_floor,
+        receiving = [edition.group_size[g] - 1 if g in lot_groups else edition.group_size[g] + 1 for g in groups]
+        amounts = Amounts(reserve, rich, edition.n, lot_groups, [g in lot_groups for g in groups], house_floor,
                           value, offer, offer_floor, build_rank, least, receiving)
-        _AMOUNTS[ed] = {f.name: getattr(amounts, f.name) for f in fields(Amounts)}
-    _LAST[:] = [weakref.ref(ed), _AMOUNTS[ed]]
+        _AMOUNTS[edition] = {f.name: getattr(amounts, f.name) for f in fields(Amounts)}
+    _LAST[:] = [weakref.ref(edition), _AMOUNTS[edition]]
     return _LAST[1]
 
 
@@ -103,24 +118,38 @@ class Heuristic:
     draws = False
     falls_back = True     # no legal answer: the engine takes the default (engine.Game.failed)
 
-    def __init__(self, rng=None):
-        self.game = None
-        self.edition = None
+    # what `_setup` copies from the edition's `Amounts` (and the edition itself)
+    edition: Edition
+    reserve: int
+    rich: int
+    retry: int
+    lot_groups: list[int]
+    lot: list[bool]
+    house_floor: list[int]
+    value: list[int]
+    offer: list[int]
+    offer_floor: list[int]
+    build_rank: list[int]
+    least: int
+    receiving: list[int]
+
+    def __init__(self, rng: Random | None = None) -> None:
+        self.game: Game | None = None
         self.tried: dict[int, int] = {}
         self.proposed_on = -1
         self.plans: dict[int, Plan] = {}
         self.bidding: tuple = (None, -1, 0)    # the auction I bid in last, my seat, my limit there
 
-    def _setup(self, game) -> None:
-        """A new game: plans are by its versions; a new edition: its amounts."""
+    def _setup(self, game: Game) -> None:
+        """A new game: plans are by its versions; a new edition: its amounts (none yet: no edition)."""
         self.game = game
         self.plans = {}
-        if game.edition is self.edition:
+        if game.edition is vars(self).get("edition"):
             return
         self.edition = game.edition
         vars(self).update(_amounts(game.edition))
 
-    def choose(self, game, seat, actions):
+    def choose(self, game: Game, seat: int, actions: Offered) -> A.Action:
         if game is not self.game:
             self._setup(game)
         handler = DISPATCH.get(type(actions[0]))
@@ -130,11 +159,11 @@ class Heuristic:
 
     # ---- buying and bidding ----------------------------------------------------------
 
-    def completes(self, game, seat, sq) -> bool:
+    def completes(self, game: Game, seat: int, sq: int) -> bool:
         g = self.edition.group_of[sq]
         return game.group_counts[seat][g] + 1 == self.edition.group_size[g]
 
-    def buy(self, game, seat, actions):
+    def buy(self, game: Game, seat: int, actions: Offered) -> A.Action:
         sq = actions[0].square
         cash = game.players[seat].cash
         price = self.edition.price[sq]
@@ -142,7 +171,7 @@ class Heuristic:
             return actions[0]
         return actions[1]
 
-    def limit(self, game, seat, info) -> int:
+    def limit(self, game: Game, seat: int, info: AuctionInfo) -> int:
         """The most I pay at an auction: a share of the deed's worth, keeping a reserve."""
         cash = game.players[seat].cash
         if info.square >= 0:
@@ -153,12 +182,12 @@ class Heuristic:
             limit, keep = share(info.start, HOUSE_BID), cash - self.reserve
         return limit if limit <= keep else keep        # min(limit, keep)
 
-    def bid(self, game, seat, actions):
+    def bid(self, game: Game, seat: int, actions: Offered) -> A.Action:
         """The highest bid within my limit (the bids come lowest first, after Pass). The limit
         holds for the whole auction: nobody's cash or deeds move until it ends."""
         info, last, limit = self.bidding
         if info is not game.pending or last != seat:
-            limit = self.limit(game, seat, game.pending)
+            limit = self.limit(game, seat, cast("AuctionInfo", game.pending))     # once per auction
             self.bidding = (game.pending, seat, limit)
         best = actions[0]
         for i in range(1, len(actions)):
@@ -167,13 +196,14 @@ class Heuristic:
             best = actions[i]
         return best
 
-    def preempt(self, game, seat, actions):
+    def preempt(self, game: Game, seat: int, actions: Offered) -> A.Action:
         """Take an auctioned deed for the last bid plus the premium when that is within my limit."""
-        return actions[0] if actions[0].amount <= self.limit(game, seat, game.pending) else actions[1]
+        info = cast("AuctionInfo", game.pending)
+        return actions[0] if actions[0].amount <= self.limit(game, seat, info) else actions[1]
 
     # ---- jail and choices ------------------------------------------------------------
 
-    def jail(self, game, seat, actions):
+    def jail(self, game: Game, seat: int, actions: Offered) -> A.Action:
         if len(actions) == 1:
             return actions[0]
         unowned = game.state.owner.count(BANK)     # deeds the bank holds (other squares are NO_DEED)
@@ -186,14 +216,14 @@ class Heuristic:
                 return a
         return actions[0]
 
-    def pick(self, game, seat, actions):
-        c, options = game.pending
+    def pick(self, game: Game, seat: int, actions: Offered) -> A.Action:
+        c, options = cast("tuple[Ctx, list[Option]]", game.pending)
         costs = [options[a.option][2](game, c) for a in actions]
         return actions[costs.index(min(costs))]
 
     # ---- the manage window -----------------------------------------------------------
 
-    def manage_fast(self, game, seat):
+    def manage_fast(self, game: Game, seat: int) -> A.Action:
         """The manage-window choice without the list of legal actions: the same answer
         `manage` gives from the full list (unmortgage, else the dearest even build, else
         one offer for the deed that completes a group, else Done)."""
@@ -232,7 +262,7 @@ class Heuristic:
                     return proposal
         return A.DONE
 
-    def _lift(self, game, seat: int, plan: Plan, cash: int) -> int | None:
+    def _lift(self, game: Game, seat: int, plan: Plan, cash: int) -> int | None:
         """The mortgage `manage_fast` lifts: in my groups with one, the lowest square whose
         lifting leaves me `rich`; None if none does."""
         ed = self.edition
@@ -246,7 +276,7 @@ class Heuristic:
                     break
         return unmortgage
 
-    def _plan(self, game, seat, version: int) -> "Plan":
+    def _plan(self, game: Game, seat: int, version: int) -> Plan:
         """Which of my groups the manage window looks at, and the least cash with which
         `manage_fast` could answer anything but Done, for the board as it stands (kept
         until `game.versions[seat]` moves: one of my deeds changed hands, or its mortgage,
@@ -289,7 +319,7 @@ class Heuristic:
         game.receiving[seat] = self.receiving
         return Plan(version, floor, lift, build, near)
 
-    def _mortgaged(self, game, seat: int) -> tuple[list[int], float]:
+    def _mortgaged(self, game: Game, seat: int) -> tuple[list[int], float]:
         """The groups I hold a mortgaged deed of, and the least cash with which I would lift
         one (my cheapest mortgage, `manage_fast` picks by square in any group order, plus the
         `rich` left over after paying); INF with none."""
@@ -305,7 +335,7 @@ class Heuristic:
                     lift.append(group_of[s])
         return lift, INF if cheapest is INF else self.rich + cheapest
 
-    def _proposal(self, game, seat, g):
+    def _proposal(self, game: Game, seat: int, g: int) -> A.ProposeTrade | None:
         """My offer for the deed that would complete group g, if another player holds it, I
         have not asked for it lately, and the rules allow the offer (a deed for cash; a
         negative price asks cash of the holder); remembered as asked."""
@@ -328,7 +358,7 @@ class Heuristic:
                 return proposal
         return None
 
-    def manage(self, game, seat, actions):
+    def manage(self, game: Game, seat: int, actions: Offered) -> A.Action:
         ed = self.edition
         cash = game.players[seat].cash
         builds = []
@@ -354,7 +384,7 @@ class Heuristic:
 
     # ---- answering offers ------------------------------------------------------------
 
-    def answer(self, game, seat, actions):
+    def answer(self, game: Game, seat: int, actions: Offered) -> A.Action:
         offer = game.pending
         ed = self.edition
         if isinstance(offer, A.GiveDeed):
@@ -377,14 +407,14 @@ class Heuristic:
         fair = (got - given) * GIVING_UP.denominator >= completing * GIVING_UP.numerator
         return actions[0] if fair else actions[1]
 
-    def keep_mortgage(self, game, seat, actions):
+    def keep_mortgage(self, game: Game, seat: int, actions: Offered) -> A.Action:
         for a in actions:
             if type(a) is A.Unmortgage \
                     and game.players[seat].cash - self.edition.unmortgage_cost[a.square] >= self.reserve * 2:
                 return a
         return actions[0]
 
-    def act(self, game, seat, actions):
+    def act(self, game: Game, seat: int, actions: Offered) -> A.Action:
         """An end-of-turn action (a block in an area): where the squares it faces are more mine
         than others'; when Done is offered, only then and with cash above twice my reserve."""
         owner = game.state.owner
@@ -402,12 +432,12 @@ class Heuristic:
             return done
         return best
 
-    def place(self, game, seat, actions):
+    def place(self, game: Game, seat: int, actions: Offered) -> A.Action:
         return max(actions, key=lambda a: (self.edition.house_cost[a.square], a.square))
 
     # ---- raising money -----------------------------------------------------------------
 
-    def raise_money(self, game, seat, actions):
+    def raise_money(self, game: Game, seat: int, actions: Offered) -> A.Action:
         ed = self.edition
         counts = game.group_counts[seat]
 
@@ -427,7 +457,7 @@ class Heuristic:
             return (4, 0)
         return min(actions, key=rank)
 
-    def raise_fast(self, game, seat, owed, creditor, refused):
+    def raise_fast(self, game: Game, seat: int, owed: int, creditor: int, refused: set[int]) -> A.Action | None:
         """`raise_money` without the list: the same pick (None when nothing is legal), rank
         by rank: the cheapest mortgage outside my whole groups, else a building sold (the
         lowest square first), else the cheapest mortgage in a whole group, else the
@@ -467,7 +497,7 @@ class Heuristic:
             return self._cheapest_deed(game, seat, owed, creditor, refused)
         return None
 
-    def _cheapest_deed(self, game, seat: int, owed: int, creditor: int, refused: set[int]) -> A.GiveDeed | None:
+    def _cheapest_deed(self, game: Game, seat: int, owed: int, creditor: int, refused: set[int]) -> A.GiveDeed | None:
         """My deed worth least that the creditor may take for the debt (the lowest square on a tie)."""
         best = None
         for sq in game.holdings[seat]:

@@ -245,7 +245,9 @@ def _square(r: _Replay) -> bool:
     prefix, key = r.act.name.split(":", 1)
     square = r.edition.square_index[key]
     rules = r.edition.on_land if prefix == "square" else r.edition.on_pass
-    rules[square](r.game, Ctx(r.me, r.dice[0], "square:" + key))
+    rule = rules[square]
+    assert rule is not None, "the catalogue names only squares with rules"
+    rule(r.game, Ctx(r.me, r.dice[0], "square:" + key))
     return True
 
 

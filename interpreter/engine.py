@@ -33,7 +33,15 @@ class NoAnswer(Exception):
 
 
 class Game(RulesMixin, EffectsMixin):
-    __slots__ = ()      # the game's slots are its parts' (parts.GameParts)
+    # Slots: CPython 3.11 reads the attributes and methods of an instance with more than
+    # thirty attributes in its dict the slow way, and a game has about that many. Declared
+    # here, on the class of every game, so a slot read is a type check by identity (see
+    # parts.GameParts, which types them). A dict still (GameParts has one), for a method
+    # replaced on one game (the symbolic replay moves without landing).
+    __slots__ = ("edition", "strategies", "rng", "random", "log_on", "events", "checker", "dice_source", "halt",
+                 "ending", "bankruptcies", "pending", "proposer", "cur", "final_scores", "max_rounds",
+                 "fasts", "raise_fasts", "quiet", "watching", "receiving", "move_ctx", "state", "players", "seats",
+                 "versions", "holdings", "group_counts", "group_mortgages", "holders", "moves", "trail")
 
     def __init__(self, edition: Edition, strategies: list[Strategy], names: list[str], seed: int,
                  max_turns: int | None = None, log: bool = True,

@@ -135,6 +135,8 @@ class Heuristic:
 
     def __init__(self, rng: Random | None = None) -> None:
         self.game: Game | None = None
+        # first in the dict, as every attribute a player reads (CPython's attribute cache)
+        self.edition = None  # type: ignore[assignment]  # none until the first game: `_setup`
         self.tried: dict[int, int] = {}
         self.proposed_on = -1
         self.plans: dict[int, Plan] = {}
@@ -144,7 +146,7 @@ class Heuristic:
         """A new game: plans are by its versions; a new edition: its amounts (none yet: no edition)."""
         self.game = game
         self.plans = {}
-        if game.edition is vars(self).get("edition"):
+        if game.edition is self.edition:
             return
         self.edition = game.edition
         vars(self).update(_amounts(game.edition))

@@ -186,6 +186,12 @@ SQUARE_KEYS: dict[str, Key] = {"number": Key("int", required=False), "across": K
 AREA_KEYS: dict[str, Key] = {"quarter": Key("name"), "faces": Key("squares")}
 # `action NAME(VAR in SET) { allowed = COND  required = COND  effect { ... } }`
 ACTION_KEYS: dict[str, Key] = {"allowed": Key("condition"), "required": Key("condition", required=False)}
+# `action ... at WINDOW, ...`: when the engine offers an action to a player. `before_roll`: the
+# window before each roll of the player's turn (where the classic game builds, sells and
+# mortgages); `end_of_turn`: once the turn's moves are done (the default); `raising`: while
+# the player owes more cash than it has, alongside selling and mortgaging.
+WINDOWS = ("before_roll", "end_of_turn", "raising")
+DEFAULT_WINDOWS = ("end_of_turn",)
 
 
 # ---- names an expression may use, by where it stands ------------------------------------

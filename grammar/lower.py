@@ -532,7 +532,8 @@ class _Lower:
                            "a set is `areas`, `squares`, `p.deeds`, ...")
             scope = lang.EFFECT_NAMES | {action.var.text: t.element or ANY}
             entry: dict = {"key": name, "label": action.label.value if action.label else None,
-                           "var": action.var.text, "over": over, "element": (t.element or ANY).name, "required": None}
+                           "var": action.var.text, "over": over, "element": (t.element or ANY).name,
+                           "windows": self.windows(action), "required": None}
             for setting in action.settings:
                 key = setting.key.text
                 if key not in lang.ACTION_KEYS:
@@ -554,6 +555,21 @@ class _Lower:
             entry["effect"] = self.effects.block(action.effect, scope, False)
             out.append(entry)
         return out
+
+    def windows(self, action: syntax.Action) -> list[str]:
+        """The windows an action is offered in, in the language's order (no `at`: the end of
+        the turn); a window named twice or unknown is an error."""
+        named: list[str] = []
+        for window in action.windows:
+            if window.text not in lang.WINDOWS:
+                self.error("E210", f"`{window.text}` is not a window an action is offered in", window.span,
+                           did_you_mean(window.text, lang.WINDOWS) or "the windows are " + _listing(lang.WINDOWS))
+            elif window.text in named:
+                self.error("E211", f"action `{action.name.text}` names the window `{window.text}` twice",
+                           window.span, "name each window once")
+            else:
+                named.append(window.text)
+        return [w for w in lang.WINDOWS if w in named] if named else list(lang.DEFAULT_WINDOWS)
 
     def pots(self) -> list[dict]:
         out = []

@@ -374,9 +374,12 @@ class _Build(Transformer):
                                 tuple(self._name(p) for p in params if p is not None), body)
 
     def action(self, meta, children):
-        name, var, over, label, *settings, effect = children
+        name, var, over, label, windows, *settings, effect = children
         return syntax.Action(self._span(meta), self._name(name), self._name(var), over, self._text(label),
-                        tuple(settings), effect)
+                             windows or (), tuple(settings), effect)
+
+    def action_at(self, meta, children):
+        return tuple(self._name(c) for c in children)
 
     def hook(self, meta, children):
         event, var, by, to, cond, body = children

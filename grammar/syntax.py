@@ -483,14 +483,16 @@ class Procedure:
 
 @dataclass(frozen=True)
 class Action:
-    """`action NAME(VAR in SET) ["Label"] { allowed = COND  required = COND  effect { ... } }`:
-    a choice the engine offers a player at the end of each turn, once per element allowed."""
+    """`action NAME(VAR in SET) ["Label"] [at WINDOW, ...] { allowed = COND  required = COND
+    effect { ... } }`: a choice the engine offers a player in each window named (no `at`: at
+    the end of each turn), once per element allowed."""
 
     span: Span
     name: Name
     var: Name
     over: Expr
     label: Text | None
+    windows: tuple[Name, ...]
     settings: tuple[Setting, ...]
     effect: tuple[Stmt, ...]
 

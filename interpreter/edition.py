@@ -43,8 +43,8 @@ class Edition:
                  'invariants', 'invariant_sources', 'source_names', 'statistics', 'setup_fn', 'land_hooks',
                  'acquire_hooks',
                  'roll_hooks', 'rent_hooks', 'add_hooks', 'end_over', 'end_only_bankruptcy',
-                 'score_fn', 'sits_out', 'actions', 'action_elements', 'BUY', 'DECLINE',
-                 'BUY_OR_DECLINE', 'BUILD', 'BUILD_HOTEL', 'SELL', 'DOWNGRADE', 'MORTGAGE',
+                 'score_fn', 'sits_out', 'actions', 'action_elements', 'before_roll', 'end_of_turn', 'raising',
+                 'BUY', 'DECLINE', 'BUY_OR_DECLINE', 'BUILD', 'BUILD_HOTEL', 'SELL', 'DOWNGRADE', 'MORTGAGE',
                  'UNMORTGAGE', 'KEEP_MORTGAGE', 'offers', 'rules', '__weakref__')
 
     def __init__(self, ir: dict):
@@ -163,13 +163,17 @@ class Edition:
         self.end_only_bankruptcy = _reads_only(end.get("over"), {"bankrupt"})
         self.score_fn = self.player_formula(comp, end.get("score"), "end.score")
         self.sits_out = self.player_formula(comp, end.get("sits_out"), "end.sits_out")
-        # actions a player may take at the end of a turn: (id, label, var, allowed items, required, effect)
+        # the spec's actions: (id, label, var, allowed items, required, effect)
         self.actions = [(a["key"], a.get("label") or a["key"], a["var"],
                          comp.filter_fn(a["over"], a["var"], a["allowed"], {}),
                          comp.fn(a["required"], {}) if a.get("required") else None,
                          comp.block(a.get("effect") or [], {a["var"]: None}))
                         for a in ir.get("actions", [])]
         self.action_elements = [a.get("element", "") for a in ir.get("actions", [])]
+        # the actions offered in each window, by index into `actions`
+        self.before_roll = [k for k, a in enumerate(ir.get("actions", [])) if "before_roll" in a["windows"]]
+        self.end_of_turn = [k for k, a in enumerate(ir.get("actions", [])) if "end_of_turn" in a["windows"]]
+        self.raising = [k for k, a in enumerate(ir.get("actions", [])) if "raising" in a["windows"]]
         self.rules = self.rules_named(ir, squares, hooks)
 
         self.intern_actions()

@@ -293,7 +293,7 @@ class Game(RulesMixin, EffectsMixin):
         st, pl = self.state, self.players
         self.bankruptcies = 0
         self.play_turn(p)
-        if self.edition.actions and not pl[p].bankrupt and not self.ending:
+        if self.edition.end_of_turn and not pl[p].bankrupt and not self.ending:
             self.end_of_turn(p)
         st.turns += 1
         if self.ending:
@@ -380,40 +380,54 @@ class Game(RulesMixin, EffectsMixin):
         return sits_out is not None and bool(sits_out(self, Ctx(p)))
 
     def end_of_turn(self, p: int) -> None:
-        """The spec's `action`s at the end of a turn: one at a time until Done. Done is not
-        offered while an action's `required` holds and one of its instances is allowed."""
+        """The spec's actions offered at the end of a turn: one at a time until Done. Done is
+        not offered while an action's `required` holds and one of its instances is allowed."""
         ed = self.edition
-        for _ in range(ed.n * len(ed.actions) + 1):
+        for _ in range(ed.n * len(ed.end_of_turn) + 1):
             c = Ctx(p, reason="action")
-            acts: list[A.Action] = []
-            required = False
-            for k, (_name, label, _var, allowed, need, _effect) in enumerate(ed.actions):
-                try:
-                    element = ed.action_elements[k]
-                    offered = [A.Act(k, x, f"{label}: {self.label(element, x)}") for x in allowed(self, c)]
-                    if offered and need is not None and need(self, c):
-                        required = True
-                except GOES_WRONG as error:
-                    raise self.located(error, allowed) from None
-                acts += offered
+            acts, required = self.offered(p, ed.end_of_turn, c)
             if not acts:
                 return
             if not required:
                 acts.append(A.DONE)
+            self.pending = "end_of_turn"
             a = self.ask(p, acts)
+            self.pending = None
             if type(a) is A.Done:
                 return
-            name, label, var, _allowed, _need, effect = ed.actions[a.index]
-            c.vars[var] = a.item
-            if self.log_on:
-                self.ev({"type": "action", "seat": p, "action": name, "item": a.item})
-            if effect is not None:
-                try:
-                    effect(self, c)
-                except GOES_WRONG as error:
-                    raise self.located(error, effect) from None
+            self.take_action(p, cast(A.Act, a), c)
             if self.players[p].bankrupt or self.ending or self.state.over:
                 return
+
+    def offered(self, p: int, window: list[int], c: Ctx) -> tuple[list[A.Action], bool]:
+        """The spec's actions of one window (their indexes) seat `p` may take now, one per
+        item `allowed`, and whether one is required (its `required` holds and it is offered)."""
+        ed = self.edition
+        acts: list[A.Action] = []
+        required = False
+        for k in window:
+            _name, label, _var, allowed, need, _effect = ed.actions[k]
+            try:
+                element = ed.action_elements[k]
+                offered = [A.Act(k, x, f"{label}: {self.label(element, x)}") for x in allowed(self, c)]
+                if offered and need is not None and need(self, c):
+                    required = True
+            except GOES_WRONG as error:
+                raise self.located(error, allowed) from None
+            acts += offered
+        return acts, required
+
+    def take_action(self, p: int, a: A.Act, c: Ctx) -> None:
+        """Seat `p` takes one of the spec's actions: its effect runs with the item bound."""
+        name, _label, var, _allowed, _need, effect = self.edition.actions[a.index]
+        c.vars[var] = a.item
+        if self.log_on:
+            self.ev({"type": "action", "seat": p, "action": name, "item": a.item})
+        if effect is not None:
+            try:
+                effect(self, c)
+            except GOES_WRONG as error:
+                raise self.located(error, effect) from None
 
     def jail_turn(self, p: int) -> int | None:
         """A jailed turn. Returns None (the turn is over), 0 (free: roll and move as
@@ -459,8 +473,9 @@ class Game(RulesMixin, EffectsMixin):
         A strategy with `manage_fast(game, seat) -> action` answers without the list of
         legal actions (the engine checks its answer against the rules instead): the same
         choice the strategy would make from the list, without building the list. Its
-        word in `quiet` spares the call while it holds."""
-        fast = self.fasts[p]
+        word in `quiet` spares the call while it holds. The spec's actions offered before the
+        roll are in the list only: an edition with any asks from the list."""
+        fast = self.fasts[p] if not self.edition.before_roll else None
         pl = self.players[p]
         n = self.edition.n
         st, log_on, quiets, versions = self.state, self.log_on, self.quiet, self.versions
@@ -484,13 +499,17 @@ class Game(RulesMixin, EffectsMixin):
                 elif log_on:
                     self.ev({"type": "choice", "seat": p, "action": A.to_json(a)})
             else:
+                self.pending = "before_roll"
                 a = self.ask(p, self.manage_actions(p, not proposed), not proposed)
+                self.pending = None
             kind = type(a)
             if kind is A.Done:
                 return
             step = SQUARE_ACTIONS.get(kind)
-            if step is not None:        # the kind known, its type said (a step or a trade offer)
+            if step is not None:        # the kind known, its type said (a step, a spec action or a trade offer)
                 step[1](self, p, cast(A.OnSquare, a).square)
+            elif kind is A.Act:
+                self.take_action(p, cast(A.Act, a), Ctx(p, reason="action"))
             else:
                 proposed = True
                 self.propose_trade(p, cast(A.ProposeTrade, a))
@@ -510,10 +529,18 @@ class Game(RulesMixin, EffectsMixin):
         return type(a) is A.ProposeTrade and not proposed and self.edition.trade_cash and self.valid_trade(p, a)
 
     def manage_actions(self, p: int, trades: bool = True) -> list[A.Action]:
-        """Seat `p`'s legal answers in its manage window: Done, a step on one of its deeds, and
-        (with `trades`) a trade offer for one deed or card of another player."""
+        """Seat `p`'s legal answers in its manage window: Done, a step on one of its deeds, the
+        spec's actions offered before the roll, and (with `trades`) a trade offer for one deed
+        or card of another player. While a spec action is required, Done is not offered and the
+        spec's actions come first."""
         ed = self.edition
         acts: list[A.Action] = [A.DONE]
+        if ed.before_roll:
+            spec, required = self.offered(p, ed.before_roll, Ctx(p, reason="action"))
+            if required:
+                acts = spec
+            else:
+                acts += spec
         for sq in self.deeds_of(p):
             if self.can_build(p, sq):
                 acts.append(ed.BUILD[sq])

@@ -13,7 +13,7 @@ from random import Random
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
-    from .actions import Action, GiveDeed, ProposeTrade
+    from .actions import Act, Action, GiveDeed, ProposeTrade
     from .edition import Edition
     from .errors import RuleError
     from .rules import AuctionInfo
@@ -47,7 +47,7 @@ class GameParts:
     halt: bool
     ending: bool
     bankruptcies: int
-    pending: AuctionInfo | ProposeTrade | GiveDeed | tuple[int, int] | tuple[Ctx, list[Option]] | None
+    pending: AuctionInfo | ProposeTrade | GiveDeed | tuple[int, int] | tuple[Ctx, list[Option]] | str | None
     proposer: int
     cur: int
     final_scores: list[int] | None
@@ -80,6 +80,8 @@ class GameParts:
         def by_default(self, p: int, actions: Sequence[Action], why: str) -> Any: ...
         def throw(self) -> tuple[tuple[int, ...], int, bool]: ...
         def one_die(self) -> int: ...
+        def offered(self, p: int, window: list[int], c: Ctx) -> tuple[list[Action], bool]: ...
+        def take_action(self, p: int, a: Act, c: Ctx) -> None: ...
 
         # rules.RulesMixin, called by effects
         def pay(self, payer: int, payee: int, amount: int, reason: str) -> None: ...

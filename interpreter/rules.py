@@ -4,8 +4,9 @@ Mixed into `engine.Game`."""
 from __future__ import annotations
 
 import bisect
+from collections.abc import Callable
 from fractions import Fraction
-from typing import cast
+from typing import Any, cast
 
 from . import actions as A
 from .errors import GOES_WRONG, LARGEST_PAYMENT, RuleError
@@ -648,32 +649,22 @@ class RulesMixin(GameParts):
 
     def raise_money(self, p: int, amount: int, creditor: int) -> int:
         """The debtor sells buildings, mortgages (and, where allowed, hands deeds to the
-        creditor) until the cash covers `amount`. Returns the value paid in deeds."""
+        creditor, or takes the spec's actions offered while raising money) until the cash
+        covers `amount`. Returns the value paid in deeds. The spec's actions are in the list
+        only (an edition with any asks from the list), at most as many as `end_of_turn` takes."""
+        ed = self.edition
         pl = self.players[p]
         credited = 0
         refused: set[int] = set()
-        fast = self.raise_fasts[p]
+        fast = self.raise_fasts[p] if not ed.raising else None
+        spec_left = ed.n * len(ed.raising)
         while pl.cash < amount - credited:
             if fast is not None:
-                try:
-                    a = fast(self, p, amount - credited, creditor, refused)
-                except Exception as error:
-                    a = self.raise_by_default(p, amount - credited, creditor, refused, self.failed(p, error))
-                else:
-                    if a is not None and not self.raise_legal(p, a, amount - credited, creditor, refused):
-                        why = self.failed(p, self.strategy_error(p, a, ()))
-                        a = self.raise_by_default(p, amount - credited, creditor, refused, why)
-                    elif a is not None and self.log_on:
-                        self.ev({"type": "choice", "seat": p, "action": A.to_json(a)})
-                if a is None:
-                    break
+                a = self.raise_answer_fast(fast, p, amount - credited, creditor, refused)
             else:
-                acts = self.raise_actions(p, creditor, amount - credited, refused)
-                if not acts:
-                    break
-                self.pending = (amount - credited, creditor)
-                a = self.ask(p, acts)
-                self.pending = None
+                a = self.raise_answer(p, amount - credited, creditor, refused, spec_left > 0)
+            if a is None:
+                break
             kind = type(a)
             if kind in RAISING:
                 SQUARE_ACTIONS[kind][1](self, p, a.square)
@@ -685,7 +676,40 @@ class RulesMixin(GameParts):
                     credited += a.value
                 else:
                     refused.add(a.square)
+            elif kind is A.Act:
+                spec_left -= 1
+                self.take_action(p, a, Ctx(p, reason="action"))
+                if pl.bankrupt or self.ending:
+                    break
         return credited
+
+    def raise_answer(self, p: int, owed: int, creditor: int, refused: set[int], spec: bool) -> Any:
+        """The debtor's next step, asked from the list of legal ones (with `spec`, the spec's
+        actions offered while raising money among them); None when there is none."""
+        acts = self.raise_actions(p, creditor, owed, refused)
+        if spec:
+            acts += self.offered(p, self.edition.raising, Ctx(p, reason="action"))[0]
+        if not acts:
+            return None
+        self.pending = (owed, creditor)
+        a = self.ask(p, acts)
+        self.pending = None
+        return a
+
+    def raise_answer_fast(self, fast: Callable[..., A.Action | None], p: int, owed: int, creditor: int,
+                          refused: set[int]) -> Any:
+        """The debtor's next step from its strategy's `raise_fast` (no list), checked here; the
+        default step instead of an illegal or failed answer; None when there is none."""
+        try:
+            a = fast(self, p, owed, creditor, refused)
+        except Exception as error:
+            return self.raise_by_default(p, owed, creditor, refused, self.failed(p, error))
+        if a is not None and not self.raise_legal(p, a, owed, creditor, refused):
+            why = self.failed(p, self.strategy_error(p, a, ()))
+            return self.raise_by_default(p, owed, creditor, refused, why)
+        if a is not None and self.log_on:
+            self.ev({"type": "choice", "seat": p, "action": A.to_json(a)})
+        return a
 
     def give_deed(self, p: int, creditor: int, a: A.GiveDeed) -> bool:
         """Debtor `p` offers the creditor a deed for part of the debt: whether it was taken."""

@@ -205,6 +205,8 @@ class Pot:
 
 
 Way = Literal["buy", "auction", "trade", "deal", "bankruptcy", "debt"]
+# When an action is offered (docs/language.md): before each roll, at the turn's end, while raising money.
+Window = Literal["before_roll", "end_of_turn", "raising"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,7 +242,7 @@ class Procedure:
 
 @dataclass(frozen=True, slots=True)
 class Action:
-    """Something a player may do on a turn, for a `var` over a set, when `allowed`."""
+    """Something a player may do, for a `var` over a set, when `allowed`, in its `windows`."""
 
     key: str
     label: str | None
@@ -250,6 +252,7 @@ class Action:
     required: Expr | None
     effect: tuple[Stmt, ...]
     element: str
+    windows: tuple[Window, ...]
     allowed_note: str | None = None
     required_note: str | None = None
 

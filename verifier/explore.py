@@ -61,6 +61,9 @@ PHASES = (("Preempt", "preemption"), ("Buy", "buy_or_decline"), ("Bid", "auction
           ("Accept", "trade_reply"), ("Choose", "card_choice"), ("KeepMortgage", "mortgaged_deed"),
           ("GiveDeed", "raise_money"), ("AuctionDeed", "raise_money"), ("Act", "end_of_turn"),
           ("Done", "manage"), ("Roll", "jail"))
+# A list with the spec's actions belongs to the window the engine asks it in (`game.pending`:
+# the window's name, or the debt while raising money).
+WINDOW_PHASES = {"before_roll": "manage", "end_of_turn": "end_of_turn"}
 
 # What CI asks of an exploration of a complete edition: every kind of choice made, every
 # phase reached, every way out of jail, both kinds of bankruptcy, a housing shortage and
@@ -84,7 +87,7 @@ NEEDS = {
     "phase:jail": "jail", "action:PayFine": "jail", "action:UseCard": "jail", "action:Roll": "jail",
     "jail_exit:": "jail",
     "phase:raise_money": "raising", "phase:preemption": "preemption", "action:Preempt": "preemption",
-    "action:AuctionDeed": "forced_sales", "phase:end_of_turn": "actions", "action:Act": "actions",
+    "action:AuctionDeed": "forced_sales", "phase:end_of_turn": "end_of_turn", "action:Act": "actions",
 }
 
 
@@ -92,7 +95,7 @@ def _offers(edition: interpreter.Edition, name: str) -> bool:
     """Whether the edition's rules can produce the counter (or the action kind) `name`."""
     rules = {"buying": not edition.auction_only, "preemption": edition.preempt is not None,
              "forced_sales": edition.debt_auction, "raising": edition.debt_auction or edition.pay_with_deeds,
-             "actions": bool(edition.actions)}
+             "actions": bool(edition.actions), "end_of_turn": bool(edition.end_of_turn)}
     # parts: jail, houses, mortgage
     has = parts(edition.settings) | {part for part, offered in rules.items() if offered}
     return all(part in has for prefix, part in NEEDS.items() if name.startswith(prefix))
@@ -130,9 +133,13 @@ class Counters:
         if game.state.bank_houses == 0 and edition.stock_houses and game.state.owner:
             self.counts["shortage:houses"] += 1
 
-    def choice(self, actions: list, chosen: object) -> None:
+    def choice(self, actions: list, chosen: object, about: object = None) -> None:
+        """Count a choice among `actions`; `about` is what the engine said it is about."""
         kinds = {type(a).__name__ for a in actions}
-        phase = next((name for kind, name in PHASES if kind in kinds), "other")
+        if "Act" in kinds:
+            phase = WINDOW_PHASES[about] if isinstance(about, str) else "raise_money"
+        else:
+            phase = next((name for kind, name in PHASES if kind in kinds), "other")
         self.counts[f"phase:{phase}"] += 1
         self.counts[f"action:{type(chosen).__name__}"] += 1
 
@@ -180,7 +187,7 @@ class Adversary:
         allowed = [a for a in allowed if type(a).__name__ in self.eager] or allowed
         chosen = allowed[self.pick(0, len(allowed) - 1)]
         self.record.append({"seat": seat, "action": game_actions.to_json(chosen)})
-        self.counters.choice(actions, chosen)
+        self.counters.choice(actions, chosen, game.pending)
         return chosen
 
 

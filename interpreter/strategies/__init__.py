@@ -2,7 +2,9 @@
 
 `game` is the running `engine.Game` (its `.state` is the plain-data state, its `.edition` the
 edition, its `.pending` what the current decision is about: an `AuctionInfo`, the
-`ProposeTrade` or `GiveDeed` to answer, or `(ctx, options)` for a `choose`).
+`ProposeTrade` or `GiveDeed` to answer, `(ctx, options)` for a `choose`, `(owed, creditor)`
+while raising money, or the window's name, `"before_roll"` (the manage window) or
+`"end_of_turn"`).
 A strategy may also define `manage_fast(game, seat) -> action`: its manage-window answer
 without the list of legal actions (the engine then checks the answer against the rules).
 Such a strategy may leave its word in `game.quiet[seat] = (version, cash, least)`: while

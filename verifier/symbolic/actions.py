@@ -9,8 +9,9 @@ The landing after a roll is split off the roll: `roll` moves the token (firing
 (its `on_land`) and the property rule (`buy`, `auction`, `rent:*`); so is a landing after
 a `jump to` or any move outside a card (`effects.land`). A card's own moves land in place,
 as in the interpreter. Turn flow the catalogue leaves out over-approximates the game: any
-seat may take any action whose guard holds, `turn:end` counts a turn, an end-of-turn
-`action` is offered whether or not it is `required`, and nobody sits out.
+seat may take any action whose guard holds, `turn:end` counts a turn, a spec's `action` is
+offered in any state, whatever its window and whether or not it is `required`, and nobody
+sits out.
 """
 from __future__ import annotations
 
@@ -133,7 +134,7 @@ def catalogue(ir: dict, players: int, edition: Edition | None = None) -> list[Ac
     per kind of action, each leaving out what the edition's rules never take."""
     book = _Book(ir, edition or interpreter.load(ir), players)
     out = [action for build in (_turn_flow, _jail, _property_rule, _building, _mortgages, _trade_deed,
-                                _trade_card, _debts, _end_of_turn, _landings, _cards)
+                                _trade_card, _debts, _spec_actions, _landings, _cards)
            for action in build(book)]
     return [a for a in out if offered(book.edition, a.name)]
 
@@ -403,8 +404,10 @@ def _debts(book: _Book) -> list[Action]:
     return out
 
 
-def _end_of_turn(book: _Book) -> list[Action]:
-    """The spec's end-of-turn actions, one per item where the items are known before the game."""
+def _spec_actions(book: _Book) -> list[Action]:
+    """The spec's actions, one per item where the items are known before the game. A window
+    says when the engine offers an action, not what it does: each is one step from any state
+    (the player acting is in the game), in every window alike."""
     ir, edition, seats = book.ir, book.edition, book.seats
     if not ir.get("actions"):
         return []
@@ -413,7 +416,7 @@ def _end_of_turn(book: _Book) -> list[Action]:
     for k, spec in enumerate(ir["actions"]):
         items = _items(probe, spec)
 
-        def end_of_turn(game, me, item=None, spec=spec):
+        def spec_action(game, me, item=None, spec=spec):
             _mover(game, me)
             ctx = Ctx(me, reason="action")
             if item is None:
@@ -428,12 +431,12 @@ def _end_of_turn(book: _Book) -> list[Action]:
             game.assume(terms.and_(member, allowed))
             game.block(spec.get("effect") or [], ctx)
         params = {"me": seats, "item": items} if items else {"me": seats}
-        out.append(Action("action:" + spec["key"], "action", params, end_of_turn, extra={"index": k}))
+        out.append(Action("action:" + spec["key"], "action", params, spec_action, extra={"index": k}))
     return out
 
 
 def _items(probe: SymGame, spec: dict[str, Any]) -> list[Any]:
-    """The items an end-of-turn action ranges over, where they are known before the game
+    """The items an action of the spec ranges over, where they are known before the game
     (none otherwise)."""
     try:
         items = [val(e) for e, _ in probe.expr(spec["over"], Ctx(0))]

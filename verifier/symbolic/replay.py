@@ -166,7 +166,7 @@ def _end_turn(r: _Replay) -> bool:
     return True
 
 
-def _end_of_turn(r: _Replay) -> bool:
+def _spec_action(r: _Replay) -> bool:
     _id, _label, var, _allowed, _need, effect = r.edition.actions[r.act.extra["index"]]
     ctx = Ctx(r.me, reason="action")
     ctx.vars[var] = r.args["item"]
@@ -275,7 +275,7 @@ _BY_NAME: dict[str, Callable[[_Replay], bool]] = {
     "trade_deed": _trade_deed, "trade_card": _trade_card, "give_deed": _give_deed, "hook:land": _land_hooks,
 }
 _BY_FAMILY: dict[str, Callable[[_Replay], bool]] = {
-    "action": _end_of_turn, "property": _property, "square": _square, "card": _card,
+    "action": _spec_action, "property": _property, "square": _square, "card": _card,
 }
 
 

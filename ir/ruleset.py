@@ -11,6 +11,7 @@ where the schema allows `null` (an abstract edition's undecided `choice`).
 """
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
@@ -85,6 +86,11 @@ class Settings:
     end: Section
     rent: Section
 
+    def sections(self) -> dict[str, Section]:
+        """Every section by name, in the IR's order (`game` first), for a reader that walks
+        them all or looks one up by a setting's `section.key` path."""
+        return {field.name: getattr(self, field.name) for field in dataclasses.fields(self)}
+
 
 @dataclass(frozen=True, slots=True)
 class Decision:
@@ -123,6 +129,11 @@ class Rent:
     lot: Expr | None = None
     station: Expr | None = None
     utility: Expr | None = None
+
+    def formulas(self) -> dict[str, Expr]:
+        """The rents given, by deed kind, in the IR's order (`lot`, `station`, `utility`)."""
+        given = {field.name: getattr(self, field.name) for field in dataclasses.fields(self)}
+        return {kind: formula for kind, formula in given.items() if formula is not None}
 
 
 DeedKind = Literal["lot", "station", "utility"]

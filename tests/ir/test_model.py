@@ -64,6 +64,21 @@ def test_the_typed_form_reads_in_the_games_words():
     assert ruleset.settings.money["salary"] == 200
 
 
+@pytest.mark.parametrize("edition", ["classic-us", "metropol-da"])
+def test_sections_and_rents_come_in_the_irs_order(edition):
+    """The rulebook lists settings and rent formulas in the IR's order: `Settings.sections`
+    and `Rent.formulas` give them so, and leave out a rent the IR does not give (metropol
+    has no utilities)."""
+    doc = grammar.compile_file(spec.bundled()[edition])
+    ruleset = ir.load(doc)
+    sections = ruleset.settings.sections()
+    assert list(sections) == list(doc["settings"])
+    assert sections["jail"] is ruleset.settings.jail
+    formulas = ruleset.rent.formulas()
+    assert formulas == {kind: getattr(ruleset.rent, kind) for kind in doc["rent"]}
+    assert list(formulas) == list(doc["rent"])
+
+
 # ---- 2. the model and the JSON Schema agree ----------------------------------------------
 
 def disagreements(schema: dict) -> list[str]:

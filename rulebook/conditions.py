@@ -9,118 +9,142 @@ through (its body, with the arguments bound).
 """
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
 from grammar.language import ATTRS, DEED_KINDS, STATE_OWNERS
-from rulebook.booklet import MONEY_SETTINGS, Booklet, escape
+from ir.nodes import (
+    Aggregate,
+    Attr,
+    Bank,
+    Binary,
+    Bool,
+    Call,
+    Conditional,
+    DeckRef,
+    Expr,
+    GroupRef,
+    Index,
+    Int,
+    Neg,
+    Not,
+    Option,
+    PotRef,
+    Ratio,
+    Setting,
+    SquareRef,
+    Transfer,
+    Var,
+)
+from rulebook.booklet import MONEY_SETTINGS, Booklet, Named, escape
 
 Nouns = dict[str, str]   # a variable's name -> how the booklet names what it holds ("the square")
 
-ME = {"expr": "var", "name": "me"}
+ME = Var("me")
 
 
-def bind(expr: Any, names: dict[str, dict]) -> Any:
+def rebuild(node: Any, change: Callable[[Any], Any | None]) -> Any:
+    """`node` with every node inside it (itself first) that `change` returns a replacement for
+    replaced, the rest rebuilt around them (IR nodes are immutable)."""
+    if isinstance(node, tuple) and not hasattr(node, "_fields"):   # a list of nodes, not a position
+        return tuple(rebuild(item, change) for item in node)
+    if not dataclasses.is_dataclass(node) or isinstance(node, type):
+        return node
+    replaced = change(node)
+    if replaced is not None:
+        return replaced
+    return dataclasses.replace(node, **{field.name: rebuild(getattr(node, field.name), change)
+                                        for field in dataclasses.fields(node)})
+
+
+def bind(expr: Expr, names: dict[str, Expr]) -> Expr:
     """`expr` with the variables `names` replaced by expressions (a formula's arguments)."""
-    if isinstance(expr, dict):
-        if expr.get("expr") == "var" and expr["name"] in names:
-            return names[expr["name"]]
-        return {key: bind(value, names) for key, value in expr.items()}
-    if isinstance(expr, list):
-        return [bind(value, names) for value in expr]
-    return expr
+    return rebuild(expr, lambda node: names.get(node.name) if isinstance(node, Var) else None)
 
 
-def term(book: Booklet, fn: str) -> str | None:
-    """The glossary's name for a formula or procedure (`terms/<fn>`), if it has one."""
-    return book.words.raw(f"terms/{fn}") if book.words.has(f"terms/{fn}") else None
+def term(book: Booklet, function: str) -> str | None:
+    """The glossary's name for a formula or procedure (`terms/<function>`), if it has one."""
+    return book.words.raw(f"terms/{function}") if book.words.has(f"terms/{function}") else None
 
 
-def constant(book: Booklet, expr: dict) -> int | None:
+def constant(book: Booklet, expr: Expr) -> int | None:
     """The value of a call to a formula whose body is a number (`formula limit() = N`)."""
-    if expr.get("expr") == "call" and expr["function"] in book.ir["formulas"]:
-        body = book.ir["formulas"][expr["function"]]["body"]
-        return body["value"] if body["expr"] == "int" else None
+    if isinstance(expr, Call) and expr.function in book.ruleset.formulas:
+        body = book.ruleset.formulas[expr.function].body
+        return body.value if isinstance(body, Int) else None
     return None
 
 
-def expand(book: Booklet, expr: Any) -> Any:
+def expand(book: Booklet, expr: Expr) -> Expr:
     """Every formula call in `expr` replaced by its body (formulas are not recursive), except
     the formulas the glossary names and those that are a number."""
-    if isinstance(expr, list):
-        return [expand(book, value) for value in expr]
-    if not isinstance(expr, dict):
-        return expr
-    if expr.get("expr") == "call" and expr["function"] in book.ir["formulas"] and not term(book, expr["function"]) \
-            and constant(book, expr) is None:
-        formula = book.ir["formulas"][expr["function"]]
-        return expand(book, bind(formula["body"], dict(zip(formula["params"], expr["args"], strict=True))))
-    return {key: expand(book, value) for key, value in expr.items()}
+    def inline(node: Any) -> Expr | None:
+        if isinstance(node, Call) and node.function in book.ruleset.formulas and not term(book, node.function) \
+                and constant(book, node) is None:
+            formula = book.ruleset.formulas[node.function]
+            return expand(book, bind(formula.body, dict(zip(formula.params, node.args, strict=True))))
+        return None
+    return rebuild(expr, inline)
 
 
-def parts(expr: dict, op: str) -> list[dict]:
+def parts(expr: Expr, operator: str) -> list[Expr]:
     """`a and b and c` as [a, b, c]."""
-    if expr.get("expr") == "bin" and expr["operator"] == op:
-        return parts(expr["left"], op) + parts(expr["right"], op)
+    if isinstance(expr, Binary) and expr.operator == operator:
+        return parts(expr.left, operator) + parts(expr.right, operator)
     return [expr]
 
 
-def state_set(book: Booklet, owner: dict, state: str) -> str:
+def state_set(book: Booklet, owner: Expr, state: str) -> str:
     """A player's state by name: `your passport`."""
     return book.noun(state, "your") if owner == ME else book.noun(state, "the")
 
 
-def kind_filter(expr: dict, var: str) -> str | None:
+def kind_filter(expr: Expr, var: str) -> str | None:
     """The kind a condition asks of `var` (`var.kind == lot`), if that is all it asks."""
     match expr:
-        case {"expr": "bin", "operator": "==",
-              "left": {"expr": "attr", "name": "kind", "subject": {"expr": "var", "name": name}},
-              "right": {"expr": "enum", "value": kind}} if name == var:
+        case Binary(operator="==", left=Attr(name="kind", subject=Var(name=name)), right=Option(value=kind)) \
+                if name == var:
             return kind
     return None
 
 
-def condition(book: Booklet, expr: dict, nouns: Nouns) -> str:
+def condition(book: Booklet, expr: Expr, nouns: Nouns) -> str:
     """The condition in words, its variables named by `nouns`."""
     return say(book, expand(book, expr), nouns)
 
 
-def say(book: Booklet, expr: dict, nouns: Nouns) -> str:
+def say(book: Booklet, expr: Expr, nouns: Nouns) -> str:
     words = book.words
     match expr:
-        case {"expr": "bin", "operator": "and" | "or" as op}:
-            return words.join([say(book, part, nouns) for part in parts(expr, op)], "and" if op == "and" else "or")
-        case {"expr": "bin", "operator": "==" | "!=" as op,
-              "left": {"expr": "attr", "name": "kind", "subject": {"expr": "var", "name": var}},
-              "right": {"expr": "enum", "value": kind}} if var in nouns:
-            key = "cond/kind_is" if op == "==" else "cond/kind_not"
+        case Binary(operator="and" | "or" as operator):
+            return words.join([say(book, part, nouns) for part in parts(expr, operator)],
+                              "and" if operator == "and" else "or")
+        case Binary(operator="==" | "!=" as operator, left=Attr(name="kind", subject=Var(name=var)),
+                    right=Option(value=kind)) if var in nouns:
+            key = "cond/kind_is" if operator == "==" else "cond/kind_not"
             return words.text(key, what=nouns[var], kind=book.kind_noun(kind, "a"))
-        case {"expr": "not", "operand": {"expr": "bin", "operator": "in", "left": {"expr": "var", "name": var},
-                                         "right": {"expr": "attr", "subject": owner, "name": state}}} if var in nouns:
+        case Not(operand=Binary(operator="in", left=Var(name=var), right=Attr(subject=owner, name=state))) \
+                if var in nouns:
             return words.text("cond/not_in", what=nouns[var], set=state_set(book, owner, state))
-        case {"expr": "bin", "operator": "in", "left": {"expr": "var", "name": var},
-              "right": {"expr": "attr", "subject": owner, "name": state}} if var in nouns:
+        case Binary(operator="in", left=Var(name=var), right=Attr(subject=owner, name=state)) if var in nouns:
             return words.text("cond/in", what=nouns[var], set=state_set(book, owner, state))
-        case {"expr": "bin", "operator": "==",
-              "left": {"expr": "agg", "function": "count", "var": mine,
-                       "over": {"expr": "attr", "subject": owner, "name": state}, "body": body},
-              "right": {"expr": "agg", "function": "count", "var": every,
-                        "over": {"expr": "var", "name": "squares"}, "body": every_body}} \
-                if (kind := kind_filter(body, mine)) and kind == kind_filter(every_body, every):
-            return words.text("cond/holds_all", set=state_set(book, owner, state), kinds=book.kind_noun(kind, "many"))
-        case {"expr": "bin", "operator": ">=",
-              "left": {"expr": "agg", "function": "count", "over": {"expr": "var", "name": "players"},
-                       "body": {"expr": "attr", "name": "bankrupt"}},
-              "right": {"expr": "int", "value": n}}:
-            return words.text("cond/bankrupt_at_least", n=n)
-        case {"expr": "bin", "operator": "<=",
-              "left": {"expr": "agg", "function": "count", "over": {"expr": "var", "name": "players"},
-                       "body": {"expr": "not", "operand": {"expr": "attr", "name": "bankrupt"}}},
-              "right": {"expr": "int", "value": n}}:
-            return words.text("cond/left_at_most", n=n)
-        case {"expr": "bin", "operator": ">=", "left": {"expr": "var", "name": "rounds"},
-              "right": {"expr": "int", "value": n}}:
-            return words.text("cond/rounds", n=n)
+        case Binary(operator="==",
+                    left=Aggregate(function="count", var=mine, over=Attr(subject=owner, name=state), body=body),
+                    right=Aggregate(function="count", var=every, over=Var(name="squares"), body=every_body)) \
+                if (asked := kind_filter(body, mine)) and asked == kind_filter(every_body, every):
+            return words.text("cond/holds_all", set=state_set(book, owner, state), kinds=book.kind_noun(asked, "many"))
+        case Binary(operator=">=", left=Aggregate(function="count", over=Var(name="players"),
+                                                  body=Attr(name="bankrupt")),
+                    right=Int(value=count)):
+            return words.text("cond/bankrupt_at_least", n=count)
+        case Binary(operator="<=", left=Aggregate(function="count", over=Var(name="players"),
+                                                  body=Not(operand=Attr(name="bankrupt"))),
+                    right=Int(value=count)):
+            return words.text("cond/left_at_most", n=count)
+        case Binary(operator=">=", left=Var(name="rounds"), right=Int(value=count)):
+            return words.text("cond/rounds", n=count)
     return phrase(book, expr, nouns)
 
 
@@ -133,71 +157,72 @@ SETS = {"areas": "area", "squares": "square", "players": "player", "others": "pl
         "groups": "group", "faces": "square"}
 
 
-def holds_money(book: Booklet, expr: Any) -> bool:
+def holds_money(book: Booklet, expr: Expr) -> bool:
     """Whether `expr` is an amount of money for certain: a printed rent, cash, a money setting."""
     match expr:
-        case {"expr": "index", "list": {"expr": "var", "name": "printed"}} | {"expr": "attr", "name": "cash"}:
+        case Index(list=Var(name="printed")) | Attr(name="cash"):
             return True
-        case {"expr": "setting", "path": path}:
+        case Setting(path=path):
             return path in MONEY_SETTINGS
-        case {"expr": "call", "function": fn} if fn in book.ir["formulas"]:
-            return holds_money(book, book.ir["formulas"][fn]["body"])
-        case {"expr": "bin", "operator": op, "left": left, "right": right} if op in ARITHMETIC:
+        case Call(function=function) if function in book.ruleset.formulas:
+            return holds_money(book, book.ruleset.formulas[function].body)
+        case Binary(operator=operator, left=left, right=right) if operator in ARITHMETIC:
             return holds_money(book, left) or holds_money(book, right)
-        case {"expr": "if", "then": then, "otherwise": other}:
-            return holds_money(book, then) or holds_money(book, other)
-        case {"expr": "agg", "function": "sum" | "max" | "min", "body": body}:
+        case Conditional(then=then, otherwise=otherwise):
+            return holds_money(book, then) or holds_money(book, otherwise)
+        case Aggregate(function="sum" | "max" | "min", body=body):
             return holds_money(book, body)
     return False
 
 
-def has_number(expr: Any) -> bool:
+def has_number(expr: Expr) -> bool:
     """Whether a number is written in `expr`: in `dice * N`, the amount is the N."""
-    if isinstance(expr, dict):
-        return expr.get("expr") == "int" or any(has_number(value) for value in expr.values())
-    return isinstance(expr, list) and any(has_number(value) for value in expr)
+    return any(isinstance(node, Int) for node in walk(expr))
 
 
-def money_parts(book: Booklet, expr: dict, money: bool) -> dict[str, bool]:
-    """Which parts of `expr` are amounts of money when `expr` is (`money`): both terms of a sum;
-    one factor of a product (the one holding money, else the one with a number: `dice * N`);
-    both sides of a comparison with an amount; the branches of an `if`; a sum's body."""
+def money_parts(book: Booklet, expr: Any, money: bool) -> dict[str, bool]:
+    """Which parts (fields) of `expr` are amounts of money when `expr` is (`money`): both terms
+    of a sum; one factor of a product (the one holding money, else the one with a number:
+    `dice * N`); both sides of a comparison with an amount; the branches of an `if`; a sum's body."""
     match expr:
-        case {"expr": "bin", "operator": "*" | "/", "left": left, "right": right} if money:
+        case Binary(operator="*" | "/", left=left, right=right) if money:
             first = holds_money(book, left) or (not holds_money(book, right) and has_number(left))
             return {"left": first, "right": not first}
-        case {"expr": "bin", "operator": "+" | "-"}:
+        case Binary(operator="+" | "-"):
             return {"left": money, "right": money}
-        case {"expr": "bin", "operator": op, "left": left, "right": right} if op in COMPARISONS:
+        case Binary(operator=operator, left=left, right=right) if operator in COMPARISONS:
             both = holds_money(book, left) or holds_money(book, right)
             return {"left": both, "right": both}
-        case {"expr": "if"}:
+        case Conditional():
             return {"cond": False, "then": money, "otherwise": money}
-        case {"expr": "agg", "function": "sum" | "max" | "min"}:
+        case Aggregate(function="sum" | "max" | "min"):
             return {"body": money}
     return {}
 
 
-def money_calls(book: Booklet, expr: Any, money: bool) -> set[str]:
-    """The formulas `expr` calls where an amount of money is meant (their terms are amounts)."""
-    if isinstance(expr, list):
-        return set().union(*[money_calls(book, value, money) for value in expr])
-    if not isinstance(expr, dict):
+def money_calls(book: Booklet, thing: Any, money: bool) -> set[str]:
+    """The formulas `thing` (an expression, a statement, a square, or a list or mapping of them)
+    calls where an amount of money is meant (their terms are amounts)."""
+    if isinstance(thing, Mapping):
+        thing = tuple(thing.values())
+    if isinstance(thing, tuple):
+        return set().union(*[money_calls(book, item, money) for item in thing])
+    if not dataclasses.is_dataclass(thing) or isinstance(thing, type):
         return set()
     found = set()
-    if money and expr.get("expr") == "call" and expr["function"] in book.ir["formulas"]:
-        found = {expr["function"]} | money_calls(book, book.ir["formulas"][expr["function"]]["body"], True)
-    parts = money_parts(book, expr, money)
-    amount = {"amount"} if expr.get("stmt") == "transfer" else set()
-    for key, value in expr.items():
-        found |= money_calls(book, value, parts.get(key, key in amount))
+    if money and isinstance(thing, Call) and thing.function in book.ruleset.formulas:
+        found = {thing.function} | money_calls(book, book.ruleset.formulas[thing.function].body, True)
+    parts = money_parts(book, thing, money)
+    amount = {"amount"} if isinstance(thing, Transfer) else set()
+    for field in dataclasses.fields(thing):
+        found |= money_calls(book, getattr(thing, field.name), parts.get(field.name, field.name in amount))
     return found
 
 
-def element_of(over: dict) -> str:
+def element_of(over: Expr) -> str:
     """The kind of the elements of a set: `areas` -> area, `s.areas` -> area."""
     match over:
-        case {"expr": "var", "name": name} | {"expr": "attr", "name": name} if name in SETS:
+        case Var(name=name) | Attr(name=name) if name in SETS:
             return SETS[name]
     return "square"
 
@@ -208,32 +233,32 @@ def bound(book: Booklet, kind: str, nouns: Nouns) -> str:
     return book.noun(kind, "other") if noun in nouns.values() else noun
 
 
-def param_kind(book: Booklet, body: Any, param: str) -> str:
+def param_kind(book: Booklet, body: Expr | tuple[Any, ...], param: str) -> str:
     """What a formula's or procedure's parameter holds, read from the attributes used on it."""
-    used = {node["name"] for node in walk(body)
-            if node.get("expr") == "attr" and node["subject"] == {"expr": "var", "name": param}}
-    own = {owner: {state["name"] for state in book.ir["state"] if state["owner"] == owner} for owner in STATE_OWNERS}
+    used = {node.name for node in walk(body) if isinstance(node, Attr) and node.subject == Var(param)}
+    own = {owner: {state.name for state in book.ruleset.state or () if state.owner == owner}
+           for owner in STATE_OWNERS}
     for kind in ("area", "square", "player", "deed"):
         if used <= set(ATTRS[kind]) | own.get(kind, set()):
             return kind
     return "square"
 
 
-def walk(node: Any) -> Iterator[dict]:
-    """Every dict inside an IR node."""
-    if isinstance(node, dict):
+def walk(node: Any) -> Iterator[Any]:
+    """Every node inside an IR node (itself first), or inside a tuple of them."""
+    if isinstance(node, tuple):
+        for item in node:
+            yield from walk(item)
+    elif dataclasses.is_dataclass(node) and not isinstance(node, type):
         yield node
-        for value in node.values():
-            yield from walk(value)
-    elif isinstance(node, list):
-        for value in node:
-            yield from walk(value)
+        for field in dataclasses.fields(node):
+            yield from walk(getattr(node, field.name))
 
 
-def phrase(book: Booklet, expr: dict, nouns: Nouns, money: bool = False) -> str:
+def phrase(book: Booklet, expr: Expr, nouns: Nouns, money: bool = False) -> str:
     """Any expression in words (`money`: it is an amount, so its numbers are written as money)."""
-    read = PHRASES.get(expr.get("expr"))
-    text = read(Reading(book, expr, nouns, money, money_parts(book, expr, money))) if read else None
+    read = PHRASES.get(type(expr))
+    text = read(Reading(book, expr, nouns, money, money_parts(book, expr, money)), expr) if read else None
     return book.words.text("cond/formula") if text is None else text
 
 
@@ -242,80 +267,80 @@ class Reading:
     """One expression being put in words: what each kind of expression's phrase needs."""
 
     book: Booklet
-    expr: dict
+    expr: Expr
     nouns: Nouns
     money: bool
-    parts: dict[str, bool]   # which parts are amounts of money (money_parts)
+    parts: dict[str, bool]   # which parts (fields) are amounts of money (money_parts)
 
-    def part(self, key: str, scope: Nouns | None = None) -> str:
-        """The part `key` in words, in brackets where it would read ambiguously."""
-        inner, expr = self.expr[key], self.expr
-        text = phrase(self.book, inner, self.nouns if scope is None else scope, self.parts.get(key, False))
-        nested = inner.get("expr") in ("if", "agg") or (
-            inner.get("expr") == "bin" and inner["operator"] in ("+", "-")
-            and expr.get("expr") == "bin" and expr["operator"] in ("*", "/", "-"))
+    def part(self, field: str, scope: Nouns | None = None) -> str:
+        """The part in the field `field` in words, in brackets where it would read ambiguously."""
+        inner, expr = getattr(self.expr, field), self.expr
+        text = phrase(self.book, inner, self.nouns if scope is None else scope, self.parts.get(field, False))
+        nested = isinstance(inner, (Conditional, Aggregate)) or (
+            isinstance(inner, Binary) and inner.operator in ("+", "-")
+            and isinstance(expr, Binary) and expr.operator in ("*", "/", "-"))
         return self.book.words.text("expr/group", e=text) if nested else text
 
 
-def _number(read: Reading) -> str:
-    value = read.expr["value"]
+def _number(read: Reading, expr: Int) -> str:
+    value = expr.value
     return read.book.money(value) if read.money else str(value)
 
 
-def _enum(read: Reading) -> str:
-    value = read.expr["value"]
+def _enum(read: Reading, expr: Option) -> str:
+    value = expr.value
     return read.book.kind_noun(value, "a") if value in DEED_KINDS else escape(value)
 
 
-def _setting(read: Reading) -> str:
-    path = read.expr["path"]
+def _setting(read: Reading, expr: Setting) -> str:
+    path = expr.path
     return read.book.value(path, read.book.setting(path))
 
 
-def _thing(read: Reading) -> str:
+def _thing(read: Reading, expr: SquareRef | GroupRef | DeckRef | PotRef) -> str:
     """A square, group, deck or pot by its name."""
     book = read.book
-    return book.name(next(thing for key in ("squares", "groups", "decks", "pots") for thing in book.ir[key]
-                          if thing["key"] == read.expr["key"]))
+    finders: dict[type, Callable[[str], Named]] = {SquareRef: book.square_named, GroupRef: book.group,
+                                                   DeckRef: book.deck, PotRef: book.pot}
+    return book.name(finders[type(expr)](expr.key))
 
 
-def _variable(read: Reading) -> str:
-    name, words = read.expr["name"], read.book.words
+def _variable(read: Reading, expr: Var) -> str:
+    name, words = expr.name, read.book.words
     if read.nouns.get(name):
         return read.nouns[name]
     return words.text(f"expr/names/{name}") if words.has(f"expr/names/{name}") else escape(name)
 
 
-def _attribute(read: Reading) -> str:
-    name, words = read.expr["name"], read.book.words
+def _attribute(read: Reading, expr: Attr) -> str:
+    name, words = expr.name, read.book.words
     if words.has(f"expr/is/{name}"):   # a yes-or-no attribute
         return words.text(f"expr/is/{name}", of=read.part("subject"))
-    if read.expr["subject"] == ME:
+    if expr.subject == ME:
         return read.book.noun(name, "your")
     return words.text("expr/attr", name=read.book.noun(name, "the"), of=read.part("subject"))
 
 
-def _printed(read: Reading) -> str | None:
+def _printed(read: Reading, expr: Index) -> str | None:
     """`printed[N]`: the rent printed for N (a list index counts from 0)."""
     words = read.book.words
-    match read.expr:
-        case {"list": {"expr": "var", "name": "printed"}, "position": {"expr": "int", "value": value}}:
+    match expr:
+        case Index(list=Var(name="printed"), position=Int(value=value)):
             return words.text("expr/printed", n=value + 1)
-        case {"list": {"expr": "var", "name": "printed"},
-              "position": {"expr": "bin", "operator": "-", "left": count, "right": {"expr": "int", "value": 1}}}:
+        case Index(list=Var(name="printed"), position=Binary(operator="-", left=count, right=Int(value=1))):
             return words.text("expr/printed_for", n=phrase(read.book, count, read.nouns))
     return None
 
 
-def _unary(read: Reading) -> str:
-    operand = phrase(read.book, read.expr["operand"], read.nouns, read.money)
-    return read.book.words.text(f"expr/{read.expr['expr']}", e=operand)
+def _unary(read: Reading, expr: Neg | Not) -> str:
+    operand = phrase(read.book, expr.operand, read.nouns, read.money)
+    return read.book.words.text(f"expr/{expr.TAG}", e=operand)
 
 
-def _binary(read: Reading) -> str | None:
-    operator, words = read.expr["operator"], read.book.words
+def _binary(read: Reading, expr: Binary) -> str | None:
+    operator, words = expr.operator, read.book.words
     if operator in ("and", "or"):
-        return say(read.book, read.expr, read.nouns)
+        return say(read.book, expr, read.nouns)
     if operator in COMPARISONS:
         return words.text(f"expr/{COMPARISONS[operator]}", l=read.part("left"), r=read.part("right"))
     if operator in ARITHMETIC:
@@ -323,67 +348,67 @@ def _binary(read: Reading) -> str | None:
     return None
 
 
-def _choice(read: Reading) -> str:
+def _choice(read: Reading, expr: Conditional) -> str:
     """`if C then A else B`."""
-    condition_words = say(read.book, read.expr["cond"], read.nouns)
+    condition_words = say(read.book, expr.cond, read.nouns)
     return read.book.words.text("expr/if", c=condition_words, t=read.part("then"), e=read.part("otherwise"))
 
 
-def _aggregate(read: Reading) -> str:
+def _aggregate(read: Reading, expr: Aggregate) -> str:
     """`count`, `sum`, `any`, ... over a set, its element named for the body."""
-    book, expr, function = read.book, read.expr, read.expr["function"]
-    scope = read.nouns | {expr["var"]: bound(book, element_of(expr["over"]), read.nouns)}
-    body = say(book, expr["body"], scope) if function in ("count", "any", "all") else read.part("body", scope)
-    return book.words.text(f"expr/agg/{function}", body=body, over=collection(book, expr["over"], read.nouns))
+    book = read.book
+    scope = read.nouns | {expr.var: bound(book, element_of(expr.over), read.nouns)}
+    body = say(book, expr.body, scope) if expr.function in ("count", "any", "all") else read.part("body", scope)
+    return book.words.text(f"expr/agg/{expr.function}", body=body, over=collection(book, expr.over, read.nouns))
 
 
-def _call(read: Reading) -> str | None:
+def _call(read: Reading, expr: Call) -> str | None:
     """`numbers(low, high)`, or a formula: by its value, its glossary name or its body."""
-    book, expr, function = read.book, read.expr, read.expr["function"]
+    book = read.book
     match expr:
-        case {"function": "numbers", "args": [low, high]}:
+        case Call(function="numbers", args=(low, high)):
             return book.words.text("expr/numbers", low=phrase(book, low, read.nouns),
                                    high=phrase(book, high, read.nouns))
-    if function not in book.ir["formulas"]:
+    if expr.function not in book.ruleset.formulas:
         return None
     value = constant(book, expr)
     if value is not None:
         return book.money(value) if read.money else str(value)
-    if term(book, function) is None:
+    if term(book, expr.function) is None:
         return phrase(book, expand(book, expr), read.nouns, read.money)
-    return called(book, function, [phrase(book, arg, read.nouns) for arg in expr["args"]])
+    return called(book, expr.function, [phrase(book, arg, read.nouns) for arg in expr.args])
 
 
 # Each kind of expression's phrase; None (or a kind not here) is said as `cond/formula`.
-PHRASES: dict[str | None, Callable[[Reading], str | None]] = {
-    "int": _number,
-    "ratio": lambda read: read.book.percent(read.expr),
-    "bool": lambda read: read.book.words.text("yes" if read.expr["value"] else "no"),
-    "enum": _enum,
-    "bank": lambda read: read.book.words.text("expr/bank"),
-    "setting": _setting,
-    "square": _thing, "group": _thing, "deck": _thing, "pot": _thing,
-    "var": _variable,
-    "attr": _attribute,
-    "index": _printed,
-    "neg": _unary, "not": _unary,
-    "bin": _binary,
-    "if": _choice,
-    "agg": _aggregate,
-    "call": _call,
+PHRASES: dict[type, Callable[[Reading, Any], str | None]] = {
+    Int: _number,
+    Ratio: lambda read, expr: read.book.percent(expr),
+    Bool: lambda read, expr: read.book.words.text("yes" if expr.value else "no"),
+    Option: _enum,
+    Bank: lambda read, expr: read.book.words.text("expr/bank"),
+    Setting: _setting,
+    SquareRef: _thing, GroupRef: _thing, DeckRef: _thing, PotRef: _thing,
+    Var: _variable,
+    Attr: _attribute,
+    Index: _printed,
+    Neg: _unary, Not: _unary,
+    Binary: _binary,
+    Conditional: _choice,
+    Aggregate: _aggregate,
+    Call: _call,
 }
 
 
-def called(book: Booklet, fn: str, args: list[str]) -> str:
+def called(book: Booklet, function: str, args: list[str]) -> str:
     """A formula or procedure by the glossary's name for it, its arguments in words."""
-    name = term(book, fn)
-    return escape(fn.replace("_", " ")) if name is None else name.format(*args)
+    name = term(book, function)
+    return escape(function.replace("_", " ")) if name is None else name.format(*args)
 
 
-def collection(book: Booklet, over: dict, nouns: Nouns) -> str:
+def collection(book: Booklet, over: Expr, nouns: Nouns) -> str:
     """A set in words: `areas` -> the areas; `s.areas` -> the areas of the street."""
-    if over.get("expr") == "var" and over["name"] in SETS and over["name"] not in nouns:
-        return words_for_set(book, over["name"])
+    if isinstance(over, Var) and over.name in SETS and over.name not in nouns:
+        return words_for_set(book, over.name)
     return phrase(book, over, nouns)
 
 

@@ -8,7 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from rulebook.booklet import Booklet, anchor, escape, paragraph
+from ir.ruleset import Square
+from rulebook.booklet import Booklet, anchor, deed_of, escape, paragraph, printed, printed_rents
 from rulebook.conditions import phrase
 from rulebook.mechanics import actions, city, end_over, procedures, score_text, special, terms
 from rulebook.statements import describe
@@ -40,14 +41,15 @@ class Section:
 def rent_table(book: Booklet) -> str:
     """Every lot's full rent table, group by group."""
     words = book.words
-    levels = book.settings["building"]["max_houses"]
+    levels = book.settings.building["max_houses"]
+    assert isinstance(levels, int)
     head = [words.text("table/lot"), words.text("table/group"), words.text("table/price"), words.text("deed/rent")]
     head += [book.houses(n) for n in range(1, levels + 1)] + [words.text("deed/hotel"), words.text("deed/mortgage")]
     rows = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for square in book.deeds("lot"):
-        deed = square["deed"]
-        cells = [book.name(square), book.name(book.group(deed["group"])), book.money(deed["price"])]
-        cells += [book.money(r) for r in deed["rent"]] + [book.money(deed["mortgage"])]
+        deed = deed_of(square)
+        cells = [book.name(square), book.name(book.group(deed.group)), book.money(printed(deed.price))]
+        cells += [book.money(rent) for rent in printed_rents(square)] + [book.money(printed(deed.mortgage))]
         rows.append("| " + " | ".join(cells) + " |")
     return "\n".join(rows) + "\n"
 
@@ -56,7 +58,7 @@ def rent_formulas(book: Booklet) -> str:
     """Rent as the spec computes it, a paragraph per kind of deed on the board, and the rents
     printed on each deed (a game without houses has no rent table by buildings)."""
     words, out = book.words, []
-    for kind, formula in book.ir["rent"].items():
+    for kind, formula in book.ruleset.rent.formulas().items():
         if book.has(kind):
             text = book.say("rent/formula", kind=book.kind_noun(kind, "a"),
                             formula=phrase(book, formula, {"here": book.kind_noun(kind, "the")}, money=True))
@@ -64,8 +66,8 @@ def rent_formulas(book: Booklet) -> str:
     rows = [f"| {words.text('table/square')} | {words.text('table/group')} | {words.text('table/printed')} |",
             "|---|---|---|"]
     for square in book.deeds():
-        rents = words.join([book.money(r) for r in square["deed"]["rent"]], "or")
-        rows.append(f"| {book.name(square)} | {book.name(book.group(square['deed']['group']))} | {rents} |")
+        rents = words.join([book.money(rent) for rent in printed_rents(square)], "or")
+        rows.append(f"| {book.name(square)} | {book.name(book.group(deed_of(square).group))} | {rents} |")
     return "\n".join([*out, "\n".join(rows) + "\n"])
 
 
@@ -80,22 +82,23 @@ def owned_table(kind: str) -> Callable[[Booklet], str]:
         if not deeds:
             return ""
         words = book.words
-        counts = len(deeds[0]["deed"]["rent"])
+        counts = len(printed_rents(deeds[0]))
         head = [words.text(f"table/{kind}"), words.text("table/price")]
         head += [words.text("deed/owned", n=n) for n in range(1, counts + 1)]
         head += [words.text("deed/mortgage")]
         rows = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
         for square in deeds:
-            deed = square["deed"]
-            rents = [book.money(r) if kind == "station" else words.text("times", n=r) for r in deed["rent"]]
-            cells = [book.name(square), book.money(deed["price"]), *rents, book.money(deed["mortgage"])]
+            deed = deed_of(square)
+            rents = [book.money(rent) if kind == "station" else words.text("times", n=rent)
+                     for rent in printed_rents(square)]
+            cells = [book.name(square), book.money(printed(deed.price)), *rents, book.money(printed(deed.mortgage))]
             rows.append("| " + " | ".join(cells) + " |")
         return "\n".join(rows) + "\n"
     return table
 
 
 def both_tables(book: Booklet) -> str:
-    return "\n".join(t for t in (owned_table("station")(book), owned_table("utility")(book)) if t)
+    return "\n".join(table for table in (owned_table("station")(book), owned_table("utility")(book)) if table)
 
 
 def building_costs(book: Booklet) -> str:
@@ -103,35 +106,35 @@ def building_costs(book: Booklet) -> str:
     rows = [f"| {words.text('table/group')} | {words.text('table/lots')} | {words.text('deed/house_cost')} "
             f"| {words.text('deed/hotel_cost')} |",
             "|---|---|---|---|"]
-    for group in book.ir["groups"]:
-        if group["kind"] == "lot":
-            lots = book.words.join([book.name(book.square(i)) for i in group["squares"]])
-            rows.append(f"| {book.name(group)} | {lots} | {book.money(group['house_cost'])} "
-                        f"| {book.money(group['hotel_cost'])} |")
+    for group in book.ruleset.groups:
+        if group.kind == "lot":
+            lots = book.words.join([book.name(book.square(index)) for index in group.squares])
+            rows.append(f"| {book.name(group)} | {lots} | {book.money(printed(group.house_cost))} "
+                        f"| {book.money(printed(group.hotel_cost))} |")
     return "\n".join(rows) + "\n"
 
 
 def squares(book: Booklet) -> str:
     """Each kind of square without a deed, once (three squares that draw from one deck are one entry)."""
-    jail = book.settings["jail"].get("square")
-    seen: dict[str, list[dict]] = {}
-    for square in book.ir["squares"]:
-        if not square["deed"]:
-            seen.setdefault(square.get("name") or square["key"], []).append(square)
+    jail = book.settings.jail.get("square")
+    seen: dict[str, list[Square]] = {}
+    for square in book.ruleset.squares:
+        if not square.deed:
+            seen.setdefault(square.name or square.key, []).append(square)
     out = [paragraph(book.say("rules/squares.deeds"), "rule-squares-deeds")]
     for same in seen.values():
         square = same[0]
         parts = []
-        if square["key"] == jail:
+        if square.key == jail:
             parts.append(book.say("square/jail"))
-        if square["on_land"]:
-            parts.append(book.say("square/on_land", effects=describe(book, square["on_land"])))
-        if square["on_pass"]:
-            parts.append(book.say("square/on_pass", effects=describe(book, square["on_pass"])))
+        if square.on_land:
+            parts.append(book.say("square/on_land", effects=describe(book, square.on_land)))
+        if square.on_pass:
+            parts.append(book.say("square/on_pass", effects=describe(book, square.on_pass)))
         if not parts:
             parts.append(book.say("square/nothing"))
         count = " " + book.say("square/count", n=len(same)) if len(same) > 1 else ""
-        out.append(paragraph(f"**{book.name(square)}**{count}. " + " ".join(parts), f"square-{square['key']}"))
+        out.append(paragraph(f"**{book.name(square)}**{count}. " + " ".join(parts), f"square-{square.key}"))
     return "\n".join(out)
 
 
@@ -142,14 +145,14 @@ def deck_link(book: Booklet) -> str:
 def assumptions(book: Booklet) -> str:
     """Every rule the spec marks `assumed`, with the choice made and the spec's own note."""
     items = []
-    for path, note in book.ir["notes"].items():
+    for path, note in book.ruleset.notes.items():
         if "assumed" in note:
             label = book.words.text(f"settings/{path}")
             items.append((path, label, book.value(path, book.setting(path)), note))
-    for decision in book.ir["decisions"]:
-        if "assumed" in (decision.get("note") or ""):
-            label = book.words.text(f"settings/{decision['key']}")
-            items.append((decision["key"], label, book.value(decision["key"], decision["choice"]), decision["note"]))
+    for decision in book.ruleset.decisions:
+        if decision.note and "assumed" in decision.note:
+            label = book.words.text(f"settings/{decision.key}")
+            items.append((decision.key, label, book.value(decision.key, decision.choice), decision.note))
     if not items:
         return paragraph(book.say("assumptions/none"), "assumptions")
     out = [paragraph(book.say("assumptions/intro"), "assumptions")]
@@ -162,13 +165,13 @@ def assumptions(book: Booklet) -> str:
 def examples(book: Booklet) -> str | None:
     """The spec's worked examples (docs/language.md, "Examples"), each by its quote of the rule
     it shows; `boardrules verify` plays them."""
-    worked = book.ir.get("examples") or []
+    worked = book.ruleset.examples or ()
     if not worked:
         return None
     out = [paragraph(book.say("examples/intro"), "examples-intro")]
     for example in worked:
-        out.append(paragraph(book.say("examples/item", name=escape(example["name"].replace("_", " ")),
-                                      quote=escape(example["text"])), "example-" + example["name"].replace("_", "-")))
+        out.append(paragraph(book.say("examples/item", name=escape(example.name.replace("_", " ")),
+                                      quote=escape(example.text)), "example-" + example.name.replace("_", "-")))
     return "\n".join(out)
 
 
@@ -239,7 +242,7 @@ def rule_text(book: Booklet, rule: Rule) -> str | None:
     choice = {True: "yes", False: "no"}.get(value, value) if isinstance(value, bool) else value
     if not isinstance(entry, dict):
         return paragraph(book.say(f"rules/{rule.key}"), anchor(rule.key), choice)
-    if choice not in entry and choice in book.ir["formulas"]:
+    if choice not in entry and choice in book.ruleset.formulas:
         return paragraph(book.say(f"rules/{rule.key}/formula", formula=score_text(book, choice)), anchor(rule.key),
                          choice)
     return paragraph(book.say(f"rules/{rule.key}/{choice}"), anchor(rule.key), choice)

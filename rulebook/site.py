@@ -6,7 +6,9 @@ from pathlib import Path
 from typing import Callable
 
 import grammar
+import ir
 from grammar.lookup import concrete_editions, resolve
+from ir.ruleset import Ruleset
 from rulebook.board import board_page
 from rulebook.booklet import Booklet
 from rulebook.compare import compare_page
@@ -38,24 +40,24 @@ class Booklets:
     """A spec compiled for the site, with the languages its booklet is written in."""
 
     path: Path
-    ir: dict
-    parent: dict | None
+    ruleset: Ruleset
+    parent: Ruleset | None
     languages: tuple[str, ...]
-    variants: dict[str, dict]
+    variants: dict[str, Ruleset]
 
     @property
     def id(self) -> str:
         """The booklet's folder: the edition id, and the variants laid over it (`classic-se-with-short`)."""
-        return "-with-".join([self.ir["edition"]["key"], *self.ir["edition"].get("variants", [])])
+        return "-with-".join([self.ruleset.edition.key, *(self.ruleset.edition.variants or ())])
 
 
-def parent_ir(path: Path, ir: dict) -> dict | None:
+def parent_ruleset(path: Path, ruleset: Ruleset) -> Ruleset | None:
     """The IR of the edition this one extends: beside it, else bundled (as the compiler finds it)."""
-    lineage = ir["edition"]["lineage"]
+    lineage = ruleset.edition.lineage
     if len(lineage) < 2:
         return None
     beside = path.parent / f"{lineage[-2]}.rules"
-    return grammar.compile_file(beside if beside.is_file() else bundled()[lineage[-2]])
+    return ir.load(grammar.compile_file(beside if beside.is_file() else bundled()[lineage[-2]]))
 
 
 def editions(specs: list[str], languages: dict[str, list[str]], variants: list[str] = ()) -> list[Booklets]:
@@ -67,22 +69,23 @@ def editions(specs: list[str], languages: dict[str, list[str]], variants: list[s
     Danish) and in English, unless `languages` (the plugin option) names them.
     """
     out = []
-    overlays = [resolve_variant(v) for v in variants]
+    overlays = [resolve_variant(variant) for variant in variants]
     for spec in specs or concrete_editions():
         path = resolve(spec)
-        ir = grammar.compile_file(path, overlays)
-        if ir["edition"].get("abstract"):
-            raise SiteError(f"edition `{ir['edition']['key']}` is abstract: it has no rulebook",
+        ruleset = ir.load(grammar.compile_file(path, overlays))
+        about = ruleset.edition
+        if about.abstract:
+            raise SiteError(f"edition `{about.key}` is abstract: it has no rulebook",
                             "give an edition that extends it")
-        about = ir["edition"]
-        first = about.get("source_language") or about.get("language") or ENGLISH
-        langs = languages.get(about["key"]) or list(dict.fromkeys([first, ENGLISH]))
+        first = about.source_language or about.language or ENGLISH
+        langs = languages.get(about.key) or list(dict.fromkeys([first, ENGLISH]))
         for lang in langs:
             if lang not in known_languages():
-                raise SiteError(f"no phrase table for language `{lang}` (edition `{ir['edition']['key']}`)",
+                raise SiteError(f"no phrase table for language `{lang}` (edition `{about.key}`)",
                                  f"write rulebook/phrases/{lang}.yaml, or use one of: {', '.join(known_languages())}")
-        out.append(Booklets(path, ir, parent_ir(path, ir), tuple(dict.fromkeys(langs)), applicable(path, ir)))
-    unknown = sorted(set(languages) - {e.ir["edition"]["key"] for e in out} - set(bundled()))
+        out.append(Booklets(path, ruleset, parent_ruleset(path, ruleset), tuple(dict.fromkeys(langs)),
+                            applicable(path, ruleset)))
+    unknown = sorted(set(languages) - {edition.ruleset.edition.key for edition in out} - set(bundled()))
     if unknown:
         raise SiteError(f"the rulebook `languages` option names unknown editions: {', '.join(unknown)}",
                          "name bundled edition ids in mkdocs.yml")
@@ -90,7 +93,7 @@ def editions(specs: list[str], languages: dict[str, list[str]], variants: list[s
 
 
 def booklet(edition: Booklets, lang: str) -> Booklet:
-    return Booklet(edition.ir, phrases(lang), edition.parent, edition.variants)
+    return Booklet(edition.ruleset, phrases(lang), edition.parent, edition.variants)
 
 
 def pages(edition: Booklets) -> dict[str, str]:
@@ -104,7 +107,7 @@ def home(editions: list[Booklets]) -> str:
     lines = [f"# {words.text('home/title')}\n", words.text("home/intro") + "\n",
              f"| {words.text('home/edition')} | {words.text('home/languages')} |", "|---|---|"]
     for edition in editions:
-        title = edition.ir["edition"].get("title") or edition.id
+        title = edition.ruleset.edition.title or edition.id
         links = ", ".join(f"[{phrases(lang).text('language')}]({edition.id}/{lang}/index.md)"
                           for lang in edition.languages)
         lines.append(f"| {title} (`{edition.id}`) | {links} |")
@@ -115,7 +118,7 @@ def nav(editions: list[Booklets]) -> list[dict]:
     """The booklets' part of the site's menu: edition, then language, then pages."""
     out = []
     for edition in editions:
-        title = f"{edition.ir['edition'].get('title') or edition.id} ({edition.id})"
+        title = f"{edition.ruleset.edition.title or edition.id} ({edition.id})"
         by_lang = []
         for lang in edition.languages:
             words = phrases(lang)

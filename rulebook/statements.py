@@ -5,167 +5,191 @@ table cannot put in words says so (`effects/unsupported`) instead of being skipp
 """
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable
 
+from ir.nodes import (
+    Add,
+    Attr,
+    Bank,
+    Binary,
+    Choose,
+    ChooseIn,
+    Deal,
+    DoProcedure,
+    Draw,
+    EndGame,
+    Expr,
+    ForEach,
+    GoToJail,
+    JumpTo,
+    MoveBy,
+    MoveTo,
+    PlaceAt,
+    PotRef,
+    SetState,
+    Stmt,
+    Throw,
+    Transfer,
+    Var,
+    When,
+)
 from rulebook.booklet import Booklet, escape
 from rulebook.conditions import ME, Nouns, called, condition, element_of, expand, kind_filter, parts, phrase, state_set
 
 
-def amount(book: Booklet, expr: dict, nouns: Nouns | None = None) -> str:
+def amount(book: Booklet, expr: Expr, nouns: Nouns | None = None) -> str:
     return phrase(book, expand(book, expr), nouns or {}, money=True)
 
 
-def describe(book: Booklet, stmts: list[dict], nouns: Nouns | None = None) -> str:
+def describe(book: Booklet, stmts: tuple[Stmt, ...], nouns: Nouns | None = None) -> str:
     """The statements as one phrase: `pay 4 000 kr to the bank`; `nouns` name the variables in scope."""
     return book.words.join([statement(book, stmt, nouns or {}) for stmt in stmts])
 
 
-def choose_in(book: Booklet, stmt: dict, nouns: Nouns) -> str:
+def choose_in(book: Booklet, stmt: ChooseIn, nouns: Nouns) -> str:
     """`choose w in SET where ... or skip { ... }`: the kind asked for names the choice."""
-    words, var = book.words, stmt["var"]
-    match stmt["where"]:
-        case {"expr": "bin", "operator": "==", "left": {"expr": "var", "name": name},
-              "right": one} if name == var:   # a single element
-            body = describe(book, stmt["body"], nouns | {var: phrase(book, one, nouns)})
-            return words.text("effects/may" if stmt["skip"] else "effects/must", body=body)
-    conditions = parts(stmt["where"], "and") if stmt["where"] else []
+    words, var = book.words, stmt.var
+    match stmt.where:
+        case Binary(operator="==", left=Var(name=name), right=one) if name == var:   # a single element
+            body = describe(book, stmt.body, nouns | {var: phrase(book, one, nouns)})
+            return words.text("effects/may" if stmt.skip else "effects/must", body=body)
+    conditions = parts(stmt.where, "and") if stmt.where else []
     kind = kind_filter(conditions[0], var) if conditions else None
     if kind:
         conditions = conditions[1:]
-    thing = book.kind_noun(kind or stmt["element"], "a") if stmt["over"]["expr"] == "var" else \
-        words.text("effects/one_of", among=phrase(book, stmt["over"], nouns))
-    scope = nouns | {var: book.kind_noun(kind or stmt["element"], "the")}
+    thing = book.kind_noun(kind or stmt.element, "a") if isinstance(stmt.over, Var) else \
+        words.text("effects/one_of", among=phrase(book, stmt.over, nouns))
+    scope = nouns | {var: book.kind_noun(kind or stmt.element, "the")}
     where = [condition(book, clause, scope) for clause in conditions]
-    return words.text("effects/choose_in", thing=thing, body=describe(book, stmt["body"], scope),
+    return words.text("effects/choose_in", thing=thing, body=describe(book, stmt.body, scope),
                       where=words.text("effects/choose_where", cond=words.join(where)) if where else "",
-                      skip=words.text("effects/or_skip") if stmt["skip"] else "")
+                      skip=words.text("effects/or_skip") if stmt.skip else "")
 
 
-def procedure_call(book: Booklet, stmt: dict, nouns: Nouns) -> str:
+def procedure_call(book: Booklet, stmt: DoProcedure, nouns: Nouns) -> str:
     """`do NAME(args)`: the procedure by its name, linked to its paragraph."""
-    args = [phrase(book, arg, nouns) for arg in stmt["args"]]
-    return book.words.text("effects/call", name=called(book, stmt["procedure"], args), id=stmt["procedure"])
+    args = [phrase(book, arg, nouns) for arg in stmt.args]
+    return book.words.text("effects/call", name=called(book, stmt.procedure, args), id=stmt.procedure)
 
 
-def set_state(book: Booklet, stmt: dict, nouns: Nouns) -> str:
+def set_state(book: Booklet, stmt: SetState, nouns: Nouns) -> str:
     """`set X.NAME = EXPR`; `X.NAME + N` is said as raising it by N."""
-    target = {"expr": "attr", "subject": stmt["subject"], "name": stmt["state"]}
+    target = Attr(subject=stmt.subject, name=stmt.state)
     what = phrase(book, target, nouns)
-    match stmt["value"]:
-        case {"expr": "bin", "operator": "+", "left": same, "right": step} if same == target:
+    match stmt.value:
+        case Binary(operator="+", left=same, right=step) if same == target:
             return book.words.text("effects/raise", what=what, by=phrase(book, step, nouns))
-    return book.words.text("effects/set", what=what, value=phrase(book, expand(book, stmt["value"]), nouns))
+    return book.words.text("effects/set", what=what, value=phrase(book, expand(book, stmt.value), nouns))
 
 
-def throw(book: Booklet, stmt: dict, nouns: Nouns) -> str:
+def throw(book: Booklet, stmt: Throw, nouns: Nouns) -> str:
     """`throw A, B { ... }`: one die per name, one at a time; the body reads them as die 1, die 2."""
-    scope = nouns | {name: book.words.text("effects/die", n=n) for n, name in enumerate(stmt["names"], 1)}
-    return book.words.text("effects/throw", n=len(stmt["names"]), body=describe(book, stmt["body"], scope))
+    scope = nouns | {name: book.words.text("effects/die", n=n) for n, name in enumerate(stmt.names, 1)}
+    return book.words.text("effects/throw", n=len(stmt.names), body=describe(book, stmt.body, scope))
 
 
-def for_each(book: Booklet, stmt: dict, nouns: Nouns) -> str:
+def for_each(book: Booklet, stmt: ForEach, nouns: Nouns) -> str:
     """`for x in SET { if COND { ... } }` as "for the x where COND: ...", any other loop as "for each"."""
-    kind = element_of(stmt["over"])
-    scope = nouns | {stmt["var"]: book.noun(kind, "the")}
-    match stmt["body"]:
-        case [{"stmt": "if", "cond": cond, "then": then, "otherwise": []}]:
+    kind = element_of(stmt.over)
+    scope = nouns | {stmt.var: book.noun(kind, "the")}
+    match stmt.body:
+        case [When(cond=cond, then=then, otherwise=())]:
             return book.words.text("effects/for_where", thing=book.noun(kind, "the"), cond=condition(book, cond, scope),
                                    body=describe(book, then, scope))
     return book.words.text("effects/for_each", thing=book.noun(kind, "one"), things=book.noun(kind, "many"),
-                           body=describe(book, stmt["body"], scope))
+                           body=describe(book, stmt.body, scope))
 
 
-def statement(book: Booklet, stmt: dict, nouns: Nouns) -> str:
+def statement(book: Booklet, stmt: Stmt, nouns: Nouns) -> str:
     """One statement in words, or `effects/unsupported` when the table has no phrase for it."""
-    say_it = STATEMENTS.get(stmt.get("stmt"))
+    say_it = STATEMENTS.get(type(stmt))
     text = say_it(book, stmt, nouns) if say_it else None
     return book.words.text("effects/unsupported") if text is None else text
 
 
-def transfer(book: Booklet, stmt: dict, nouns: Nouns) -> str | None:
+def transfer(book: Booklet, stmt: Transfer, nouns: Nouns) -> str | None:
     """Money from a pot, from the bank or to the bank; between players it has no phrase."""
     words = book.words
     match stmt:
-        case {"payer": {"expr": "pot", "key": pot}, "payee": {"expr": "var", "name": "me"}}:
-            return words.text("effects/take_pot", pot=book.name(next(k for k in book.ir["pots"] if k["key"] == pot)))
-        case {"payer": {"expr": "bank"}, "payee": {"expr": "var", "name": "me"}}:
-            return words.text("effects/collect", amount=amount(book, stmt["amount"], nouns))
-        case {"payer": {"expr": "var", "name": "me"}, "payee": {"expr": "bank"}}:
-            return words.text("effects/pay", amount=amount(book, stmt["amount"], nouns))
+        case Transfer(payer=PotRef(key=pot), payee=Var(name="me")):
+            return words.text("effects/take_pot", pot=book.name(book.pot(pot)))
+        case Transfer(payer=Bank(), payee=Var(name="me")):
+            return words.text("effects/collect", amount=amount(book, stmt.amount, nouns))
+        case Transfer(payer=Var(name="me"), payee=Bank()):
+            return words.text("effects/pay", amount=amount(book, stmt.amount, nouns))
     return None
 
 
-def add(book: Booklet, stmt: dict, nouns: Nouns) -> str | None:
+def add(book: Booklet, stmt: Add, nouns: Nouns) -> str | None:
     """`add x to player.STATE` for a variable x."""
     match stmt:
-        case {"item": {"expr": "var", "name": var}}:
+        case Add(item=Var(name=var)):
             return book.words.text("effects/add", what=nouns.get(var, escape(var)),
-                                   set=state_set(book, stmt["player"], stmt["state"]))
+                                   set=state_set(book, stmt.player, stmt.state))
     return None
 
 
-def deal(book: Booklet, stmt: dict, nouns: Nouns) -> str:
+def deal(book: Booklet, stmt: Deal, nouns: Nouns) -> str:
     """`deal`: every deed, or N to each player, paid for or free."""
     words = book.words
-    paying = words.text("effects/deal_paying" if stmt["paying"] else "effects/deal_free")
-    if stmt["each"] is None:
+    paying = words.text("effects/deal_paying" if stmt.paying else "effects/deal_free")
+    if stmt.each is None:
         return words.text("effects/deal_all", paying=paying)
-    return words.text("effects/deal_each", paying=paying, n=phrase(book, stmt["each"], nouns),
-                      deeds=book.kind_noun(stmt.get("deed_kind") or "deed", "all"))
+    return words.text("effects/deal_each", paying=paying, n=phrase(book, stmt.each, nouns),
+                      deeds=book.kind_noun(stmt.deed_kind or "deed", "all"))
 
 
-def loop(book: Booklet, stmt: dict, nouns: Nouns) -> str:
+def loop(book: Booklet, stmt: ForEach, nouns: Nouns) -> str:
     """A loop over the other players with one transfer is paying (or collecting from) each."""
     match stmt:
-        case {"over": {"expr": "var", "name": "others"}, "body": [one]} if one["stmt"] == "transfer":
-            key = "effects/pay_each" if one["payer"] == ME else "effects/collect_each"
-            return book.words.text(key, amount=amount(book, one["amount"], nouns))
+        case ForEach(over=Var(name="others"), body=[Transfer() as one]):
+            key = "effects/pay_each" if one.payer == ME else "effects/collect_each"
+            return book.words.text(key, amount=amount(book, one.amount, nouns))
     return for_each(book, stmt, nouns)
 
 
-def if_then(book: Booklet, stmt: dict, nouns: Nouns) -> str:
+def if_then(book: Booklet, stmt: When, nouns: Nouns) -> str:
     words = book.words
-    otherwise = words.text("effects/else", body=describe(book, stmt["otherwise"], nouns)) \
-        if stmt["otherwise"] else ""
-    return words.text("effects/if", cond=condition(book, stmt["cond"], nouns),
-                      body=describe(book, stmt["then"], nouns), otherwise=otherwise)
+    otherwise = words.text("effects/else", body=describe(book, stmt.otherwise, nouns)) \
+        if stmt.otherwise else ""
+    return words.text("effects/if", cond=condition(book, stmt.cond, nouns),
+                      body=describe(book, stmt.then, nouns), otherwise=otherwise)
 
 
-def draw(book: Booklet, stmt: dict, nouns: Nouns) -> str:
-    deck = next(deck for deck in book.ir["decks"] if deck["key"] == stmt["deck"])
-    return book.words.text("effects/draw", deck=book.name(deck))
+def draw(book: Booklet, stmt: Draw, nouns: Nouns) -> str:
+    return book.words.text("effects/draw", deck=book.name(book.deck(stmt.deck)))
 
 
-def choose(book: Booklet, stmt: dict, nouns: Nouns) -> str:
+def choose(book: Booklet, stmt: Choose, nouns: Nouns) -> str:
     """`choose { "label" { ... } or ... }`: the options, joined by "or"."""
     words = book.words
     return words.text("effects/choose", options=words.join([
-        words.text("effects/option", label=escape(option["label"]), body=describe(book, option["body"], nouns))
-        for option in stmt["options"]], "or"))
+        words.text("effects/option", label=escape(option.label), body=describe(book, option.body, nouns))
+        for option in stmt.options], "or"))
 
 
-def jump(book: Booklet, stmt: dict, nouns: Nouns) -> str:
+def jump(book: Booklet, stmt: JumpTo | PlaceAt, nouns: Nouns) -> str:
     """`jump_to` or `place_at` a square given by an expression."""
-    return book.words.text(f"effects/{stmt['stmt']}", square=phrase(book, stmt["target"], nouns))
+    return book.words.text(f"effects/{stmt.TAG}", square=phrase(book, stmt.target, nouns))
 
 
-# Each kind of statement's phrase; None (or a kind not here) is said as `effects/unsupported`.
-STATEMENTS: dict[str | None, Callable[[Booklet, dict, Nouns], str | None]] = {
-    "transfer": transfer,
-    "add": add,
-    "choose_in": choose_in,
-    "end_game": lambda book, stmt, nouns: book.words.text("effects/end_game"),
-    "deal": deal,
-    "for": loop,
-    "if": if_then,
-    "set": set_state,
-    "call": procedure_call,
-    "move_by": lambda book, stmt, nouns: book.words.text("effects/move_by", steps=phrase(book, stmt["steps"], nouns)),
-    "jump_to": jump, "place_at": jump,
-    "throw": throw,
-    "draw": draw,
-    "go_to_jail": lambda book, stmt, nouns: book.words.text("effects/go_to_jail", jail=book.values["jail_square"]),
-    "move_to": lambda book, stmt, nouns: book.words.text("effects/move_to",
-                                                         square=book.name(book.square(stmt["square"]))),
-    "choose": choose,
+# Each kind of statement's phrase; None (or a kind not here, `advance_to_nearest`, `keep`) is
+# said as `effects/unsupported`.
+STATEMENTS: dict[type, Callable[[Booklet, Any, Nouns], str | None]] = {
+    Transfer: transfer,
+    Add: add,
+    ChooseIn: choose_in,
+    EndGame: lambda book, stmt, nouns: book.words.text("effects/end_game"),
+    Deal: deal,
+    ForEach: loop,
+    When: if_then,
+    SetState: set_state,
+    DoProcedure: procedure_call,
+    MoveBy: lambda book, stmt, nouns: book.words.text("effects/move_by", steps=phrase(book, stmt.steps, nouns)),
+    JumpTo: jump, PlaceAt: jump,
+    Throw: throw,
+    Draw: draw,
+    GoToJail: lambda book, stmt, nouns: book.words.text("effects/go_to_jail", jail=book.values["jail_square"]),
+    MoveTo: lambda book, stmt, nouns: book.words.text("effects/move_to", square=book.name(book.square(stmt.square))),
+    Choose: choose,
 }

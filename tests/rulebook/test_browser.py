@@ -54,16 +54,16 @@ def test_board_pages_render_every_square_in_order(served, editions, tmp_path):
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     languages = load_config(str(CONFIG)).plugins["rulebook"].config.languages
     for edition in site_editions(list(editions), languages):
-        eid, ir, lang = edition.id, edition.ir, edition.languages[0]
+        eid, board, lang = edition.id, edition.ruleset.squares, edition.languages[0]
         url = f"{served}/{eid}/{lang}/board/"
         dom = chromium(tmp_path, "--dump-dom", url).stdout
-        squares = re.findall(r'<g class="square" id="board-([^"]+)" data-index="(\d+)" data-name="([^"]*)"', dom)
-        assert 'id="board"' in dom and len(squares) == len(ir["squares"]) == 40, eid
-        assert [(s["key"], str(s["index"])) for s in ir["squares"]] == [(sid, index) for sid, index, _ in squares]
+        drawn = re.findall(r'<g class="square" id="board-([^"]+)" data-index="(\d+)" data-name="([^"]*)"', dom)
+        assert 'id="board"' in dom and len(drawn) == len(board) == 40, eid
+        assert [(square.key, str(square.index)) for square in board] == [(key, index) for key, index, _ in drawn]
         parser = Elements()
         parser.feed(dom)
-        for sq in ir["squares"]:
-            assert parser.found[f"board-{sq['key']}"]["attrs"]["data-name"] == sq["name"]
+        for square in board:
+            assert parser.found[f"board-{square.key}"]["attrs"]["data-name"] == square.name
         shot = ARTIFACTS / f"board-{eid}-{lang}.png"
         chromium(tmp_path, f"--screenshot={shot}", "--window-size=1200,1300", "--hide-scrollbars", url)
         assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 20_000, shot

@@ -8,6 +8,7 @@ import pytest
 from mkdocs.config import load_config
 
 import grammar
+from ir import dump
 from ir.money import format_money
 from rulebook.build import CONFIG
 from rulebook.phrases import phrases
@@ -79,9 +80,9 @@ def booklets(editions, family: str | None = None):
     `edition.lineage` holds it), for the rules only that family has."""
     languages = load_config(str(CONFIG)).plugins["rulebook"].config.languages
     for edition in site_editions(list(editions), languages):
-        if family is None or family in edition.ir["edition"]["lineage"]:
+        if family is None or family in edition.ruleset.edition.lineage:
             for lang in edition.languages:
-                yield edition.ir, lang
+                yield dump(edition.ruleset), lang
 
 
 CLASSIC = "classic"

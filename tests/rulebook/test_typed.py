@@ -1,0 +1,51 @@
+"""The rulebook reads the typed IR (ir/, issue 23): it puts nodes in words by their class,
+and rewrites expressions (a formula's body with its arguments) as new immutable nodes."""
+from __future__ import annotations
+
+import dataclasses
+from typing import get_args
+
+import pytest
+
+import grammar
+import ir
+import spec
+from ir.nodes import AdvanceToNearest, Bank, Binary, Call, Expr, Int, Keep, Stmt, Transfer, Var
+from ir.ruleset import Formula
+from rulebook.booklet import Booklet
+from rulebook.conditions import PHRASES, bind, expand
+from rulebook.phrases import phrases
+from rulebook.statements import STATEMENTS, describe
+
+
+@pytest.fixture(scope="module")
+def classic_us() -> Booklet:
+    return Booklet(ir.load(grammar.compile_file(spec.bundled()["classic-us"])), phrases("en"))
+
+
+def test_every_kind_of_node_has_its_phrase():
+    """A new expression or statement class fails here until the booklet can say it. Only the
+    card-only statements (`advance_to_nearest`, `keep`) have none: card texts are printed as written."""
+    assert set(PHRASES) == set(get_args(Expr))
+    assert set(STATEMENTS) == set(get_args(Stmt)) - {AdvanceToNearest, Keep}
+
+
+def test_a_statement_is_said_from_its_nodes(classic_us):
+    """Luxury tax (classic-us): the player pays the bank, the amount written the edition's way."""
+    pay = Transfer(amount=Int(75), payer=Var("me"), payee=Bank())
+    assert describe(classic_us, (pay,)) == classic_us.words.text("effects/pay", amount=classic_us.money(75))
+    unsupported = classic_us.words.text("effects/unsupported")
+    assert describe(classic_us, (Keep(),)) == unsupported
+
+
+def test_a_formula_call_is_read_through_with_its_arguments_bound(classic_us):
+    """`twice(3)` of a formula `twice(n) = n * 2` the glossary does not name reads as `3 * 2`;
+    the nodes are rebuilt, the formula's own body is left as it was."""
+    body = Binary("*", Var("n"), Int(2))
+    ruleset = dataclasses.replace(classic_us.ruleset,
+                                  formulas={**classic_us.ruleset.formulas, "twice": Formula(("n",), body)})
+    book = Booklet(ruleset, classic_us.words)
+    assert expand(book, Binary("+", Call("twice", (Int(3),)), Int(1))) == \
+        Binary("+", Binary("*", Int(3), Int(2)), Int(1))
+    assert body == Binary("*", Var("n"), Int(2))
+    assert bind(body, {"m": Int(5)}) == body

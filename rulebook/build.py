@@ -6,6 +6,7 @@ import shutil
 import signal
 from glob import escape
 from pathlib import Path
+from typing import Any
 
 from mkdocs.commands.build import build
 from mkdocs.commands.serve import serve
@@ -40,7 +41,7 @@ def build_site(out_dir: str | Path, specs: tuple[str, ...] = (), serve_it: bool 
     if not CONFIG.is_file():
         raise SiteError(f"no `{CONFIG}`", "the site is built from a source checkout of boardrules")
     out = Path(out_dir)
-    overrides = {}
+    overrides: dict[str, Any] = {}
     try:
         config = load_config(str(CONFIG), strict=True)
         options = config.plugins["rulebook"].config

@@ -162,12 +162,12 @@ def assumptions(book: Booklet) -> str:
     return "\n".join(out)
 
 
-def examples(book: Booklet) -> str | None:
+def examples(book: Booklet) -> str:
     """The spec's worked examples (docs/language.md, "Examples"), each by its quote of the rule
     it shows; `boardrules verify` plays them."""
     worked = book.ruleset.examples or ()
     if not worked:
-        return None
+        return ""
     out = [paragraph(book.say("examples/intro"), "examples-intro")]
     for example in worked:
         out.append(paragraph(book.say("examples/item", name=escape(example.name.replace("_", " ")),
@@ -239,7 +239,7 @@ def rule_text(book: Booklet, rule: Rule) -> str | None:
     value = book.fact(rule.by)
     if value is None:
         return None
-    choice = {True: "yes", False: "no"}.get(value, value) if isinstance(value, bool) else value
+    choice = ("yes" if value else "no") if isinstance(value, bool) else value
     if not isinstance(entry, dict):
         return paragraph(book.say(f"rules/{rule.key}"), anchor(rule.key), choice)
     if choice not in entry and choice in book.ruleset.formulas:

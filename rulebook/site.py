@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Sequence
 
 import grammar
 import ir
@@ -60,7 +60,7 @@ def parent_ruleset(path: Path, ruleset: Ruleset) -> Ruleset | None:
     return ir.load(grammar.compile_file(beside if beside.is_file() else bundled()[lineage[-2]]))
 
 
-def editions(specs: list[str], languages: dict[str, list[str]], variants: list[str] = ()) -> list[Booklets]:
+def editions(specs: list[str], languages: dict[str, list[str]], variants: Sequence[str] = ()) -> list[Booklets]:
     """Compile each spec (an edition id or a path; none = every bundled playable edition),
     with `variants` (bundled ids or paths) laid over it.
 

@@ -20,7 +20,9 @@ OVER = ("end", "over")   # a condition: said by `over_text`, not as a setting's 
 
 def family(path: Path) -> str:
     """The edition family a variant file is for (its header's `for FAMILY`)."""
-    return parse(read(path)).header.parent.text
+    named = parse(read(path)).header.parent
+    assert named is not None, f"{path} is a variant: its header names its family"
+    return named.text
 
 
 def applicable(path: Path, ruleset: Ruleset) -> dict[str, Ruleset]:

@@ -54,7 +54,7 @@ def lines(name: str, width: float) -> tuple[list[str], float]:
             rows[-1] += " " + word
         else:
             rows.append(word)
-    longest = max((len(r) for r in rows), default=1)
+    longest = max((len(row) for row in rows), default=1)
     return rows, min(NAME_FONT, (width - 6) / (0.58 * longest))
 
 

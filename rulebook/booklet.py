@@ -224,8 +224,8 @@ class Booklet:
         word = (self.ruleset.edition.words or {}).get(kind)
         return capital(self.noun(word, "one") if word else self.words.text(f"kinds/{kind}"))
 
-    def houses(self, n: int) -> str:
-        return self.say("deed/house_1") if n == 1 else self.say("deed/houses", n=n)
+    def houses(self, count: int) -> str:
+        return self.say("deed/house_1") if count == 1 else self.say("deed/houses", n=count)
 
     def squares_doing(self, kind: type[Stmt]) -> list[Square]:
         """The squares whose landing does a statement of `kind` (draw a card, go to jail) as its first step."""

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-TYPED = ["ir", "grammar", "interpreter", "verifier"]      # the layers mypy checks
+TYPED = ["ir", "grammar", "interpreter", "verifier", "rulebook"]      # the layers mypy checks
 HATCHES = 20                                               # issue 23: at most 20 in all
 # A `noqa` with its codes, or a `type: ignore` with its error codes; what follows is the reason.
 HATCH = re.compile(r"#\s*(noqa(:\s*[A-Z]+[0-9]+(\s*,\s*[A-Z]+[0-9]+)*)?|type:\s*ignore(\[[\w, -]+\])?)(?P<reason>.*)")

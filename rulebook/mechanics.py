@@ -122,7 +122,7 @@ def params(book: Booklet, thing: Formula | Procedure) -> tuple[list[str], dict[s
 
 
 def action_text(book: Booklet, action: Action) -> str:
-    """An end-of-turn action: what it does, when it is allowed, and when it must be taken."""
+    """An action: what it does, when it is allowed, and when it must be taken."""
     words, var = book.words, action.var
     nouns = {var: book.kind_noun(action.element, "the")}
     thing = book.kind_noun(action.element, "a") if isinstance(action.over, Var) else \
@@ -135,13 +135,27 @@ def action_text(book: Booklet, action: Action) -> str:
     return " ".join(out)
 
 
+def actions_title(book: Booklet) -> str:
+    """The actions' heading: the end of the turn's when every action is offered there alone."""
+    alone = all(action.windows == ("end_of_turn",) for action in book.ruleset.actions or ())
+    return "actions" if alone else "actions_in_windows"
+
+
 def actions(book: Booklet) -> str:
-    """The choices offered at the end of every turn (`action`), each a paragraph."""
-    listed = book.ruleset.actions   # the IR has `actions`, `procedures`, `areas` only when the spec uses them
-    if not listed:
-        return ""
-    out = [paragraph(book.say("actions/intro"), "actions-intro")]
-    out += [paragraph(action_text(book, action), f"action-{action.key}") for action in listed]
+    """The choices a player may take (`action`), each a paragraph, under an introduction per
+    set of windows they are offered in (the end of the turn's has its own words)."""
+    listed = book.ruleset.actions or ()   # the IR has `actions`, `procedures`, `areas` only when the spec uses them
+    out = []
+    for windows in dict.fromkeys(action.windows for action in listed):
+        if windows == ("end_of_turn",):
+            intro, ident = book.say("actions/intro"), "actions-intro"
+        else:
+            said = [book.say(f"actions/{window}") for window in windows]
+            intro = book.say("actions/when", windows=capital(book.words.join(said)))
+            ident = "actions-intro-" + "-".join(windows)
+        out.append(paragraph(intro, ident))
+        out += [paragraph(action_text(book, action), f"action-{action.key}")
+                for action in listed if action.windows == windows]
     return "\n".join(out)
 
 

@@ -11,7 +11,7 @@ from typing import Callable
 from ir.ruleset import Square
 from rulebook.booklet import Booklet, anchor, deed_of, escape, paragraph, printed, printed_rents
 from rulebook.conditions import phrase
-from rulebook.mechanics import actions, city, end_over, procedures, score_text, special, terms
+from rulebook.mechanics import actions, actions_title, city, end_over, procedures, score_text, special, terms
 from rulebook.statements import describe
 from rulebook.variants import variants_section
 
@@ -32,10 +32,13 @@ class Rule:
 
 @dataclass(frozen=True)
 class Section:
+    """A heading (`sections/<key>`, or the key `title` gives for the booklet) and its paragraphs."""
+
     key: str
     rules: tuple[Rule, ...]
     extra: Callable[[Booklet], str] | None = None
     needs: tuple[str, ...] = ()
+    title: Callable[[Booklet], str] | None = None
 
 
 def rent_table(book: Booklet) -> str:
@@ -183,7 +186,7 @@ SECTIONS = (
     Section("turn", (Rule("turn"), Rule("turn.doubles", needs=("jail",)),
                      Rule("game.doubles_again", by="game.doubles_again"),
                      Rule("money.salary_limit", by="money.salary_limit"))),
-    Section("actions", (), actions),
+    Section("actions", (), actions, title=actions_title),
     Section("city", (), city),
     Section("squares", (), squares),
     Section("buying", (Rule("buy", needs=("prices",)), Rule("auction", by="auction.on_decline", needs=("prices",)),
@@ -256,5 +259,6 @@ def rules_page(book: Booklet) -> str:
         body = [text for rule in section.rules if (text := rule_text(book, rule))]
         body += [extra] if section.extra and (extra := section.extra(book)) else []
         if body:   # a section the edition has nothing for (no state, no hooks) is left out
-            out += [f"## {book.say('sections/' + section.key)} {{#{section.key}}}\n", *body]
+            title = section.title(book) if section.title else section.key
+            out += [f"## {book.say('sections/' + title)} {{#{section.key}}}\n", *body]
     return "\n".join(out)

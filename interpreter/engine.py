@@ -10,6 +10,7 @@ from . import actions as A
 from .effects import EffectsMixin
 from .errors import GOES_WRONG
 from .rules import SQUARE_ACTIONS, RulesMixin
+from .shortcuts import Shortcuts
 from .state import BANK, NO_DEED, GameState, Player, rng_state_from_json, rng_state_to_json
 from .translate import Ctx
 
@@ -40,8 +41,8 @@ class Game(RulesMixin, EffectsMixin):
     # replaced on one game (the symbolic replay moves without landing).
     __slots__ = ("edition", "strategies", "rng", "random", "log_on", "events", "checker", "dice_source", "halt",
                  "ending", "bankruptcies", "pending", "proposer", "cur", "final_scores", "max_rounds",
-                 "fasts", "raise_fasts", "quiet", "watching", "receiving", "move_ctx", "state", "players", "seats",
-                 "versions", "holdings", "group_counts", "group_mortgages", "holders", "moves", "trail")
+                 "shortcuts", "move_ctx", "state", "players", "seats",
+                 "holdings", "group_counts", "group_mortgages", "holders", "moves", "trail")
 
     def __init__(self, edition: Edition, strategies: list[Strategy], names: list[str], seed: int,
                  max_turns: int | None = None, log: bool = True,
@@ -63,18 +64,7 @@ class Game(RulesMixin, EffectsMixin):
         self.cur = -1
         self.final_scores: list[int] | None = None   # set by `finish` (scoring walks every deed)
         self.max_rounds = edition.turn_cap if max_turns is None else max_turns
-        self.fasts = [getattr(s, "manage_fast", None) for s in strategies]
-        self.raise_fasts = [getattr(s, "raise_fast", None) for s in strategies]
-        # per seat, set by a `manage_fast` strategy: (version, cash, least), its word that it
-        # answers Done while its cash is below `least`, or below `cash` while
-        # `versions[seat]` is `version`
-        self.quiet: list[tuple | None] = [None] * len(strategies)
-        # per seat, set by a strategy: the groups whose deeds changing hands move its version
-        # besides its own deeds (None: every group it holds a deed of)
-        self.watching: list = [None] * len(strategies)
-        # per seat, set by a strategy: per group, how many deeds of it the seat must hold for
-        # an unmortgaged deed it receives to move its version (None: any deed moves it)
-        self.receiving: list = [None] * len(strategies)
+        self.shortcuts = Shortcuts(strategies)
         self.move_ctx = Ctx()        # the context of each move by the dice, made anew by `again`
         self.moves = 0               # landings and card draws this turn (bounded: errors.LIMIT)
         self.trail: list[str] = []   # the last of them near the limit (`looping`)
@@ -94,10 +84,10 @@ class Game(RulesMixin, EffectsMixin):
             self._derive()
 
     def _derive(self) -> None:
-        """Caches computed from the state (never saved): holdings, group holdings, mortgages."""
+        """Caches computed from the state (never saved), kept in step by `set_owner` and
+        `set_mortgaged`: who holds what, by seat and by group, and the mortgages per group."""
         ed, st = self.edition, self.state
         ng = len(ed.groups)
-        self.versions = [0] * len(self.players)   # per seat: see `touch`
         self.holdings = [[] for _ in self.players]    # per seat: its deeds, in square order
         self.group_counts = [[0] * ng for _ in self.players]
         self.group_mortgages = [0] * ng
@@ -307,9 +297,9 @@ class Game(RulesMixin, EffectsMixin):
         return False
 
     def play_turn(self, p: int) -> None:
-        """The manage window before each roll (spared while the strategy's standing Done in
-        `quiet` holds and nothing is logged), a jailed player's try first, then the dice
-        until no double."""
+        """The manage window before each roll (spared while the seat's cash is below its
+        word, `Shortcuts.done_below`, and nothing is logged), a jailed player's try first,
+        then the dice until no double."""
         ed = self.edition
         pl = self.players[p]
         self.cur = p
@@ -322,10 +312,9 @@ class Game(RulesMixin, EffectsMixin):
         doubles = 0
         # two dice from the game's RNG: the throw read straight off the edition's table
         throws = ed.throws if self.dice_source is None else None
+        done_below = self.shortcuts.done_below
         while True:
-            quiet = self.quiet[p]
-            cash = pl.cash
-            if log_on or quiet is None or cash >= quiet[2] and (cash >= quiet[1] or quiet[0] != self.versions[p]):
+            if log_on or pl.cash >= done_below[p]:
                 self.manage(p)
                 if pl.bankrupt or self.ending:
                     return
@@ -473,18 +462,18 @@ class Game(RulesMixin, EffectsMixin):
         A strategy with `manage_fast(game, seat) -> action` answers without the list of
         legal actions (the engine checks its answer against the rules instead): the same
         choice the strategy would make from the list, without building the list. Its
-        word in `quiet` spares the call while it holds. The spec's actions offered before the
-        roll are in the list only: an edition with any asks from the list."""
-        fast = self.fasts[p] if not self.edition.before_roll else None
+        word (`Shortcuts.done_below`) spares the call while it holds. The spec's actions offered
+        before the roll are in the list only: an edition with any asks from the list."""
+        shortcuts = self.shortcuts
+        fast = shortcuts.manage_fast[p] if not self.edition.before_roll else None
         pl = self.players[p]
         n = self.edition.n
-        st, log_on, quiets, versions = self.state, self.log_on, self.quiet, self.versions
+        st, log_on, done_below = self.state, self.log_on, shortcuts.done_below
         proposed = False
         for _ in range(n):
             if fast is not None:
-                quiet = quiets[p]
                 why = None
-                if quiet is not None and (pl.cash < quiet[2] or pl.cash < quiet[1] and quiet[0] == versions[p]):
+                if pl.cash < done_below[p]:
                     a = A.DONE        # its standing answer: no call needed
                 else:
                     try:

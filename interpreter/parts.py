@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from .edition import Edition
     from .errors import RuleError
     from .rules import AuctionInfo
+    from .shortcuts import Shortcuts
     from .state import GameState, Player
     from .translate import Ctx, Hook, Option, Rule
 
@@ -52,16 +53,12 @@ class GameParts:
     cur: int
     final_scores: list[int] | None
     max_rounds: int | None
-    fasts: list[Callable[[Any, int], Any] | None]           # Any: as `ask`'s answer
-    raise_fasts: list[Callable[[Any, int, int, int, set[int]], Any] | None]
-    quiet: list[tuple[int, float, float] | None]
-    watching: list[Iterable[int] | None]
-    receiving: list[Sequence[int] | None]
+    shortcuts: Shortcuts      # the strategies' fast paths (shortcuts.py)
     move_ctx: Ctx
     state: GameState
     players: list[Player]
     seats: list[int]
-    versions: list[int]
+    # caches of the state (never saved: `Game._derive`; `set_owner`, `set_mortgaged` keep them)
     holdings: list[list[int]]
     group_counts: list[list[int]]
     group_mortgages: list[int]

@@ -91,14 +91,13 @@ class RulesMixin(GameParts):
             self.group_counts[old][g] -= 1
             if not self.group_counts[old][g]:
                 self.holders[g].remove(old)
-            self.versions[old] += 1
         if new >= 0:
             bisect.insort(self.holdings[new], sq)
             self.group_counts[new][g] += 1
             if self.group_counts[new][g] == 1:
                 self.holders[g].append(new)
         st.owner[sq] = new
-        self.touch(g, new, st.mortgaged[sq])
+        self.shortcuts.changed_hands(g, old, new, st.mortgaged[sq], self.holders[g], self.group_counts)
 
     def set_mortgaged(self, sq: int, value: bool) -> None:
         if self.state.mortgaged[sq] != value:
@@ -106,28 +105,12 @@ class RulesMixin(GameParts):
             self.group_mortgages[self.edition.group_of[sq]] += 1 if value else -1
             self.touch_deed(sq)
 
-    def touch(self, g: int, new: int, mortgaged: bool) -> None:
-        """A deed of group `g` changed hands: the version of every other holder of the group
-        watching it moves (`watching`: by default every group it holds), and that of its new
-        holder, unless it holds fewer deeds of the group than it counts from (`receiving`)
-        and the deed is not mortgaged. Strategies cache answers by it."""
-        versions, watching = self.versions, self.watching
-        for q in self.holders[g]:
-            if q == new:
-                counts = self.receiving[q]
-                if counts is None or mortgaged or self.group_counts[q][g] >= counts[g]:
-                    versions[q] += 1
-            else:
-                watched = watching[q]
-                if watched is None or g in watched:
-                    versions[q] += 1
-
     def touch_deed(self, sq: int) -> None:
         """A mortgage, a hotel or a sale on deed `sq`: only its holder's version moves (the
-        other holders of its group hold what they held)."""
+        other holders of its group hold what they held; shortcuts.py)."""
         o = self.state.owner[sq]
         if o >= 0:
-            self.versions[o] += 1
+            self.shortcuts.moved(o)
 
     def party(self, q: int) -> Player:
         """A party's player record: the bank reads as a player holding nothing, never bankrupt."""
@@ -656,7 +639,7 @@ class RulesMixin(GameParts):
         pl = self.players[p]
         credited = 0
         refused: set[int] = set()
-        fast = self.raise_fasts[p] if not ed.raising else None
+        fast = self.shortcuts.raise_fast[p] if not ed.raising else None
         spec_left = ed.n * len(ed.raising)
         while pl.cash < amount - credited:
             if fast is not None:

@@ -5,15 +5,9 @@ edition, its `.pending` what the current decision is about: an `AuctionInfo`, th
 `ProposeTrade` or `GiveDeed` to answer, `(ctx, options)` for a `choose`, `(owed, creditor)`
 while raising money, or the window's name, `"before_roll"` (the manage window) or
 `"end_of_turn"`).
-A strategy may also define `manage_fast(game, seat) -> action`: its manage-window answer
-without the list of legal actions (the engine then checks the answer against the rules).
-Such a strategy may leave its word in `game.quiet[seat] = (version, cash, least)`: while
-its cash is below `least`, or below `cash` while `game.versions[seat]` is `version`, it
-answers Done, and the engine does not ask. A seat's version moves when one of its deeds changes (hands, a
-mortgage, a hotel, a sale) and when a deed of a group it holds changes hands; a strategy
-may narrow the latter to the groups in `game.watching[seat]` (those its answers read),
-and the deeds it receives to those that leave it holding at least `game.receiving[seat][g]`
-deeds of their group `g` (a mortgaged deed received always moves it).
+A strategy may also offer fast paths (`manage_fast`, `raise_fast`: answers without the list
+of legal actions) and give its word to be spared a call: the protocol is in
+interpreter/shortcuts.py, which holds them per seat in `game.shortcuts`.
 
 A strategy with no legal answer raises `engine.NoAnswer(why)`; one that sets `falls_back`
 (the players here) may also fail otherwise (an illegal answer, an exception): either way

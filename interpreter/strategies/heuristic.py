@@ -232,15 +232,16 @@ class Heuristic:
         if game is not self.game:
             self._setup(game)
         cash = game.players[seat].cash
-        version = game.versions[seat]
+        shortcuts = game.shortcuts
+        version = shortcuts.versions[seat]
         least = self.least
         if cash < least:
-            game.quiet[seat] = (version, least, least)
+            shortcuts.promise(seat, least, least)
             return A.DONE
         plan = self.plans.get(seat)
         if plan is None or plan.version != version:
             plan = self.plans[seat] = self._plan(game, seat, version)
-            game.quiet[seat] = (version, plan.floor, least)
+            shortcuts.promise(seat, plan.floor, least)
         if cash < plan.floor:
             return A.DONE
         ed = self.edition
@@ -281,7 +282,7 @@ class Heuristic:
     def _plan(self, game: Game, seat: int, version: int) -> Plan:
         """Which of my groups the manage window looks at, and the least cash with which
         `manage_fast` could answer anything but Done, for the board as it stands (kept
-        until `game.versions[seat]` moves: one of my deeds changed hands, or its mortgage,
+        until my version moves (shortcuts.py): one of my deeds changed hands, or its mortgage,
         hotel or buildings sold, or a deed of a group I lack one deed of changed hands,
         or I received a deed that leaves me lacking at most one of its lot group, or a
         mortgaged one; a house built does not move it)."""
@@ -317,8 +318,9 @@ class Heuristic:
                         floor = offer_floor[s]
         if build:
             build.sort(key=self.build_rank.__getitem__)
-        game.watching[seat] = near        # of others' deeds, only who holds these matters here
-        game.receiving[seat] = self.receiving
+        shortcuts = game.shortcuts
+        shortcuts.watching[seat] = near        # of others' deeds, only who holds these matters here
+        shortcuts.receiving[seat] = self.receiving
         return Plan(version, floor, lift, build, near)
 
     def _mortgaged(self, game: Game, seat: int) -> tuple[list[int], float]:

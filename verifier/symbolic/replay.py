@@ -13,6 +13,7 @@ from interpreter import Edition
 from interpreter import actions as A
 from interpreter.engine import Game
 from interpreter.rules import AuctionInfo
+from interpreter.shortcuts import Shortcuts
 from interpreter.translate import Ctx
 
 from . import terms
@@ -101,8 +102,7 @@ class _Replay:
         players = len(self.state.players)
         self.script = Script(record)
         game.strategies = [self.script] * players
-        game.fasts = [None] * players
-        game.raise_fasts = [self.script.raise_fast] * players
+        game.shortcuts = Shortcuts(game.strategies)      # the script's: its `raise_fast` only
         game.log_on = False
         self.dice = [v for kind, v, _ in record if kind in ("dice", "roll")]
         self.me: int = args["me"]            # every catalogue action has a seat acting

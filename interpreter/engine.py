@@ -6,7 +6,21 @@ import random
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
-from . import actions as A
+from .actions import (
+    DONE,
+    PAY_FINE,
+    ROLL,
+    USE_CARD,
+    Act,
+    Action,
+    Done,
+    OnSquare,
+    PayFine,
+    ProposeTrade,
+    UseCard,
+    default,
+    to_json,
+)
 from .effects import EffectsMixin
 from .errors import GOES_WRONG
 from .rules import SQUARE_ACTIONS, RulesMixin
@@ -86,21 +100,21 @@ class Game(RulesMixin, EffectsMixin):
     def _derive(self) -> None:
         """Caches computed from the state (never saved), kept in step by `set_owner` and
         `set_mortgaged`: who holds what, by seat and by group, and the mortgages per group."""
-        ed, st = self.edition, self.state
-        ng = len(ed.groups)
+        edition, state = self.edition, self.state
+        ng = len(edition.groups)
         self.holdings = [[] for _ in self.players]    # per seat: its deeds, in square order
         self.group_counts = [[0] * ng for _ in self.players]
         self.group_mortgages = [0] * ng
         self.holders = [[] for _ in range(ng)]    # per group: the seats holding a deed of it
-        owner, mortgaged = st.owner, st.mortgaged
+        owner, mortgaged = state.owner, state.mortgaged
         if not owner:         # a new game: no deed dealt yet (`setup` makes the tables)
             return
-        for sq in ed.deeds:
-            if owner[sq] >= 0:
-                self.holdings[owner[sq]].append(sq)
-                self.group_counts[owner[sq]][ed.group_of[sq]] += 1
-            if mortgaged[sq]:
-                self.group_mortgages[ed.group_of[sq]] += 1
+        for square in edition.deeds:
+            if owner[square] >= 0:
+                self.holdings[owner[square]].append(square)
+                self.group_counts[owner[square]][edition.group_of[square]] += 1
+            if mortgaged[square]:
+                self.group_mortgages[edition.group_of[square]] += 1
         for q in self.seats:
             for g, count in enumerate(self.group_counts[q]):
                 if count:
@@ -113,84 +127,84 @@ class Game(RulesMixin, EffectsMixin):
         if self.checker is not None:
             self.checker(self, event)
 
-    def ask(self, p: int, actions: Sequence[A.Action], trading: bool = False) -> Any:
-        """Seat `p`'s choice among `actions` (and, while `trading`, any trade offer the rules
+    def ask(self, seat: int, actions: Sequence[Action], trading: bool = False) -> Any:
+        """The seat's choice among `actions` (and, while `trading`, any trade offer the rules
         accept); the default one for a player without a legal answer (`failed`)."""
         try:
-            a = self.strategies[p].choose(self, p, actions)
+            a = self.strategies[seat].choose(self, seat, actions)
         except Exception as error:
-            return self.by_default(p, actions, self.failed(p, error))
+            return self.by_default(seat, actions, self.failed(seat, error))
         for legal in actions:       # by identity first: equality of dataclasses is slow
             if legal is a:
                 break
         else:
-            if a not in actions and not (trading and type(a) is A.ProposeTrade
-                                         and self.valid_trade(p, a)):
-                return self.by_default(p, actions, self.failed(p, self.strategy_error(p, a, actions)))
+            if a not in actions and not (trading and type(a) is ProposeTrade
+                                         and self.valid_trade(seat, a)):
+                return self.by_default(seat, actions, self.failed(seat, self.strategy_error(seat, a, actions)))
         if self.log_on:
-            self.ev({"type": "choice", "seat": p, "action": A.to_json(a)})
+            self.ev({"type": "choice", "seat": seat, "action": to_json(a)})
         return a
 
-    def strategy_error(self, p: int, a: A.Action, actions: Sequence[A.Action]) -> StrategyError:
-        return StrategyError(f"seat {p} ({self.players[p].strategy}) chose {a!r}, "
+    def strategy_error(self, seat: int, a: Action, actions: Sequence[Action]) -> StrategyError:
+        return StrategyError(f"seat {seat} ({self.players[seat].strategy}) chose {a!r}, "
                              f"not one of the {len(actions)} legal actions")
 
-    def failed(self, p: int, error: Exception) -> str:
-        """Why seat `p` gets the default action: its `NoAnswer`, or the failure (an illegal
+    def failed(self, seat: int, error: Exception) -> str:
+        """Why the seat gets the default action: its `NoAnswer`, or the failure (an illegal
         answer, an exception) of a strategy that `falls_back` on the default. A strategy that
         does not (a test's script, a worked example) is obeyed: its failure stops the game."""
         if isinstance(error, NoAnswer):
             return error.why
-        if not getattr(self.strategies[p], "falls_back", False):
+        if not getattr(self.strategies[seat], "falls_back", False):
             raise error
         if isinstance(error, StrategyError):
             return str(error)
-        return f"seat {p} ({self.players[p].strategy}) failed: {type(error).__name__}: {error}"
+        return f"seat {seat} ({self.players[seat].strategy}) failed: {type(error).__name__}: {error}"
 
-    def by_default(self, p: int, actions: Sequence[A.Action], why: str) -> Any:
-        """The default action for seat `p` (`actions.default`), logged with why it was taken."""
-        a = A.default(actions)
+    def by_default(self, seat: int, actions: Sequence[Action], why: str) -> Any:
+        """The default action for the seat (`actions.default`), logged with why it was taken."""
+        a = default(actions)
         if self.log_on:
-            self.ev({"type": "choice", "seat": p, "action": A.to_json(a), "default": why})
+            self.ev({"type": "choice", "seat": seat, "action": to_json(a), "default": why})
         return a
 
     # ---- setup -------------------------------------------------------------------------
 
     def setup(self) -> None:
-        ed, st = self.edition, self.state
-        n = ed.n
-        st.owner = [BANK if ed.is_deed[i] else NO_DEED for i in range(n)]
-        st.houses = [0] * n
-        st.hotels = [0] * n
-        st.mortgaged = [False] * n
-        st.landings = [0] * n
-        st.bank_houses = ed.stock_houses
-        st.bank_hotels = ed.stock_hotels
-        st.pots = [0] * len(ed.pots)
-        st.areas = [[0] * len(ed.areas) for _ in ed.area_states]
-        passes = [(ed.start_square - s) // n for s in ed.on_pass_squares]
-        for pl in self.players:
-            pl.marks = [[] if is_set else 0 for is_set in ed.state_is_set]
-            pl.position = ed.start_square
-            pl.progress = ed.start_square
-            pl.passes = passes[:]
-        st.decks = []
-        for cards in ed.cards:
+        edition, state = self.edition, self.state
+        n = edition.n
+        state.owner = [BANK if edition.is_deed[i] else NO_DEED for i in range(n)]
+        state.houses = [0] * n
+        state.hotels = [0] * n
+        state.mortgaged = [False] * n
+        state.landings = [0] * n
+        state.bank_houses = edition.stock_houses
+        state.bank_hotels = edition.stock_hotels
+        state.pots = [0] * len(edition.pots)
+        state.areas = [[0] * len(edition.areas) for _ in edition.area_states]
+        passes = [(edition.start_square - square) // n for square in edition.on_pass_squares]
+        for player in self.players:
+            player.marks = [[] if is_set else 0 for is_set in edition.state_is_set]
+            player.position = edition.start_square
+            player.progress = edition.start_square
+            player.passes = passes[:]
+        state.decks = []
+        for cards in edition.cards:
             order = list(range(len(cards)))
             self.rng.shuffle(order)
-            st.decks.append(order)
+            state.decks.append(order)
         if self.log_on:
-            self.ev({"type": "start", "edition": ed.id, "seed": st.seed,
-                     "players": [{"seat": pl.seat, "strategy": pl.strategy} for pl in self.players]})
-        for pl in self.players:
-            self.transfer(BANK, pl.seat, ed.start_money, "start")
-        st.order = self.roll_off()
-        st.turn_index = 0
-        if ed.setup_fn is not None:
+            self.ev({"type": "start", "edition": edition.id, "seed": state.seed,
+                     "players": [{"seat": player.seat, "strategy": player.strategy} for player in self.players]})
+        for player in self.players:
+            self.transfer(BANK, player.seat, edition.start_money, "start")
+        state.order = self.roll_off()
+        state.turn_index = 0
+        if edition.setup_fn is not None:
             try:
-                ed.setup_fn(self, Ctx(reason="setup"))
+                edition.setup_fn(self, Ctx(reason="setup"))
             except GOES_WRONG as error:
-                raise self.located(error, ed.setup_fn) from None
+                raise self.located(error, edition.setup_fn) from None
 
     def roll_off(self) -> list[int]:
         """All roll; the highest starts (ties roll again); then seat order clockwise."""
@@ -211,12 +225,12 @@ class Game(RulesMixin, EffectsMixin):
         """One roll of all the dice: (the faces, their total, whether all show the same)."""
         if self.dice_source is None:
             r = self.random
-            ed = self.edition
-            f = ed.faces
-            throws = ed.throws
+            edition = self.edition
+            f = edition.faces
+            throws = edition.throws
             if throws is not None:
                 return throws[int(r() * f) * f + int(r() * f)]    # first draw: first die
-            dice = tuple([int(r() * f) + 1 for _ in range(ed.dice)])
+            dice = tuple([int(r() * f) + 1 for _ in range(edition.dice)])
         else:
             dice = tuple(self.dice_source(self))
             if len(dice) != self.edition.dice:
@@ -240,223 +254,223 @@ class Game(RulesMixin, EffectsMixin):
             raise self.located(error, None) from None
 
     def play_out(self) -> None:
-        st = self.state
-        order = st.order
-        pl = self.players
+        state = self.state
+        order = state.order
+        players = self.players
         cap = self.max_rounds
         end_over = self.edition.end_over
         only_bankruptcy = self.edition.end_only_bankruptcy
         ctx = Ctx()
-        if not st.over and end_over is not None and end_over(self, ctx):
-            alive = sum(1 for q in pl if not q.bankrupt)
+        if not state.over and end_over is not None and end_over(self, ctx):
+            alive = sum(1 for q in players if not q.bankrupt)
             self.finish("last_player" if alive <= 1 else "end_condition")
-        if not st.over and self.ending:
+        if not state.over and self.ending:
             self.finish("end_game")
         sits_out = self.edition.sits_out
-        i, seats = st.turn_index, len(order)      # `st.turn_index`, kept in step
-        while not st.over:
-            p = order[i]
-            if not pl[p].bankrupt and (sits_out is None or not self.sitting_out(p)):
-                if self.take_turn(p, ctx):
+        i, seats = state.turn_index, len(order)      # `state.turn_index`, kept in step
+        while not state.over:
+            seat = order[i]
+            if not players[seat].bankrupt and (sits_out is None or not self.sitting_out(seat)):
+                if self.take_turn(seat, ctx):
                     break
-            elif sits_out is not None and all(q.bankrupt or self.sitting_out(q.seat) for q in pl):
+            elif sits_out is not None and all(q.bankrupt or self.sitting_out(q.seat) for q in players):
                 self.finish("end_condition")       # nobody left to play: whatever `end.over` says
                 break
             i += 1
             if i < seats:
-                st.turn_index = i
+                state.turn_index = i
                 continue
-            i = st.turn_index = 0
-            st.rounds += 1
-            if cap is not None and st.rounds >= cap:
+            i = state.turn_index = 0
+            state.rounds += 1
+            if cap is not None and state.rounds >= cap:
                 self.finish("turn_cap")
                 break
             if end_over is not None and not only_bankruptcy and end_over(self, ctx):   # `rounds` has moved
                 self.finish("end_condition")
                 break
-        st.rng = rng_state_to_json(self.rng.getstate())
+        state.rng = rng_state_to_json(self.rng.getstate())
 
-    def take_turn(self, p: int, ctx: Ctx) -> bool:
+    def take_turn(self, seat: int, ctx: Ctx) -> bool:
         """One seat's turn as the game loop takes it (worked examples take theirs so too): the
         turn, the end-of-turn actions, the count; then whether the game is over, and if so
         it is finished (`end game` ran, or `end.over` holds after it)."""
-        st, pl = self.state, self.players
+        state, players = self.state, self.players
         self.bankruptcies = 0
-        self.play_turn(p)
-        if self.edition.end_of_turn and not pl[p].bankrupt and not self.ending:
-            self.end_of_turn(p)
-        st.turns += 1
+        self.play_turn(seat)
+        if self.edition.end_of_turn and not players[seat].bankrupt and not self.ending:
+            self.end_of_turn(seat)
+        state.turns += 1
         if self.ending:
             self.finish("end_game")
             return True
         end_over = self.edition.end_over
         if end_over is not None and (self.bankruptcies or not self.edition.end_only_bankruptcy) and end_over(self, ctx):
-            alive = sum(1 for q in pl if not q.bankrupt)
+            alive = sum(1 for q in players if not q.bankrupt)
             self.finish("last_player" if alive <= 1 else "end_condition")
             return True
         return False
 
-    def play_turn(self, p: int) -> None:
+    def play_turn(self, seat: int) -> None:
         """The manage window before each roll (spared while the seat's cash is below its
         word, `Shortcuts.done_below`, and nothing is logged), a jailed player's try first,
         then the dice until no double."""
-        ed = self.edition
-        pl = self.players[p]
-        self.cur = p
+        edition = self.edition
+        player = self.players[seat]
+        self.cur = seat
         self.halt = False
         self.moves = 0
         log_on = self.log_on
         if log_on:
-            self.ev({"type": "turn", "seat": p, "turn": self.state.turns})
-        jailed = pl.in_jail
+            self.ev({"type": "turn", "seat": seat, "turn": self.state.turns})
+        jailed = player.in_jail
         doubles = 0
         # two dice from the game's RNG: the throw read straight off the edition's table
-        throws = ed.throws if self.dice_source is None else None
+        throws = edition.throws if self.dice_source is None else None
         done_below = self.shortcuts.done_below
         while True:
-            if log_on or pl.cash >= done_below[p]:
-                self.manage(p)
-                if pl.bankrupt or self.ending:
+            if log_on or player.cash >= done_below[seat]:
+                self.manage(seat)
+                if player.bankrupt or self.ending:
                     return
             if jailed:
                 jailed = False
-                tried = self.jail_turn(p)       # None: the turn is over
+                tried = self.jail_turn(seat)       # None: the turn is over
                 if tried is None:
                     return
                 doubles = tried
                 if doubles:
-                    if self.halt or pl.bankrupt or pl.in_jail:
+                    if self.halt or player.bankrupt or player.in_jail:
                         return
                     continue      # out by a double and moved: the window again, then roll
             if throws is not None:
-                r, faces = self.random, ed.faces
+                r, faces = self.random, edition.faces
                 dice, total, double = throws[int(r() * faces) * faces + int(r() * faces)]   # as `throw`
             else:
                 dice, total, double = self.throw()
             if log_on:
-                self.ev({"type": "roll", "seat": p, "dice": list(dice)})
+                self.ev({"type": "roll", "seat": seat, "dice": list(dice)})
             if double:
                 doubles += 1
-                if ed.doubles_to_jail and doubles >= ed.doubles_to_jail:
-                    self.go_to_jail(p, "doubles")
+                if edition.doubles_to_jail and doubles >= edition.doubles_to_jail:
+                    self.go_to_jail(seat, "doubles")
                     return
             self.halt = False
-            c = self.move_ctx.again(p, total, "", double)
-            if not (ed.roll_hooks and self.rolled(c, total)):
-                self.move_steps(c, p, total)
-            if not double or not ed.doubles_again or self.halt or self.ending or pl.bankrupt or pl.in_jail:
+            ctx = self.move_ctx.again(seat, total, "", double)
+            if not (edition.roll_hooks and self.rolled(ctx, total)):
+                self.move_steps(ctx, seat, total)
+            if not double or not edition.doubles_again or self.halt or self.ending or player.bankrupt or player.in_jail:
                 return
 
-    def rolled(self, c: Ctx, total: int) -> bool:
+    def rolled(self, ctx: Ctx, total: int) -> bool:
         """The `roll` hooks whose condition holds replace the move by the dice: True when one ran."""
         for var, cond, body, _ways in self.edition.roll_hooks:
-            saved = c.vars.get(var)
-            c.vars[var] = total
+            saved = ctx.vars.get(var)
+            ctx.vars[var] = total
             try:
-                holds = cond is None or cond(self, c)
+                holds = cond is None or cond(self, ctx)
                 if holds and body is not None:
-                    body(self, c)
+                    body(self, ctx)
             except GOES_WRONG as error:
                 raise self.located(error, body or cond) from None
-            c.vars[var] = saved
+            ctx.vars[var] = saved
             if holds:
                 return True
         return False
 
-    def sitting_out(self, p: int) -> bool:
+    def sitting_out(self, seat: int) -> bool:
         """`end.sits_out`: the player takes no more turns, but stays in the game."""
         sits_out = self.edition.sits_out
-        return sits_out is not None and bool(sits_out(self, Ctx(p)))
+        return sits_out is not None and bool(sits_out(self, Ctx(seat)))
 
-    def end_of_turn(self, p: int) -> None:
+    def end_of_turn(self, seat: int) -> None:
         """The spec's actions offered at the end of a turn: one at a time until Done. Done is
         not offered while an action's `required` holds and one of its instances is allowed."""
-        ed = self.edition
-        for _ in range(ed.n * len(ed.end_of_turn) + 1):
-            c = Ctx(p, reason="action")
-            acts, required = self.offered(p, ed.end_of_turn, c)
+        edition = self.edition
+        for _ in range(edition.n * len(edition.end_of_turn) + 1):
+            ctx = Ctx(seat, reason="action")
+            acts, required = self.offered(seat, edition.end_of_turn, ctx)
             if not acts:
                 return
             if not required:
-                acts.append(A.DONE)
+                acts.append(DONE)
             self.pending = "end_of_turn"
-            a = self.ask(p, acts)
+            a = self.ask(seat, acts)
             self.pending = None
-            if type(a) is A.Done:
+            if type(a) is Done:
                 return
-            self.take_action(p, cast(A.Act, a), c)
-            if self.players[p].bankrupt or self.ending or self.state.over:
+            self.take_action(seat, cast(Act, a), ctx)
+            if self.players[seat].bankrupt or self.ending or self.state.over:
                 return
 
-    def offered(self, p: int, window: list[int], c: Ctx) -> tuple[list[A.Action], bool]:
-        """The spec's actions of one window (their indexes) seat `p` may take now, one per
+    def offered(self, seat: int, window: list[int], ctx: Ctx) -> tuple[list[Action], bool]:
+        """The spec's actions of one window (their indexes) the seat may take now, one per
         item `allowed`, and whether one is required (its `required` holds and it is offered)."""
-        ed = self.edition
-        acts: list[A.Action] = []
+        edition = self.edition
+        acts: list[Action] = []
         required = False
         for k in window:
-            _name, label, _var, allowed, need, _effect = ed.actions[k]
+            _name, label, _var, allowed, need, _effect = edition.actions[k]
             try:
-                element = ed.action_elements[k]
-                offered = [A.Act(k, x, f"{label}: {self.label(element, x)}") for x in allowed(self, c)]
-                if offered and need is not None and need(self, c):
+                element = edition.action_elements[k]
+                offered = [Act(k, x, f"{label}: {self.label(element, x)}") for x in allowed(self, ctx)]
+                if offered and need is not None and need(self, ctx):
                     required = True
             except GOES_WRONG as error:
                 raise self.located(error, allowed) from None
             acts += offered
         return acts, required
 
-    def take_action(self, p: int, a: A.Act, c: Ctx) -> None:
-        """Seat `p` takes one of the spec's actions: its effect runs with the item bound."""
+    def take_action(self, seat: int, a: Act, ctx: Ctx) -> None:
+        """The seat takes one of the spec's actions: its effect runs with the item bound."""
         name, _label, var, _allowed, _need, effect = self.edition.actions[a.index]
-        c.vars[var] = a.item
+        ctx.vars[var] = a.item
         if self.log_on:
-            self.ev({"type": "action", "seat": p, "action": name, "item": a.item})
+            self.ev({"type": "action", "seat": seat, "action": name, "item": a.item})
         if effect is not None:
             try:
-                effect(self, c)
+                effect(self, ctx)
             except GOES_WRONG as error:
                 raise self.located(error, effect) from None
 
-    def jail_turn(self, p: int) -> int | None:
+    def jail_turn(self, seat: int) -> int | None:
         """A jailed turn. Returns None (the turn is over), 0 (free: roll and move as
         usual) or 1 (left by a double, moved, and rolls again)."""
-        ed = self.edition
-        pl = self.players[p]
-        acts: list[A.Action] = [A.ROLL]
-        if pl.cards:
-            acts.append(A.USE_CARD)
-        if pl.cash >= ed.jail_fine:
-            acts.append(A.PAY_FINE)
-        a = self.ask(p, acts)
+        edition = self.edition
+        player = self.players[seat]
+        acts: list[Action] = [ROLL]
+        if player.cards:
+            acts.append(USE_CARD)
+        if player.cash >= edition.jail_fine:
+            acts.append(PAY_FINE)
+        a = self.ask(seat, acts)
         kind = type(a)
-        if kind is A.UseCard:
-            self.return_card(p, pl.cards[0])
-            self.leave_jail(p, "card")
-            return 0 if ed.fine_before_roll else None
-        if kind is A.PayFine:
-            self.pay(p, BANK, ed.jail_fine, "jail_fine")
-            self.leave_jail(p, "fine")
-            return 0 if ed.fine_before_roll else None
+        if kind is UseCard:
+            self.return_card(seat, player.cards[0])
+            self.leave_jail(seat, "card")
+            return 0 if edition.fine_before_roll else None
+        if kind is PayFine:
+            self.pay(seat, BANK, edition.jail_fine, "jail_fine")
+            self.leave_jail(seat, "fine")
+            return 0 if edition.fine_before_roll else None
         dice, total, double = self.throw()
         if self.log_on:
-            self.ev({"type": "roll", "seat": p, "dice": list(dice), "purpose": "jail"})
+            self.ev({"type": "roll", "seat": seat, "dice": list(dice), "purpose": "jail"})
         if double:
-            self.leave_jail(p, "double")
-            self.move_steps(self.move_ctx.again(p, total), p, total)
-            return 1 if ed.doubles_exit_roll_again else None
-        pl.jail_turns += 1
-        if pl.jail_turns >= ed.jail_max_turns:
-            self.pay(p, BANK, ed.jail_fine, "jail_fine")
-            if pl.bankrupt:
+            self.leave_jail(seat, "double")
+            self.move_steps(self.move_ctx.again(seat, total), seat, total)
+            return 1 if edition.doubles_exit_roll_again else None
+        player.jail_turns += 1
+        if player.jail_turns >= edition.jail_max_turns:
+            self.pay(seat, BANK, edition.jail_fine, "jail_fine")
+            if player.bankrupt:
                 return None
-            self.leave_jail(p, "forced")
-            self.move_steps(self.move_ctx.again(p, total), p, total)
+            self.leave_jail(seat, "forced")
+            self.move_steps(self.move_ctx.again(seat, total), seat, total)
         return None
 
     # ---- the manage window -------------------------------------------------------------
 
-    def manage(self, p: int) -> None:
+    def manage(self, seat: int) -> None:
         """Before each roll: build, sell, mortgage, lift, trade, until Done.
 
         A strategy with `manage_fast(game, seat) -> action` answers without the list of
@@ -465,114 +479,114 @@ class Game(RulesMixin, EffectsMixin):
         word (`Shortcuts.done_below`) spares the call while it holds. The spec's actions offered
         before the roll are in the list only: an edition with any asks from the list."""
         shortcuts = self.shortcuts
-        fast = shortcuts.manage_fast[p] if not self.edition.before_roll else None
-        pl = self.players[p]
+        fast = shortcuts.manage_fast[seat] if not self.edition.before_roll else None
+        player = self.players[seat]
         n = self.edition.n
-        st, log_on, done_below = self.state, self.log_on, shortcuts.done_below
+        state, log_on, done_below = self.state, self.log_on, shortcuts.done_below
         proposed = False
         for _ in range(n):
             if fast is not None:
                 why = None
-                if pl.cash < done_below[p]:
-                    a = A.DONE        # its standing answer: no call needed
+                if player.cash < done_below[seat]:
+                    a = DONE        # its standing answer: no call needed
                 else:
                     try:
-                        a = fast(self, p)
+                        a = fast(self, seat)
                     except Exception as error:
-                        a, why = A.DONE, self.failed(p, error)
+                        a, why = DONE, self.failed(seat, error)
                     else:       # an answer without the list is checked here
-                        if type(a) is not A.Done and not self.manages(p, a, proposed):
-                            a, why = A.DONE, self.failed(p, self.strategy_error(p, a, ()))
+                        if type(a) is not Done and not self.manages(seat, a, proposed):
+                            a, why = DONE, self.failed(seat, self.strategy_error(seat, a, ()))
                 if why is not None:
-                    self.by_default(p, (A.DONE,), why)
+                    self.by_default(seat, (DONE,), why)
                 elif log_on:
-                    self.ev({"type": "choice", "seat": p, "action": A.to_json(a)})
+                    self.ev({"type": "choice", "seat": seat, "action": to_json(a)})
             else:
                 self.pending = "before_roll"
-                a = self.ask(p, self.manage_actions(p, not proposed), not proposed)
+                a = self.ask(seat, self.manage_actions(seat, not proposed), not proposed)
                 self.pending = None
             kind = type(a)
-            if kind is A.Done:
+            if kind is Done:
                 return
             step = SQUARE_ACTIONS.get(kind)
             if step is not None:        # the kind known, its type said (a step, a spec action or a trade offer)
-                step[1](self, p, cast(A.OnSquare, a).square)
-            elif kind is A.Act:
-                self.take_action(p, cast(A.Act, a), Ctx(p, reason="action"))
+                step[1](self, seat, cast(OnSquare, a).square)
+            elif kind is Act:
+                self.take_action(seat, cast(Act, a), Ctx(seat, reason="action"))
             else:
                 proposed = True
-                self.propose_trade(p, cast(A.ProposeTrade, a))
-            if pl.bankrupt or st.over or self.ending:
+                self.propose_trade(seat, cast(ProposeTrade, a))
+            if player.bankrupt or state.over or self.ending:
                 return
 
-    def manages(self, p: int, a: A.Action, proposed: bool) -> bool:
-        """Whether `a` is a legal answer in seat `p`'s manage window (`proposed`: it has made
+    def manages(self, seat: int, a: Action, proposed: bool) -> bool:
+        """Whether `a` is a legal answer in the seat's manage window (`proposed`: it has made
         its one trade offer of the window), checked without listing every legal answer."""
         kind = type(a)
-        if kind is A.Done:
+        if kind is Done:
             return True
         step = SQUARE_ACTIONS.get(kind)
         if step is not None:
-            sq = cast(A.OnSquare, a).square
-            return type(sq) is int and 0 <= sq < self.edition.n and step[0](self, p, sq)
-        return type(a) is A.ProposeTrade and not proposed and self.edition.trade_cash and self.valid_trade(p, a)
+            square = cast(OnSquare, a).square
+            return type(square) is int and 0 <= square < self.edition.n and step[0](self, seat, square)
+        return type(a) is ProposeTrade and not proposed and self.edition.trade_cash and self.valid_trade(seat, a)
 
-    def manage_actions(self, p: int, trades: bool = True) -> list[A.Action]:
-        """Seat `p`'s legal answers in its manage window: Done, a step on one of its deeds, the
+    def manage_actions(self, seat: int, trades: bool = True) -> list[Action]:
+        """The seat's legal answers in its manage window: Done, a step on one of its deeds, the
         spec's actions offered before the roll, and (with `trades`) a trade offer for one deed
         or card of another player. While a spec action is required, Done is not offered and the
         spec's actions come first."""
-        ed = self.edition
-        acts: list[A.Action] = [A.DONE]
-        if ed.before_roll:
-            spec, required = self.offered(p, ed.before_roll, Ctx(p, reason="action"))
+        edition = self.edition
+        acts: list[Action] = [DONE]
+        if edition.before_roll:
+            spec, required = self.offered(seat, edition.before_roll, Ctx(seat, reason="action"))
             if required:
                 acts = spec
             else:
                 acts += spec
-        for sq in self.deeds_of(p):
-            if self.can_build(p, sq):
-                acts.append(ed.BUILD[sq])
-            if self.can_build_hotel(p, sq):
-                acts.append(ed.BUILD_HOTEL[sq])
-            if self.can_sell(p, sq):
-                acts.append(ed.SELL[sq])
-            if self.can_downgrade(p, sq):
-                acts.append(ed.DOWNGRADE[sq])
-            if self.can_mortgage(p, sq):
-                acts.append(ed.MORTGAGE[sq])
-            if self.can_unmortgage(p, sq):
-                acts.append(ed.UNMORTGAGE[sq])
-        if trades and ed.trade_cash:
-            acts += self.trade_offers(p)
+        for square in self.deeds_of(seat):
+            if self.can_build(seat, square):
+                acts.append(edition.BUILD[square])
+            if self.can_build_hotel(seat, square):
+                acts.append(edition.BUILD_HOTEL[square])
+            if self.can_sell(seat, square):
+                acts.append(edition.SELL[square])
+            if self.can_downgrade(seat, square):
+                acts.append(edition.DOWNGRADE[square])
+            if self.can_mortgage(seat, square):
+                acts.append(edition.MORTGAGE[square])
+            if self.can_unmortgage(seat, square):
+                acts.append(edition.UNMORTGAGE[square])
+        if trades and edition.trade_cash:
+            acts += self.trade_offers(seat)
         return acts
 
-    def trade_offers(self, p: int) -> list[A.Action]:
-        """The trade offers seat `p` may make: one deed (at its price) or one card (at the
+    def trade_offers(self, seat: int) -> list[Action]:
+        """The trade offers the seat may make: one deed (at its price) or one card (at the
         jail fine) of another player, as far as both can pay."""
-        ed = self.edition
-        acts: list[A.Action] = []
-        cash = self.players[p].cash
+        edition = self.edition
+        acts: list[Action] = []
+        cash = self.players[seat].cash
         for q in self.seats:
-            if q == p or self.players[q].bankrupt:
+            if q == seat or self.players[q].bankrupt:
                 continue
             theirs = self.players[q].cash       # what a negative price asks of the holder
-            if ed.trade_deeds:
-                for sq in self.deeds_of(q):
-                    if ed.price[sq] <= cash and -ed.price[sq] <= theirs and self.tradeable(sq):
-                        acts.append(A.ProposeTrade(q, (), (sq,), ed.price[sq]))
-            if ed.trade_cards and cash >= ed.jail_fine and -ed.jail_fine <= theirs:
+            if edition.trade_deeds:
+                for square in self.deeds_of(q):
+                    if edition.price[square] <= cash and -edition.price[square] <= theirs and self.tradeable(square):
+                        acts.append(ProposeTrade(q, (), (square,), edition.price[square]))
+            if edition.trade_cards and cash >= edition.jail_fine and -edition.jail_fine <= theirs:
                 for card in self.players[q].cards:
-                    acts.append(A.ProposeTrade(q, (), (), ed.jail_fine, (), (tuple(card),)))
+                    acts.append(ProposeTrade(q, (), (), edition.jail_fine, (), (tuple(card),)))
         return acts
 
     # ---- the end -----------------------------------------------------------------------
 
-    def score(self, p: int) -> int:
-        ed = self.edition
-        if ed.score_fn is None:
-            return self.players[p].cash
-        return ed.money(ed.score_fn(self, Ctx(p)))
+    def score(self, seat: int) -> int:
+        edition = self.edition
+        if edition.score_fn is None:
+            return self.players[seat].cash
+        return edition.money(edition.score_fn(self, Ctx(seat)))
 
     def scores(self) -> list[int]:
         """Every seat's score now; the ones the game ended with are kept in `final_scores`."""
@@ -585,11 +599,12 @@ class Game(RulesMixin, EffectsMixin):
         return sorted(self.seats, key=lambda q: (self.players[q].bankrupt, -scores[q], q))
 
     def finish(self, why: str) -> None:
-        st = self.state
-        st.over = True
-        st.ended_by = why
+        state = self.state
+        state.over = True
+        state.ended_by = why
         self.final_scores = self.scores()
         ranking = self.standings(self.final_scores)
-        st.winner = ranking[0] if not self.players[ranking[0]].bankrupt else None
+        state.winner = ranking[0] if not self.players[ranking[0]].bankrupt else None
         if self.log_on:
-            self.ev({"type": "end", "ended_by": why, "winner": st.winner, "rounds": st.rounds, "turns": st.turns})
+            self.ev({"type": "end", "ended_by": why, "winner": state.winner, "rounds": state.rounds,
+                     "turns": state.turns})

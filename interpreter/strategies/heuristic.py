@@ -17,7 +17,30 @@ from fractions import Fraction
 from random import Random
 from typing import TYPE_CHECKING, Any, cast
 
-from .. import actions as A
+from ..actions import (
+    DONE,
+    Accept,
+    Act,
+    Action,
+    AuctionDeed,
+    Build,
+    BuildHotel,
+    Buy,
+    Choose,
+    Done,
+    Downgrade,
+    GiveDeed,
+    KeepMortgage,
+    Mortgage,
+    Pass,
+    PayFine,
+    Preempt,
+    ProposeTrade,
+    Roll,
+    SellBuilding,
+    Unmortgage,
+    UseCard,
+)
 from ..state import BANK
 
 if TYPE_CHECKING:
@@ -92,18 +115,19 @@ def _amounts(edition: Edition) -> dict[str, Any]:
         rich = reserve * RICH
         groups = range(len(edition.groups))
         lot_groups = [g for g in groups if edition.group_kind[g] == 1 and edition.group_size[g]]
-        group_house = [min((edition.house_cost[s] for s in edition.group_squares[g]), default=0) for g in groups]
+        group_house = [min((edition.house_cost[square] for square in edition.group_squares[g]), default=0)
+                       for g in groups]
         house_floor = [reserve + house for house in group_house]
         unpriced = share(edition.start_money, UNPRICED)
-        value = [edition.price[s] or unpriced * edition.is_deed[s] for s in range(edition.n)]
+        value = [edition.price[square] or unpriced * edition.is_deed[square] for square in range(edition.n)]
         offer = [share(worth, OFFER) for worth in value]
         offer_floor = [reserve + o for o in offer]
         least = min([rich] + [house_floor[g] for g in lot_groups]
-                    + [offer_floor[s] for g in lot_groups for s in edition.group_squares[g]])
-        dearest_first = sorted(range(edition.n), key=lambda s: (edition.house_cost[s], s), reverse=True)
+                    + [offer_floor[square] for g in lot_groups for square in edition.group_squares[g]])
+        dearest_first = sorted(range(edition.n), key=lambda square: (edition.house_cost[square], square), reverse=True)
         build_rank = [0] * edition.n
-        for rank, s in enumerate(dearest_first):
-            build_rank[s] = rank
+        for rank, square in enumerate(dearest_first):
+            build_rank[square] = rank
         # other groups matter to a plan only by their mortgages (a mortgaged deed received always counts)
         receiving = [edition.group_size[g] - 1 if g in lot_groups else edition.group_size[g] + 1 for g in groups]
         amounts = Amounts(reserve, rich, edition.n, lot_groups, [g in lot_groups for g in groups], house_floor,
@@ -151,7 +175,7 @@ class Heuristic:
         self.edition = game.edition
         vars(self).update(_amounts(game.edition))
 
-    def choose(self, game: Game, seat: int, actions: Offered) -> A.Action:
+    def choose(self, game: Game, seat: int, actions: Offered) -> Action:
         if game is not self.game:
             self._setup(game)
         handler = DISPATCH.get(type(actions[0]))
@@ -161,15 +185,15 @@ class Heuristic:
 
     # ---- buying and bidding ----------------------------------------------------------
 
-    def completes(self, game: Game, seat: int, sq: int) -> bool:
-        g = self.edition.group_of[sq]
+    def completes(self, game: Game, seat: int, square: int) -> bool:
+        g = self.edition.group_of[square]
         return game.group_counts[seat][g] + 1 == self.edition.group_size[g]
 
-    def buy(self, game: Game, seat: int, actions: Offered) -> A.Action:
-        sq = actions[0].square
+    def buy(self, game: Game, seat: int, actions: Offered) -> Action:
+        square = actions[0].square
         cash = game.players[seat].cash
-        price = self.edition.price[sq]
-        if cash - price >= self.reserve or self.completes(game, seat, sq):
+        price = self.edition.price[square]
+        if cash - price >= self.reserve or self.completes(game, seat, square):
             return actions[0]
         return actions[1]
 
@@ -184,7 +208,7 @@ class Heuristic:
             limit, keep = share(info.start, HOUSE_BID), cash - self.reserve
         return limit if limit <= keep else keep        # min(limit, keep)
 
-    def bid(self, game: Game, seat: int, actions: Offered) -> A.Action:
+    def bid(self, game: Game, seat: int, actions: Offered) -> Action:
         """The highest bid within my limit (the bids come lowest first, after Pass). The limit
         holds for the whole auction: nobody's cash or deeds move until it ends."""
         info, last, limit = self.bidding
@@ -198,34 +222,34 @@ class Heuristic:
             best = actions[i]
         return best
 
-    def preempt(self, game: Game, seat: int, actions: Offered) -> A.Action:
+    def preempt(self, game: Game, seat: int, actions: Offered) -> Action:
         """Take an auctioned deed for the last bid plus the premium when that is within my limit."""
         info = cast("AuctionInfo", game.pending)
         return actions[0] if actions[0].amount <= self.limit(game, seat, info) else actions[1]
 
     # ---- jail and choices ------------------------------------------------------------
 
-    def jail(self, game: Game, seat: int, actions: Offered) -> A.Action:
+    def jail(self, game: Game, seat: int, actions: Offered) -> Action:
         if len(actions) == 1:
             return actions[0]
         unowned = game.state.owner.count(BANK)     # deeds the bank holds (other squares are NO_DEED)
         early = unowned * 2 >= len(self.edition.deeds)
         for a in actions:
-            if type(a) is A.UseCard and early:
+            if type(a) is UseCard and early:
                 return a
         for a in actions:
-            if type(a) is A.PayFine and early and game.players[seat].cash - self.edition.jail_fine >= self.reserve:
+            if type(a) is PayFine and early and game.players[seat].cash - self.edition.jail_fine >= self.reserve:
                 return a
         return actions[0]
 
-    def pick(self, game: Game, seat: int, actions: Offered) -> A.Action:
-        c, options = cast("tuple[Ctx, list[Option]]", game.pending)
-        costs = [options[a.option][2](game, c) for a in actions]
+    def pick(self, game: Game, seat: int, actions: Offered) -> Action:
+        ctx, options = cast("tuple[Ctx, list[Option]]", game.pending)
+        costs = [options[a.option][2](game, ctx) for a in actions]
         return actions[costs.index(min(costs))]
 
     # ---- the manage window -----------------------------------------------------------
 
-    def manage_fast(self, game: Game, seat: int) -> A.Action:
+    def manage_fast(self, game: Game, seat: int) -> Action:
         """The manage-window choice without the list of legal actions: the same answer
         `manage` gives from the full list (unmortgage, else the dearest even build, else
         one offer for the deed that completes a group, else Done)."""
@@ -237,45 +261,46 @@ class Heuristic:
         least = self.least
         if cash < least:
             shortcuts.promise(seat, least, least)
-            return A.DONE
+            return DONE
         plan = self.plans.get(seat)
         if plan is None or plan.version != version:
             plan = self.plans[seat] = self._plan(game, seat, version)
             shortcuts.promise(seat, plan.floor, least)
         if cash < plan.floor:
-            return A.DONE
-        ed = self.edition
-        st = game.state
+            return DONE
+        edition = self.edition
+        state = game.state
         if cash > self.rich and plan.lift:
             unmortgage = self._lift(game, seat, plan, cash)
             if unmortgage is not None:
-                return ed.UNMORTGAGE[unmortgage]
-        houses, most, hotel_after = st.houses, ed.max_houses, ed.houses_per_hotel
-        reserve, house_cost, hotel_cost = self.reserve, ed.house_cost, ed.hotel_cost
-        for s in plan.build:       # the dearest first: the first I can build on is the pick
+                return edition.UNMORTGAGE[unmortgage]
+        houses, most, hotel_after = state.houses, edition.max_houses, edition.houses_per_hotel
+        reserve, house_cost, hotel_cost = self.reserve, edition.house_cost, edition.hotel_cost
+        for square in plan.build:       # the dearest first: the first I can build on is the pick
             # (the lot's houses rule out cheaply what the rules would refuse; they decide the rest)
-            if houses[s] < most and cash - house_cost[s] >= reserve and game.can_build(seat, s):
-                return ed.BUILD[s]
-            if houses[s] >= hotel_after and cash - hotel_cost[s] >= reserve and game.can_build_hotel(seat, s):
-                return ed.BUILD_HOTEL[s]
-        if ed.trade_cash and self.proposed_on != st.turns:
+            if houses[square] < most and cash - house_cost[square] >= reserve and game.can_build(seat, square):
+                return edition.BUILD[square]
+            if houses[square] >= hotel_after and cash - hotel_cost[square] >= reserve \
+                    and game.can_build_hotel(seat, square):
+                return edition.BUILD_HOTEL[square]
+        if edition.trade_cash and self.proposed_on != state.turns:
             for g in plan.near:
                 proposal = self._proposal(game, seat, g)
                 if proposal is not None:
                     return proposal
-        return A.DONE
+        return DONE
 
     def _lift(self, game: Game, seat: int, plan: Plan, cash: int) -> int | None:
         """The mortgage `manage_fast` lifts: in my groups with one, the lowest square whose
         lifting leaves me `rich`; None if none does."""
-        ed = self.edition
+        edition = self.edition
         owner, mortgaged = game.state.owner, game.state.mortgaged
         unmortgage = None
         for g in plan.lift:
-            for s in ed.group_squares[g]:
-                if owner[s] == seat and mortgaged[s] and cash - ed.unmortgage_cost[s] > self.rich:
-                    if unmortgage is None or s < unmortgage:
-                        unmortgage = s
+            for square in edition.group_squares[g]:
+                if owner[square] == seat and mortgaged[square] and cash - edition.unmortgage_cost[square] > self.rich:
+                    if unmortgage is None or square < unmortgage:
+                        unmortgage = square
                     break
         return unmortgage
 
@@ -286,11 +311,11 @@ class Heuristic:
         hotel or buildings sold, or a deed of a group I lack one deed of changed hands,
         or I received a deed that leaves me lacking at most one of its lot group, or a
         mortgaged one; a house built does not move it)."""
-        ed = self.edition
-        gmort = game.group_mortgages
+        edition = self.edition
+        group_mortgages = game.group_mortgages
         owner, hotels = game.state.owner, game.state.hotels
-        group_squares, group_size = ed.group_squares, ed.group_size
-        lot, house_floor, offer_floor, full = self.lot, self.house_floor, self.offer_floor, ed.hotels_per_lot
+        group_squares, group_size = edition.group_squares, edition.group_size
+        lot, house_floor, offer_floor, full = self.lot, self.house_floor, self.offer_floor, edition.hotels_per_lot
         build: list[int] = []
         near: list[int] = []
         lift, floor = self._mortgaged(game, seat)
@@ -302,20 +327,20 @@ class Heuristic:
                 continue
             size = group_size[g]
             if have == size:
-                if not gmort[g]:
-                    for s in squares:
-                        if hotels[s] < full:       # room for a building
-                            build.append(s)
+                if not group_mortgages[g]:
+                    for square in squares:
+                        if hotels[square] < full:       # room for a building
+                            build.append(square)
                 if house_floor[g] < floor:
-                    for s in squares:
-                        if not hotels[s]:       # a lot without a hotel: more to build
+                    for square in squares:
+                        if not hotels[square]:       # a lot without a hotel: more to build
                             floor = house_floor[g]
                             break
             elif have + 1 == size:
                 near.append(g)
-                for s in squares:
-                    if offer_floor[s] < floor and owner[s] != seat and owner[s] >= 0:
-                        floor = offer_floor[s]
+                for square in squares:
+                    if offer_floor[square] < floor and owner[square] != seat and owner[square] >= 0:
+                        floor = offer_floor[square]
         if build:
             build.sort(key=self.build_rank.__getitem__)
         shortcuts = game.shortcuts
@@ -327,60 +352,60 @@ class Heuristic:
         """The groups I hold a mortgaged deed of, and the least cash with which I would lift
         one (my cheapest mortgage, `manage_fast` picks by square in any group order, plus the
         `rich` left over after paying); INF with none."""
-        ed = self.edition
-        mortgaged, group_of, unmortgage_cost = game.state.mortgaged, ed.group_of, ed.unmortgage_cost
+        edition = self.edition
+        mortgaged, group_of, unmortgage_cost = game.state.mortgaged, edition.group_of, edition.unmortgage_cost
         lift: list[int] = []
         cheapest = INF
-        for s in game.holdings[seat]:
-            if mortgaged[s]:
-                if unmortgage_cost[s] < cheapest:
-                    cheapest = unmortgage_cost[s]
-                if group_of[s] not in lift:
-                    lift.append(group_of[s])
+        for square in game.holdings[seat]:
+            if mortgaged[square]:
+                if unmortgage_cost[square] < cheapest:
+                    cheapest = unmortgage_cost[square]
+                if group_of[square] not in lift:
+                    lift.append(group_of[square])
         return lift, INF if cheapest is INF else self.rich + cheapest
 
-    def _proposal(self, game: Game, seat: int, g: int) -> A.ProposeTrade | None:
+    def _proposal(self, game: Game, seat: int, g: int) -> ProposeTrade | None:
         """My offer for the deed that would complete group g, if another player holds it, I
         have not asked for it lately, and the rules allow the offer (a deed for cash; a
         negative price asks cash of the holder); remembered as asked."""
         owner = game.state.owner
-        for s in self.edition.group_squares[g]:
-            o = owner[s]
+        for square in self.edition.group_squares[g]:
+            o = owner[square]
             if o != seat:
-                if o < 0 or not game.tradeable(s):
+                if o < 0 or not game.tradeable(square):
                     return None
-                last = self.tried.get(s)
+                last = self.tried.get(square)
                 if last is not None and game.state.turns - last < self.retry:
                     return None
-                offer = self.offer[s]
+                offer = self.offer[square]
                 if game.players[seat].cash - offer < self.reserve:
                     return None
-                proposal = A.ProposeTrade(o, (), (s,), offer)
+                proposal = ProposeTrade(o, (), (square,), offer)
                 if not game.valid_trade(seat, proposal):
                     return None
-                self.tried[s] = self.proposed_on = game.state.turns
+                self.tried[square] = self.proposed_on = game.state.turns
                 return proposal
         return None
 
-    def manage(self, game: Game, seat: int, actions: Offered) -> A.Action:
-        ed = self.edition
+    def manage(self, game: Game, seat: int, actions: Offered) -> Action:
+        edition = self.edition
         cash = game.players[seat].cash
         builds = []
         for a in actions:
             kind = type(a)
-            if kind is A.Unmortgage and cash - ed.unmortgage_cost[a.square] > self.rich:
+            if kind is Unmortgage and cash - edition.unmortgage_cost[a.square] > self.rich:
                 return a
-            if kind is A.Build and cash - ed.house_cost[a.square] >= self.reserve:
+            if kind is Build and cash - edition.house_cost[a.square] >= self.reserve:
                 builds.append(a)
-            elif kind is A.BuildHotel and cash - ed.hotel_cost[a.square] >= self.reserve:
+            elif kind is BuildHotel and cash - edition.hotel_cost[a.square] >= self.reserve:
                 builds.append(a)
         if builds:
             # the dearest group first: its rents grow fastest
-            return max(builds, key=lambda a: (ed.house_cost[a.square], a.square))
-        if self.proposed_on != game.state.turns and any(type(a) is A.ProposeTrade for a in actions):
+            return max(builds, key=lambda a: (edition.house_cost[a.square], a.square))
+        if self.proposed_on != game.state.turns and any(type(a) is ProposeTrade for a in actions):
             counts = game.group_counts[seat]
             for g in self.lot_groups:
-                if counts[g] + 1 == ed.group_size[g] and counts[g]:
+                if counts[g] + 1 == edition.group_size[g] and counts[g]:
                     proposal = self._proposal(game, seat, g)
                     if proposal is not None:
                         return proposal
@@ -388,134 +413,136 @@ class Heuristic:
 
     # ---- answering offers ------------------------------------------------------------
 
-    def answer(self, game: Game, seat: int, actions: Offered) -> A.Action:
+    def answer(self, game: Game, seat: int, actions: Offered) -> Action:
         offer = game.pending
-        ed = self.edition
-        if isinstance(offer, A.GiveDeed):
+        edition = self.edition
+        if isinstance(offer, GiveDeed):
             return actions[0]
-        if not isinstance(offer, A.ProposeTrade):
+        if not isinstance(offer, ProposeTrade):
             return actions[1]
         proposer = game.proposer
-        got = sum(self.value[s] for s in offer.give) + max(offer.cash, 0) + ed.jail_fine * len(offer.give_cards)
-        given = max(-offer.cash, 0) + ed.jail_fine * len(offer.get_cards)
+        got = sum(self.value[square] for square in offer.give) + max(offer.cash, 0) \
+            + edition.jail_fine * len(offer.give_cards)
+        given = max(-offer.cash, 0) + edition.jail_fine * len(offer.get_cards)
         completing = 0          # the worth of the deeds given that complete a group of the proposer's
         counts = game.group_counts[seat]
-        for s in offer.get:
-            g = ed.group_of[s]
-            if counts[g] == ed.group_size[g] and ed.group_size[g] > 1:
+        for square in offer.get:
+            g = edition.group_of[square]
+            if counts[g] == edition.group_size[g] and edition.group_size[g] > 1:
                 return actions[1]          # never break a group I hold whole
-            given += self.value[s]
-            if game.group_counts[proposer][g] + 1 == ed.group_size[g]:
-                completing += self.value[s]
+            given += self.value[square]
+            if game.group_counts[proposer][g] + 1 == edition.group_size[g]:
+                completing += self.value[square]
         # got >= given + completing * GIVING_UP, in whole numbers
         fair = (got - given) * GIVING_UP.denominator >= completing * GIVING_UP.numerator
         return actions[0] if fair else actions[1]
 
-    def keep_mortgage(self, game: Game, seat: int, actions: Offered) -> A.Action:
+    def keep_mortgage(self, game: Game, seat: int, actions: Offered) -> Action:
         for a in actions:
-            if type(a) is A.Unmortgage \
+            if type(a) is Unmortgage \
                     and game.players[seat].cash - self.edition.unmortgage_cost[a.square] >= self.reserve * 2:
                 return a
         return actions[0]
 
-    def act(self, game: Game, seat: int, actions: Offered) -> A.Action:
+    def act(self, game: Game, seat: int, actions: Offered) -> Action:
         """An end-of-turn action (a block in an area): where the squares it faces are more mine
         than others'; when Done is offered, only then and with cash above twice my reserve."""
         owner = game.state.owner
         faces = self.edition.area_faces
 
         def gain(a):
-            if type(a) is not A.Act:
+            if type(a) is not Act:
                 return -len(self.edition.deeds)          # Done: below every action when one must be taken
             if self.edition.action_elements[a.index] != "area":
                 return 0
-            return sum(1 if owner[s] == seat else -1 if owner[s] >= 0 else 0 for s in faces[a.item])
+            return sum(1 if owner[square] == seat else -1 if owner[square] >= 0 else 0 for square in faces[a.item])
         best = max(actions, key=gain)
-        done = actions[-1] if type(actions[-1]) is A.Done else None
+        done = actions[-1] if type(actions[-1]) is Done else None
         if done is not None and (gain(best) <= 0 or game.players[seat].cash < 2 * self.reserve):
             return done
         return best
 
-    def place(self, game: Game, seat: int, actions: Offered) -> A.Action:
+    def place(self, game: Game, seat: int, actions: Offered) -> Action:
         return max(actions, key=lambda a: (self.edition.house_cost[a.square], a.square))
 
     # ---- raising money -----------------------------------------------------------------
 
-    def raise_money(self, game: Game, seat: int, actions: Offered) -> A.Action:
-        ed = self.edition
+    def raise_money(self, game: Game, seat: int, actions: Offered) -> Action:
+        edition = self.edition
         counts = game.group_counts[seat]
 
         def rank(a):
-            if type(a) is A.AuctionDeed:        # the deed that breaks no group of mine first
-                g = ed.group_of[a.square]
-                return (counts[g] == ed.group_size[g], self.value[a.square], a.square)
+            if type(a) is AuctionDeed:        # the deed that breaks no group of mine first
+                g = edition.group_of[a.square]
+                return (counts[g] == edition.group_size[g], self.value[a.square], a.square)
             kind = type(a)
-            if kind is A.Mortgage:
-                g = ed.group_of[a.square]
-                whole = counts[g] == ed.group_size[g]
-                return (0 if not whole else 2, ed.mortgage_value[a.square])
-            if kind is A.SellBuilding or kind is A.Downgrade:
+            if kind is Mortgage:
+                g = edition.group_of[a.square]
+                whole = counts[g] == edition.group_size[g]
+                return (0 if not whole else 2, edition.mortgage_value[a.square])
+            if kind is SellBuilding or kind is Downgrade:
                 return (1, 0)
-            if kind is A.GiveDeed:
+            if kind is GiveDeed:
                 return (3, a.value)
             return (4, 0)
         return min(actions, key=rank)
 
-    def raise_fast(self, game: Game, seat: int, owed: int, creditor: int, refused: set[int]) -> A.Action | None:
+    def raise_fast(self, game: Game, seat: int, owed: int, creditor: int, refused: set[int]) -> Action | None:
         """`raise_money` without the list: the same pick (None when nothing is legal), rank
         by rank: the cheapest mortgage outside my whole groups, else a building sold (the
         lowest square first), else the cheapest mortgage in a whole group, else the
         cheapest deed handed over. Ties go to the lowest square, as in `raise_money`."""
         if game is not self.game:
             self._setup(game)
-        ed = self.edition
-        if ed.debt_auction:           # deeds are only auctioned: few choices, pick from the list
+        edition = self.edition
+        if edition.debt_auction:           # deeds are only auctioned: few choices, pick from the list
             actions = game.raise_actions(seat, creditor, owed, refused)
             return self.raise_money(game, seat, actions) if actions else None
-        mortgages = ed.mortgages      # a game without mortgages raises money otherwise
-        st = game.state
-        houses, hotels, mortgaged = st.houses, st.hotels, st.mortgaged
-        counts, group_of, group_size, value = game.group_counts[seat], ed.group_of, ed.group_size, ed.mortgage_value
+        mortgages = edition.mortgages      # a game without mortgages raises money otherwise
+        state = game.state
+        houses, hotels, mortgaged = state.houses, state.hotels, state.mortgaged
+        counts, group_of, group_size = game.group_counts[seat], edition.group_of, edition.group_size
+        value = edition.mortgage_value
         mine = game.holdings[seat]
         cheapest = whole = None       # my cheapest mortgage outside, and inside, my whole groups
-        for sq in mine:
-            if not mortgages or mortgaged[sq] or houses[sq] or hotels[sq]:
+        for square in mine:
+            if not mortgages or mortgaged[square] or houses[square] or hotels[square]:
                 continue
-            g = group_of[sq]
+            g = group_of[square]
             if counts[g] != group_size[g]:
-                if (cheapest is None or value[sq] < value[cheapest]) and not game.group_built(g):
-                    cheapest = sq
-            elif (whole is None or value[sq] < value[whole]) and not game.group_built(g):
-                whole = sq
+                if (cheapest is None or value[square] < value[cheapest]) and not game.group_built(g):
+                    cheapest = square
+            elif (whole is None or value[square] < value[whole]) and not game.group_built(g):
+                whole = square
         if cheapest is not None:
-            return ed.MORTGAGE[cheapest]
-        for sq in mine:
-            if houses[sq] or hotels[sq]:
-                if game.can_sell(seat, sq):
-                    return ed.SELL[sq]
-                if game.can_downgrade(seat, sq):
-                    return ed.DOWNGRADE[sq]
+            return edition.MORTGAGE[cheapest]
+        for square in mine:
+            if houses[square] or hotels[square]:
+                if game.can_sell(seat, square):
+                    return edition.SELL[square]
+                if game.can_downgrade(seat, square):
+                    return edition.DOWNGRADE[square]
         if whole is not None:
-            return ed.MORTGAGE[whole]
-        if ed.pay_with_deeds and creditor >= 0:
+            return edition.MORTGAGE[whole]
+        if edition.pay_with_deeds and creditor >= 0:
             return self._cheapest_deed(game, seat, owed, creditor, refused)
         return None
 
-    def _cheapest_deed(self, game: Game, seat: int, owed: int, creditor: int, refused: set[int]) -> A.GiveDeed | None:
+    def _cheapest_deed(self, game: Game, seat: int, owed: int, creditor: int, refused: set[int]) -> GiveDeed | None:
         """My deed worth least that the creditor may take for the debt (the lowest square on a tie)."""
         best = None
-        for sq in game.holdings[seat]:
-            if game.may_give_deed(sq, owed, creditor, refused):
-                worth = game.deed_value(sq)
+        for square in game.holdings[seat]:
+            if game.may_give_deed(square, owed, creditor, refused):
+                worth = game.deed_value(square)
                 if best is None or worth < best.value:
-                    best = A.GiveDeed(sq, worth)
+                    best = GiveDeed(square, worth)
         return best
 
 
 # The heuristic's answer to each decision, by the kind of its first action (raising money
 # has no entry: its first action varies).
 DISPATCH = {
-    A.Buy: Heuristic.buy, A.Pass: Heuristic.bid, A.Roll: Heuristic.jail, A.Choose: Heuristic.pick,
-    A.Done: Heuristic.manage, A.Accept: Heuristic.answer, A.KeepMortgage: Heuristic.keep_mortgage,
-    A.Build: Heuristic.place, A.Preempt: Heuristic.preempt, A.Act: Heuristic.act,
+    Buy: Heuristic.buy, Pass: Heuristic.bid, Roll: Heuristic.jail, Choose: Heuristic.pick,
+    Done: Heuristic.manage, Accept: Heuristic.answer, KeepMortgage: Heuristic.keep_mortgage,
+    Build: Heuristic.place, Preempt: Heuristic.preempt, Act: Heuristic.act,
 }

@@ -33,6 +33,17 @@ if TYPE_CHECKING:
     from .parts import Event, Strategy
 
 
+Throw = tuple[tuple[int, ...], int, bool]
+"""A throw of the dice: the faces, their total, whether all show the same."""
+
+
+def table_throw(throws: Sequence[Throw], faces: int, draw: Callable[[], float]) -> Throw:
+    """A throw of two dice from the game's RNG (`draw`), read off the edition's table of
+    every throw (`Edition.throws`, by the first die, then the second): the first draw is
+    the first die."""
+    return throws[int(draw() * faces) * faces + int(draw() * faces)]
+
+
 class StrategyError(Exception):
     """A strategy answered with an action that is not legal here."""
 
@@ -221,16 +232,15 @@ class Game(RulesMixin, EffectsMixin):
         n = len(self.seats)
         return [(first + k) % n for k in range(n)]
 
-    def throw(self) -> tuple[tuple, int, bool]:
+    def throw(self) -> Throw:
         """One roll of all the dice: (the faces, their total, whether all show the same)."""
         if self.dice_source is None:
-            r = self.random
+            draw = self.random
             edition = self.edition
-            f = edition.faces
-            throws = edition.throws
-            if throws is not None:
-                return throws[int(r() * f) * f + int(r() * f)]    # first draw: first die
-            dice = tuple([int(r() * f) + 1 for _ in range(edition.dice)])
+            faces = edition.faces
+            if edition.throws is not None:
+                return table_throw(edition.throws, faces, draw)
+            dice = tuple([int(draw() * faces) + 1 for _ in range(edition.dice)])
         else:
             dice = tuple(self.dice_source(self))
             if len(dice) != self.edition.dice:
@@ -326,6 +336,7 @@ class Game(RulesMixin, EffectsMixin):
         doubles = 0
         # two dice from the game's RNG: the throw read straight off the edition's table
         throws = edition.throws if self.dice_source is None else None
+        draw, faces = self.random, edition.faces
         done_below = self.shortcuts.done_below
         while True:
             if log_on or player.cash >= done_below[seat]:
@@ -343,8 +354,7 @@ class Game(RulesMixin, EffectsMixin):
                         return
                     continue      # out by a double and moved: the window again, then roll
             if throws is not None:
-                r, faces = self.random, edition.faces
-                dice, total, double = throws[int(r() * faces) * faces + int(r() * faces)]   # as `throw`
+                dice, total, double = table_throw(throws, faces, draw)
             else:
                 dice, total, double = self.throw()
             if log_on:

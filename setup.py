@@ -14,7 +14,7 @@ from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 HOT = ["interpreter.engine", "interpreter.rules", "interpreter.effects", "interpreter.translate",
-       "interpreter.strategies.heuristic"]
+       "interpreter.strategies.heuristic", "interpreter.shortcuts"]
 
 
 class BuildExt(build_ext):

@@ -18,6 +18,12 @@ invariant evaluated: the same violation, after the same event
 (tests/verifier/test_frame.py plays games both ways). All of it is one generated function
 per edition (one call per event, not one per invariant).
 
+The reads are found in the Python the invariant was compiled to (and in the game methods it
+calls), not in its IR, on purpose: a frame is sound only if it names everything the code
+that runs reads, and the IR says nothing of what a builtin such as `houses_in_bank` or
+`d.level` reads in the engine's state. Reading the IR would need a second table of those
+reads, kept in step with the engine by hand.
+
 The checker lives with the engine, not in the verifier that explores with it: the
 invariants are part of every edition's IR, compiled by the interpreter, and checking them
 needs only the engine (`Game`, `Ctx`), so `play(check_invariants=True)` works with no

@@ -716,7 +716,7 @@ class _Lower:
                 return None
             return {"min": v.low, "max": v.high}
         elif kind == "notes" and isinstance(v, syntax.Notes):
-            return [{"count": n.count, "value": n.value} for n in v.notes]
+            return self.notes_value(v, path)
         elif kind == "numbers" and isinstance(v, syntax.Numbers):
             return list(v.values) if self.within(key, v.values, v.span, path) else None
         elif kind in ("names", "squares") and isinstance(v, syntax.Names):
@@ -800,6 +800,15 @@ class _Lower:
             if kind not in rent:
                 self.error("E402", f"required setting `rent.{kind}` is missing", self.edition.header.span,
                            f"the board has {kind}s: add `{kind} = ...` to the `rent` section")
+
+    def notes_value(self, notes: syntax.Notes, path: str) -> list[dict] | None:
+        """`[COUNT x VALUE, ...]`, each note counted and worth at least 1 (else E302, None)."""
+        empty = next((n for n in notes.notes if n.count < 1 or n.value < 1), None)
+        if empty is not None:
+            self.error("E302", f"`{path}` has a note of {empty.count} x {empty.value}: a count and a value "
+                       "are at least 1", empty.span, "write each note as `COUNT x VALUE`, both 1 or more")
+            return None
+        return [{"count": n.count, "value": n.value} for n in notes.notes]
 
     def check_notes(self, settings: dict) -> None:
         """INVARIANT (money): the starting notes add up to the starting money."""

@@ -151,6 +151,10 @@ CASES = [
          CHILD + "game { die_faces = 10000000000000000000000000000000000000000 }\n", "E302", 2, 20),
     Case("no_dice", "a game throws at least one die",
          CHILD + "game { dice = 0 }\n", "E302", 2, 15),
+    # Found by tests/grammar/test_compile.py's mutations of classic-us (`2 x00`): a note of 0
+    # passed the compiler and broke the IR's schema (E900).
+    Case("note_of_nothing", "a note counts and is worth at least 1",
+         CHILD + "money { notes = [2 x 500, 2 x 0] }\n", "E302", 2, 27),
     Case("about_word_not_a_name", "`about.house` names a glossary word, not a text",
          CHILD + 'about { house = "vandrarhem" }\n', "E302", 2, 17),
     Case("wording_not_texts", "`wording` words are quoted texts (docs/language.md, \"Printed parts\")",

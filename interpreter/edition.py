@@ -171,9 +171,10 @@ class Edition:
                         for a in ir.get("actions", [])]
         self.action_elements = [a.get("element", "") for a in ir.get("actions", [])]
         # the actions offered in each window, by index into `actions`
-        self.before_roll = [k for k, a in enumerate(ir.get("actions", [])) if "before_roll" in a["windows"]]
-        self.end_of_turn = [k for k, a in enumerate(ir.get("actions", [])) if "end_of_turn" in a["windows"]]
-        self.raising = [k for k, a in enumerate(ir.get("actions", [])) if "raising" in a["windows"]]
+        named = [a["windows"] for a in ir.get("actions", [])]
+        self.before_roll, self.end_of_turn, self.raising = (
+            [k for k, windows in enumerate(named) if window in windows]
+            for window in ("before_roll", "end_of_turn", "raising"))
         self.rules = self.rules_named(ir, squares, hooks)
 
         self.intern_actions()

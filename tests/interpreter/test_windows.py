@@ -57,8 +57,9 @@ def offered(strategy: Script, name: str) -> list[list[A.Action]]:
             if any(type(a) is A.Act and a.label.startswith(name + ":") for a in acts)]
 
 
-def kinds(events: list[dict]) -> list[str]:
-    return [e["type"] for e in events]
+def spec_labels(actions: list[A.Action]) -> set[str]:
+    """The names (labels) of the spec's actions in one offered list."""
+    return {a.label.split(":")[0] for a in actions if type(a) is A.Act}
 
 
 def test_the_ir_states_each_actions_windows(house):
@@ -95,12 +96,9 @@ def test_before_roll_actions_are_not_offered_at_the_end_of_the_turn(house):
     g = game(house, strategies=[me, Script()], dice=[(1, 2)], cash=500)
     place(g, 0, "go")
     g.take_turn(0, interpreter.translate.Ctx())
-    ends = [acts for acts in me.offered if any(type(a) is A.Act for a in acts)
-            and not any(type(a) in (A.Build, A.Mortgage) for a in acts)]
-    labels = {a.label.split(":")[0] for acts in ends for a in acts if type(a) is A.Act}
-    assert "Tip" in labels and "Count" in labels
-    last = me.offered[-1]       # the end of the turn: only the action that names it
-    assert {a.label.split(":")[0] for a in last if type(a) is A.Act} == {"Count"}
+    first, last = me.offered[0], me.offered[-1]     # the manage window before the roll; the turn's end
+    assert type(first[0]) is A.Done and spec_labels(first) == {"Tip", "Count"}
+    assert spec_labels(last) == {"Count"}
 
 
 def test_raising_actions_are_offered_to_a_debtor_and_pay_the_debt(house):

@@ -358,6 +358,8 @@ class Reader:
         args = [self.value(arg, scope, facts) for arg in node.args]
         formula = self.known.formulas.get(node.fn.text)
         if formula is None:
+            if node.fn.text == "die":            # a face of one die, as `dice` is a throw's total
+                return Bounds(1, self.known.settings.get("game.die_faces", ANYTHING).high)
             return NATURAL if node.fn.text in ("houses", "hotels", "held") else ANYTHING
         # a formula is a macro: its body with these arguments (its own faults are reported once, at it)
         key = (node.fn.text, tuple(args))

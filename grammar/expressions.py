@@ -46,6 +46,7 @@ class Names:
     areas: dict[str, int] = field(default_factory=dict)
     procedures: dict[str, int] = field(default_factory=dict)   # name -> number of parameters
     jail: bool = True                          # the edition has a `jail` section
+    dice: int | None = None                    # `game.dice`, where the spec writes a number
 
 
 class Lowering:
@@ -234,6 +235,9 @@ class Lowering:
         else:
             return self.error("E208", f"unknown formula or builtin `{fn}`", node.fn.span,
                               did_you_mean(fn, list(lang.BUILTINS) + list(self.names.formulas)))
+        if fn in lang.THROW_BUILTINS and "dice" not in scope:
+            return self.error("E209", f"`{fn}` reads the current throw, and there is none here", node.fn.span,
+                              f"`{fn}` can be used {lang.NAME_PLACES['dice']} only, as `dice`")
         if len(node.args) != len(params):
             return self.error("E305", f"`{fn}` takes {len(params)} argument{'s' * (len(params) != 1)}, "
                               f"given {len(node.args)}", node.span, "give one argument per parameter")
@@ -246,7 +250,18 @@ class Lowering:
             if param.name != "any" and isinstance(arg, syntax.Name) and self.names.params.get(arg.text) == ANY:
                 self.names.params[arg.text] = param
             args.append(ir)
+        if fn == "die":
+            self.die_number(node.args[0])
         return {"expr": "call", "function": fn, "args": args}, result
+
+    def die_number(self, number: syntax.Expr) -> None:
+        """`die(N)` with N written as a number names one of the game's dice (a computed N
+        outside them stops the rule when it runs, E504)."""
+        dice = self.names.dice
+        if isinstance(number, syntax.Int) and dice is not None and not 1 <= number.value <= dice:
+            self.error("E302", f"`die({number.value})` names a die the game does not have: it throws {dice}",
+                       number.span,
+                       f"the dice are counted from 1: `die(1)` to `die({dice})`")
 
     def aggregate(self, node: syntax.Aggregate, scope: Scope) -> tuple[dict, Type]:
         fn = node.fn.text

@@ -244,7 +244,10 @@ BUILTINS: dict[str, tuple[tuple[Type, ...], Type]] = {
     "hotels": ((PLAYER,), INT),
     "held": ((PLAYER, DECK), INT),
     "numbers": ((INT, INT), Type("set", INT)),      # the whole numbers from the first to the second
+    "die": ((INT,), INT),                           # die N (from 1) of the current throw
 }
+# Builtins that read the current throw: usable where `dice` is (effects and rent formulas).
+THROW_BUILTINS = frozenset({"die"})
 
 # Aggregates: what the body must be, and what the aggregate gives (None: the body's type).
 AGGREGATES: dict[str, tuple[str, Type | None]] = {

@@ -94,6 +94,8 @@ class _Lower:
         self.effects = Lowering(self.names)
         self.builds = any(section == "building" for section, _ in edition.settings)   # houses and hotels
         self.names.jail = any(section == "jail" for section, _ in edition.settings)
+        dice = edition.settings.get(("game", "dice"))
+        self.names.dice = dice[1].value.value if dice and isinstance(dice[1].value, syntax.Int) else None
 
     def error(self, code: str, message: str, span: Span, hint: str | None = None) -> None:
         self.diagnostics.append(Diagnostic.at(code, message, span, hint))
@@ -224,6 +226,9 @@ class _Lower:
         calls = {name: _calls(f.body, formulas) for name, f in formulas.items()}
         recursive = set()
         for name, formula in formulas.items():
+            if name in lang.BUILTINS:           # a call of the name calls the builtin
+                self.error("E211", f"formula `{name}` has the name of a builtin", formula.name.span,
+                           "give the formula a name other than " + _listing(lang.BUILTINS))
             path = _cycle(name, calls)
             if path:
                 recursive.add(name)

@@ -365,7 +365,7 @@ class Game(RulesMixin, EffectsMixin):
                     self.go_to_jail(seat, "doubles")
                     return
             self.halt = False
-            ctx = self.move_ctx.again(seat, total, "", double)
+            ctx = self.move_ctx.again(seat, total, "", double, dice)
             if not (edition.roll_hooks and self.rolled(ctx, total)):
                 self.move_steps(ctx, seat, total)
             if not double or not edition.doubles_again or self.halt or self.ending or player.bankrupt or player.in_jail:
@@ -467,7 +467,7 @@ class Game(RulesMixin, EffectsMixin):
             self.ev({"type": "roll", "seat": seat, "dice": list(dice), "purpose": "jail"})
         if double:
             self.leave_jail(seat, "double")
-            self.move_steps(self.move_ctx.again(seat, total), seat, total)
+            self.move_steps(self.move_ctx.again(seat, total, thrown=dice), seat, total)
             return 1 if edition.doubles_exit_roll_again else None
         player.jail_turns += 1
         if player.jail_turns >= edition.jail_max_turns:
@@ -475,7 +475,7 @@ class Game(RulesMixin, EffectsMixin):
             if player.bankrupt:
                 return None
             self.leave_jail(seat, "forced")
-            self.move_steps(self.move_ctx.again(seat, total), seat, total)
+            self.move_steps(self.move_ctx.again(seat, total, thrown=dice), seat, total)
         return None
 
     # ---- the manage window -------------------------------------------------------------

@@ -53,9 +53,10 @@ class CompileError(Exception):
 class Ctx:
     """The names an expression or effect can see (docs/language.md, "Names available")."""
     __slots__ = ("me", "dice", "owner", "printed", "level", "owned", "complete", "mortgaged_in_group",
-                 "rent", "roll", "vars", "reason", "kept", "card", "rent_fn", "doubles", "here")
+                 "rent", "roll", "vars", "reason", "kept", "card", "rent_fn", "doubles", "here", "thrown")
     me: int
     dice: int
+    thrown: tuple[int, ...]
     owner: int
     printed: tuple[int, ...] | list[int]
     level: int
@@ -79,12 +80,15 @@ class Ctx:
         self.here = 0
         self.again(me, dice, reason)
 
-    def again(self, me: int, dice: int, reason: str = "", doubles: bool = False) -> "Ctx":
+    def again(self, me: int, dice: int, reason: str = "", doubles: bool = False,
+              thrown: tuple[int, ...] = ()) -> "Ctx":
         """As new, for another move (the engine keeps one for the moves by the dice: making
         one per roll cost more than some rules), but for `vars`, `card` and `rent_fn`, whose
-        every binding its binder restores."""
+        every binding its binder restores. `thrown` is the faces of the throw whose total is
+        `dice` (what `die(N)` reads), kept as the engine threw them."""
         self.me = me
         self.dice = dice
+        self.thrown = thrown
         self.doubles = doubles
         self.reason = reason
         self.roll = None
@@ -125,6 +129,14 @@ def _at(items, i):
     raise RuleError("E504", f"index {i} is outside a list of {len(items)} (counted from 0)")
 
 
+def _die(thrown: tuple[int, ...], n: object, dice: int) -> int:
+    """`die(n)`: die `n` (counted from 1) of the current throw, 0 where no throw is in scope
+    (an action, the setup), as `dice` is; a die the game does not have stops the rule (E504)."""
+    if type(n) is not int or not 1 <= n <= dice:
+        raise RuleError("E504", f"die {n} of a game of {dice} dice (counted from 1)")
+    return thrown[n - 1] if thrown else 0
+
+
 def _scale(a: int | Fraction, num: int, den: int) -> int | Fraction:
     """`a * num/den` exactly (a percent, a constant ratio): an int when it comes out whole."""
     if type(a) is int:
@@ -161,7 +173,8 @@ class Compiler:
         self.edition = edition
         self.formula_stack: list[str] = []
         # what generated code reads
-        self.names: dict = {"_divide": _divide, "_scale": _scale, "_count": _count, "_round": _round, "_at": _at}
+        self.names: dict = {"_divide": _divide, "_scale": _scale, "_count": _count, "_round": _round, "_at": _at,
+                            "_die": _die}
         self.loops = 0                                              # aggregate loop names made
         self.kinds: dict[str, str] = {}                             # loop name -> kind of its values
         self.procedures: dict[str, object] = {}                     # name -> its compiled block
@@ -483,6 +496,10 @@ class Compiler:
             if len(args) != 2:
                 raise CompileError("`numbers` takes two whole numbers")
             return False, f"range({self.source(args[0])}, {self.source(args[1])} + 1)"
+        if name == "die":
+            if len(args) != 1:
+                raise CompileError("`die` takes the number of one die")
+            return False, f"_die(c.thrown, {self.source(args[0])}, {self.edition.dice})"
         formulas = self.edition.ir.get("formulas", {})
         if name not in formulas:
             raise CompileError(f"unknown function `{name}`")

@@ -201,7 +201,7 @@ class Aggregate:
 
 @dataclass(frozen=True, slots=True)
 class Call:
-    """A builtin (`houses`, `hotels`, `numbers`) or a formula of the ruleset, by name."""
+    """A builtin (`houses`, `hotels`, `held`, `numbers`, `die`) or a formula of the ruleset, by name."""
 
     TAG: ClassVar[str] = "call"
     function: str

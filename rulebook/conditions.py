@@ -363,12 +363,14 @@ def _aggregate(read: Reading, expr: Aggregate) -> str:
 
 
 def _call(read: Reading, expr: Call) -> str | None:
-    """`numbers(low, high)`, or a formula: by its value, its glossary name or its body."""
+    """`numbers(low, high)`, `die(n)`, or a formula: by its value, its glossary name or its body."""
     book = read.book
     match expr:
         case Call(function="numbers", args=(low, high)):
             return book.words.text("expr/numbers", low=phrase(book, low, read.nouns),
                                    high=phrase(book, high, read.nouns))
+        case Call(function="die", args=(number,)):
+            return book.words.text("expr/die", n=phrase(book, number, read.nouns))
     if expr.function not in book.ruleset.formulas:
         return None
     value = constant(book, expr)

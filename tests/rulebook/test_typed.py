@@ -49,3 +49,13 @@ def test_a_formula_call_is_read_through_with_its_arguments_bound(classic_us):
         Binary("+", Binary("*", Int(3), Int(2)), Int(1))
     assert body == Binary("*", Var("n"), Int(2))
     assert bind(body, {"m": Int(5)}) == body
+
+
+def test_a_die_of_the_throw_is_said_in_words():
+    """issue 24's Bus face (a roll hook reading each die): the booklet says the hook with the
+    die by its number, in the edition's language, never the spec's `die(2)`."""
+    from rulebook.mechanics import hook_text
+    from tests.interpreter.test_throw import BUS
+    book = Booklet(ir.load(grammar.compile_text(BUS, "bus.rules")), phrases("en"))
+    text = hook_text(book, book.ruleset.hooks[-1])
+    assert "the number die 1 shows is 1" in text and "die(" not in text, text

@@ -289,6 +289,9 @@ class CompileMixin(Machine):
             if terms.is_sym(lo) or terms.is_sym(hi):
                 raise Unsupported("`numbers` with bounds that depend on the state")
             return [(v, True) for v in range(lo, hi + 1)]
+        if name == "die":
+            raise Unsupported("`die(N)` reads one die of the throw, and the symbolic semantics throws the "
+                              "dice as their total only")
         formulas = self.edition.ir.get("formulas", {})
         if name not in formulas:
             raise Unsupported(f"unknown function `{name}`")

@@ -394,3 +394,15 @@ def test_once_a_cell_leans_on_the_other_invariants_each_instance_is_asked_with_t
     assert isinstance(v, Proved) and v.reason.startswith(prove.STRENGTHENED), v
     act = prove._action(ir, "build_house", 2)
     assert len(queries) <= len(list(prove.instances(act))) + 3
+
+
+def test_a_rule_reading_one_die_is_unknown_with_its_reason():
+    """issue 24: `die(N)` reads one die of the throw, and the symbolic semantics throws the
+    dice as their total: a roll whose hook reads a die, and a rent that does, are unknown
+    with that reason, never proved and never a crash; the rest of the edition still proves."""
+    from tests.interpreter.test_throw import BUS
+    bus = grammar.compile_text(BUS, "bus.rules")
+    for action in ("roll", "rent:utility"):
+        verdict = prove.prove_preserves(bus, "money_conservation", action, 2)
+        assert isinstance(verdict, Unknown) and "`die(N)`" in verdict.reason, (action, verdict)
+    assert isinstance(prove.prove_preserves(bus, "money_conservation", "build_house", 2), Proved)

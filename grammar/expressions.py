@@ -179,7 +179,7 @@ class Lowering:
         if op in ("==", "!="):
             left, lt = self.operand(node.left, node.right, scope)
             right, rt = self.operand(node.right, node.left, scope)
-            if _join(lt, rt) is None:
+            if not _fits(lt, rt):                  # a deed is its square: `d == me.square`
                 return self.error("E301", f"cannot compare `{lt}` with `{rt}`", node.span,
                                   "compare numbers with numbers, an option with an option of the same rule")
             return {"expr": "bin", "operator": op, "left": left, "right": right}, BOOL

@@ -219,8 +219,9 @@ NAME_PLACES = {
     **{name: "everywhere" for name in EVERYWHERE},
 }
 
+# `position` is the square's index (a number, for arithmetic); `square` the square itself.
 PLAYER_ATTRS = {
-    "cash": INT, "deeds": DEEDS, "bankrupt": BOOL, "in_jail": BOOL, "position": INT,
+    "cash": INT, "deeds": DEEDS, "bankrupt": BOOL, "in_jail": BOOL, "position": INT, "square": SQUARE,
     "jail_turns": INT, "cards": INT,
 }
 DEED_ATTRS = {

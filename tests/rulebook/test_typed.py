@@ -59,3 +59,12 @@ def test_a_die_of_the_throw_is_said_in_words():
     book = Booklet(ir.load(grammar.compile_text(BUS, "bus.rules")), phrases("en"))
     text = hook_text(book, book.ruleset.hooks[-1])
     assert "the number die 1 shows is 1" in text and "die(" not in text, text
+
+
+def test_the_square_a_player_stands_on_is_said_in_words():
+    """issue 24's square of a position: `me.square.owner` reads as the owner of your square."""
+    from rulebook.conditions import condition
+    from tests.interpreter.test_square_of_position import TIP
+    book = Booklet(ir.load(grammar.compile_text(TIP, "tip.rules")), phrases("en"))
+    text = condition(book, book.ruleset.actions[-1].allowed, {"p": "the other player"})
+    assert text.startswith("the owner of your square is the other player"), text

@@ -192,3 +192,12 @@ def test_a_rule_reading_one_die_is_skipped_not_compared_wrongly():
     counts, per_action = compare(ed, 3, 300, seed=24)
     assert per_action["roll"] == 0 and counts["skipped"] > 0
     assert sum(per_action.values()) == 300
+
+
+def test_the_square_a_player_stands_on_agrees():
+    """issue 24: `me.square` (the square of a position) means the same in both semantics:
+    an end-of-turn action allowed on the deed the player stands on is compared, not skipped."""
+    from tests.interpreter.test_square_of_position import TIP
+    ed = interpreter.load(grammar.compile_text(TIP, "tip.rules"))
+    counts, per_action = compare(ed, 3, 600, seed=24)
+    assert per_action["action:tip"] > 0, counts

@@ -47,6 +47,7 @@ class Names:
     procedures: dict[str, int] = field(default_factory=dict)   # name -> number of parameters
     jail: bool = True                          # the edition has a `jail` section
     dice: int | None = None                    # `game.dice`, where the spec writes a number
+    removed: dict[str, Span] = field(default_factory=dict)    # deck id -> where `remove deck` took it away
 
 
 class Lowering:
@@ -338,7 +339,12 @@ class Lowering:
         return {"stmt": "go_to_jail"}
 
     def draw(self, node: syntax.Draw, scope: Scope, in_card: bool) -> dict:
-        if node.deck.text not in self.names.decks:
+        removed = self.names.removed.get(node.deck.text)
+        if removed is not None:
+            self.error("E205", f"deck `{node.deck.text}` is removed", node.deck.span,
+                       f"`remove deck {node.deck.text}` at {removed.source.name}:{removed.line} takes it away: "
+                       "take away or replace what draws it too (`remove on_land of SQUARE`)")
+        elif node.deck.text not in self.names.decks:
             self.error("E205", f"unknown deck `{node.deck.text}`", node.deck.span,
                        did_you_mean(node.deck.text, self.names.decks))
         return {"stmt": "draw", "deck": node.deck.text}

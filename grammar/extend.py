@@ -40,6 +40,7 @@ class MergedSpec:
     statistics: dict[str, syntax.Statistic] = field(default_factory=dict)
     examples: dict[str, tuple[str, syntax.Example]] = field(default_factory=dict)      # name -> (edition id, item)
     variants: tuple[str, ...] = ()                           # overlays laid on, in order
+    removed_decks: dict[str, syntax.Remove] = field(default_factory=dict)   # deck id -> the `remove` of it
 
 
 # Items a child gives whole (its own replaces the parent's of the same name): kind -> (word, table).
@@ -141,6 +142,8 @@ def _claims(file: syntax.File) -> list[tuple[str, syntax.Name]]:
             out.append((f"`{item.name.text}`", item.name))
         elif isinstance(item, syntax.State):
             out.append((f"state `{item.name.text}`", item.name))
+        elif isinstance(item, syntax.Remove):       # as if it gave the deck or the square
+            out.append((f"`{item.id.text}`" if item.what == "deck" else f"square `{item.id.text}`", item.id))
     return out
 
 
@@ -167,7 +170,7 @@ def _parent(name: syntax.Name, directory: Path | None, chain: tuple[Path, ...]) 
 
 def _merge(parent: MergedSpec | None, file: syntax.File) -> MergedSpec:
     """Lay one file over its parent: settings by key, groups, squares, decks by id."""
-    merge = _Merge(parent, file.header)
+    merge = _Merge(parent, file)
     for item in file.items:
         lay = _LAY.get(type(item))
         if lay is not None:
@@ -181,9 +184,10 @@ class _Merge:
     """One file being laid over its parent: the edition so far, the errors found, and the
     items this file already gave (each kind and name once per file)."""
 
-    def __init__(self, parent: MergedSpec | None, header: syntax.Header) -> None:
+    def __init__(self, parent: MergedSpec | None, file: syntax.File) -> None:
         self.parent = parent
-        self.header = header
+        self.file = file
+        header = self.header = file.header
         self.edition = MergedSpec(header, (parent.lineage if parent else ()) + (header.id.text,))
         if parent is not None:
             for name in ("settings", "contested", "decisions", "formulas", "invariants", "groups", "squares",
@@ -192,6 +196,7 @@ class _Merge:
             for name in ("states", "pots", "areas", "procedures", "actions", "statistics"):
                 getattr(self.edition, name).update(getattr(parent, name))
             self.edition.hooks.extend(parent.hooks)
+            self.edition.removed_decks.update(parent.removed_decks)
         self.setup = parent.setup if parent is not None else None
         self.errors: list[Diagnostic] = []
         self.seen: dict[tuple[str, str], syntax.Name] = {}
@@ -293,12 +298,48 @@ class _Merge:
         old = self.edition.decks.get(item.id.text)
         self.edition.decks[item.id.text] = item if old is None else replace(
             old, name=item.name or old.name, cards=item.cards or old.cards)
-        if old is not None and item.cards:      # the parent's examples that set its cards show them
-            for name, (origin, example) in list(self.edition.examples.items()):
-                if origin != self.header.id.text and any(step.what == "card" and step.deck is not None
-                                                         and step.deck.text == item.id.text
-                                                         for step in example.steps):
-                    del self.edition.examples[name]
+        if old is not None and item.cards:
+            self.drop_examples_showing(item.id.text)
+
+    def drop_examples_showing(self, deck: str) -> None:
+        """The parent's examples that set cards of `deck` on top show those cards: a child
+        that replaces the cards, or removes the deck, does not inherit them."""
+        for name, (origin, example) in list(self.edition.examples.items()):
+            if origin != self.header.id.text and any(step.what == "card" and step.deck is not None
+                                                     and step.deck.text == deck for step in example.steps):
+                del self.edition.examples[name]
+
+    def remove(self, item: syntax.Remove) -> None:
+        """`remove deck ID`, `remove on_land of SQUARE`: take away what the parent has. The
+        same file may not give it too (E211), and what is taken must be the parent's (E201)."""
+        if self.parent is None:
+            self.errors.append(Diagnostic.at("E201", f"`remove` in `{self.header.id.text}`, which extends nothing",
+                                             item.span, "only a child edition or a variant takes away its "
+                                             "parent's items; here, leave the item out"))
+            return
+        if item.what == "deck":
+            if self.once("deck", item.id, "deck") and self.inherited("decks", item.id, "deck"):
+                del self.edition.decks[item.id.text]
+                self.drop_examples_showing(item.id.text)
+                self.edition.removed_decks[item.id.text] = item
+            return
+        what = item.what
+        if not (self.once(what, item.id, f"`remove {what} of`") and self.inherited("squares", item.id, "square")):
+            return
+        square = self.edition.squares[item.id.text]
+        given = [s for board in self.file.items if isinstance(board, syntax.Board) for s in board.squares
+                 if s.id.text == item.id.text and getattr(s, what) is not None]
+        if given:
+            self.errors.append(Diagnostic.at("E211", f"square `{item.id.text}` gives `{what}` and removes it",
+                                             item.span, f"it is given at line {given[0].span.line}: a child's "
+                                             f"`{what}` replaces the parent's, so give it or remove it"))
+        elif getattr(square, what) is None:
+            self.errors.append(Diagnostic.at("E201", f"square `{item.id.text}` has no `{what}` in the parent "
+                                             f"edition `{self.parent.lineage[-1]}`", item.id.span,
+                                             "there is nothing to remove; the square's blocks are given with it"))
+        else:
+            self.edition.squares[item.id.text] = replace(square, on_land=None) if what == "on_land" \
+                else replace(square, on_pass=None)
 
 
 # How each kind of item is laid over the parent.
@@ -308,6 +349,7 @@ _LAY: dict[type, Callable[[_Merge, Any], None]] = {
     syntax.State: _Merge.state, syntax.Hook: _Merge.hook, syntax.Setup: _Merge.setup_block, syntax.Pot: _Merge.pot,
     syntax.Area: _Merge.named, syntax.Procedure: _Merge.named, syntax.Action: _Merge.named,
     syntax.Statistic: _Merge.named, syntax.Group: _Merge.group, syntax.Board: _Merge.board, syntax.Deck: _Merge.deck,
+    syntax.Remove: _Merge.remove,
 }
 
 

@@ -94,6 +94,7 @@ class _Lower:
         self.effects = Lowering(self.names)
         self.builds = any(section == "building" for section, _ in edition.settings)   # houses and hotels
         self.names.jail = any(section == "jail" for section, _ in edition.settings)
+        self.names.removed = {key: item.span for key, item in edition.removed_decks.items()}
         dice = edition.settings.get(("game", "dice"))
         self.names.dice = dice[1].value.value if dice and isinstance(dice[1].value, syntax.Int) else None
 

@@ -394,6 +394,15 @@ class _Build(Transformer):
     def setup(self, meta, children):
         return syntax.Setup(self._span(meta), children[0])
 
+    def remove_deck(self, meta, children):
+        return syntax.Remove(self._span(meta), "deck", self._name(children[0]))
+
+    def remove_on_land(self, meta, children):
+        return syntax.Remove(self._span(meta), "on_land", self._name(children[0]))
+
+    def remove_on_pass(self, meta, children):
+        return syntax.Remove(self._span(meta), "on_pass", self._name(children[0]))
+
     def pot(self, meta, children):
         id_, name, *settings = children
         return syntax.Pot(self._span(meta), self._name(id_), self._text(name), tuple(settings))

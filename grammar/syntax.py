@@ -511,6 +511,16 @@ class Hook:
 
 
 @dataclass(frozen=True)
+class Remove:
+    """`remove deck ID`, `remove on_land of SQUARE`, `remove on_pass of SQUARE`: a child or a
+    variant takes away what its parent has (`what` is `deck`, `on_land` or `on_pass`)."""
+
+    span: Span
+    what: str
+    id: Name
+
+
+@dataclass(frozen=True)
 class Setup:
     """`setup { ... }`: statements run once, after the start money and the roll-off."""
 
@@ -587,7 +597,7 @@ class Example:
 
 
 Item = Union[Section, Contested, Decide, Formula, Invariant, Group, Board, Deck, State, Hook, Setup, Pot,
-             Area, Procedure, Action, Statistic, Example]
+             Area, Procedure, Action, Statistic, Example, Remove]
 
 
 @dataclass(frozen=True)

@@ -71,12 +71,20 @@ def square_rows(book: Booklet, parent: Ruleset) -> list[Row]:
 
 
 def deck_rows(book: Booklet, parent: Ruleset) -> list[Row]:
+    """Each deck of the edition against the parent's, then each deck of the parent's the
+    edition removes (`remove deck ID`: it has none, where the rest of the booklet is silent)."""
     before = {deck.key: deck.cards for deck in parent.decks}
+    words = book.words
     rows = []
     for deck in book.ruleset.decks:
         old = before.get(deck.key, ())
-        first, second = (book.words.text("compare/cards", n=len(cards)) for cards in (old, deck.cards))
+        first, second = (words.text("compare/cards", n=len(cards)) for cards in (old, deck.cards))
         rows.append((book.name(deck), first, second, verdict(book, old or None, deck.cards)))
+    kept = {deck.key for deck in book.ruleset.decks}
+    for deck in parent.decks:
+        if deck.key not in kept:
+            rows.append((book.name(deck), words.text("compare/cards", n=len(deck.cards)),
+                         words.text("compare/none"), words.text("compare/removed")))
     return rows
 
 

@@ -76,6 +76,12 @@ CASES = [
          CHILD + 'board { lot brown_3 "Extra" { group = brown } }\n', "E201", 2, 13),
     Case("child_adds_group", "a child cannot add groups (E201)",
          CHILD + 'group purple { kind = lot }\n', "E201", 2, 7),
+    Case("remove_unknown_deck", "a child removes only what its parent has (E201, issue 24)",
+         CHILD + "remove deck chst\n", "E201", 2, 13),
+    Case("removed_deck_still_drawn", "a removed deck is drawn nowhere: told at the draw, naming the `remove`",
+         CHILD + "remove deck chest\nboard {\n  square chest_1 { on_land { draw chance } }\n"
+         "  square chest_2 { on_land { draw chest } }\n  square chest_3 { on_land { draw chance } }\n}\n",
+         "E205", 5, 35),
     Case("unknown_parent", "the parent is `<id>.rules` beside the file or bundled",
          "edition x extends clasic-us\n", "E202", 1, 19),
     Case("unknown_square_in_card", "`move to` names a square of the board",

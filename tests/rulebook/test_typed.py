@@ -68,3 +68,16 @@ def test_the_square_a_player_stands_on_is_said_in_words():
     book = Booklet(ir.load(grammar.compile_text(TIP, "tip.rules")), phrases("en"))
     text = condition(book, book.ruleset.actions[-1].allowed, {"p": "the other player"})
     assert text.startswith("the owner of your square is the other player"), text
+
+
+def test_a_removed_deck_is_left_out_and_the_comparison_says_so(classic_us):
+    """issue 24: Matador removes the Community Chest (`remove deck chest`): the box and the
+    set-up name the Chance cards only (never "0 Community Chest cards"), and the page that
+    compares it with its parent says the deck is removed."""
+    from rulebook.compare import compare_page
+    from tests.grammar.test_remove import NO_CHEST
+    book = Booklet(ir.load(grammar.compile_text(NO_CHEST, "no-chest.rules")), phrases("en"),
+                   parent=classic_us.ruleset)
+    assert book.values["deck_contents"] == "16 Chance cards", book.values["deck_contents"]
+    assert "Community Chest" not in book.values["decks"]
+    assert "| Community Chest | 16 cards | none | removed |" in compare_page(book)

@@ -64,8 +64,9 @@ class Key:
     """A setting key: the kind of value it takes, and whether a concrete edition needs it.
 
     Kinds: int, ratio, bool, text, texts (a text or a list of texts), name (a free word such
-    as a language code), range, notes, numbers, square, formula, enum (with `options`), condition (a yes/no
-    expression), rent (an amount expression over the rent names).
+    as a language code), word (one of `options`, the rulebook glossary's words), range, notes,
+    numbers, square, formula, enum (with `options`), condition (a yes/no expression), rent (an
+    amount expression over the rent names).
     """
 
     kind: str
@@ -78,6 +79,11 @@ class Key:
 
 # What the engine can play: it tabulates every throw of the dice once (interpreter/edition.py,
 # the odds of each total), so a game throws 1 to MOST_DICE dice of 1 to MOST_DIE_FACES faces.
+# The words `about` may call the houses, lots and stations (`about { lot = wonder }`): the
+# rulebook's glossary has each in every language (`names` in rulebook/phrases/<lang>.yaml,
+# which tests/rulebook checks), so a new word is a glossary entry in each table and a word here.
+GLOSSARY_WORDS = ("house", "hostel", "lot", "street", "wonder", "station", "airport", "bridge", "utility")
+
 MOST_DICE = 10
 MOST_DIE_FACES = 100
 DICE_HINT = f"the engine plays games of 1 to {MOST_DICE} dice of 1 to {MOST_DIE_FACES} faces"
@@ -87,8 +93,7 @@ SECTIONS: dict[str, dict[str, Key]] = {
     # a key of the rulebook's glossary (rulebook/phrases/<lang>.yaml `names`), as the IR's `edition.words`.
     "about": {"title": Key("text"), "language": Key("name"), "source": Key("text", required=False),
               "source_language": Key("name", required=False),
-              "house": Key("name", required=False), "lot": Key("name", required=False),
-              "station": Key("name", required=False)},
+              **{key: Key("word", required=False, options=GLOSSARY_WORDS) for key in ("house", "lot", "station")}},
     "game": {
         "players": Key("range"),
         "dice": Key("int", least=1, most=MOST_DICE, hint=DICE_HINT),
@@ -160,7 +165,7 @@ def parts(settings: dict) -> set[str]:
     return {part for part, has in found.items() if has}
 
 
-WORDS = ("house", "lot", "station")   # the `about` keys that name a kind of thing for the rulebook
+WORDS = ("house", "lot", "station")   # the `about` keys that name a kind of thing for the rulebook (a word)
 
 DEED_KINDS = ("lot", "station", "utility")
 

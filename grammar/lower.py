@@ -31,6 +31,7 @@ KIND_WORDS = {
     "text": "a quoted text", "name": "a name", "range": "a range such as `2 .. 8`",
     "notes": "a list of notes such as `[COUNT x VALUE, ...]`", "numbers": "a list of numbers such as `[1, 5]`",
     "square": "a square id", "formula": "a formula name", "group": "a group id",
+    "word": "a word of the rulebook's glossary",
     "texts": 'a quoted text or a list of quoted texts such as `["...", "..."]`',
 }
 
@@ -727,7 +728,7 @@ class _Lower:
             return list(v.values) if self.within(key, v.values, v.span, path) else None
         elif kind in ("names", "squares") and isinstance(v, syntax.Names):
             return self.names_value(key, v, path)
-        elif kind in ("square", "group", "formula", "enum") and isinstance(v, syntax.Name):
+        elif kind in ("square", "group", "formula", "enum", "word") and isinstance(v, syntax.Name):
             return self.name_value(key, v, path, of_kind)
         elif kind == "texts" and isinstance(v, (syntax.Text, syntax.Texts)):
             return [v.value] if isinstance(v, syntax.Text) else list(v.values)
@@ -784,6 +785,11 @@ class _Lower:
         if kind == "enum" and v.text not in key.options:
             self.error("E210", f"`{v.text}` is not an option of `{path}`", v.span,
                        did_you_mean(v.text, key.options) or "the options are " + _listing(key.options))
+            return None
+        if kind == "word" and v.text not in key.options:
+            close = did_you_mean(v.text, key.options)
+            self.error("E210", f"`{v.text}` is not a word the rulebook's glossary knows (`{path}`)", v.span,
+                       (f"{close} " if close else "") + "the glossary's words are " + _listing(key.options))
             return None
         return v.text
 

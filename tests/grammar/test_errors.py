@@ -169,6 +169,8 @@ CASES = [
          CHILD + "money { notes = [2 x 500, 2 x 0] }\n", "E302", 2, 27),
     Case("about_word_not_a_name", "`about.house` names a glossary word, not a text",
          CHILD + 'about { house = "vandrarhem" }\n', "E302", 2, 17),
+    Case("about_unknown_word", "`about.station` names a word the rulebook's glossary knows (issue 24)",
+         CHILD + "about { station = rederi }\n", "E210", 2, 19),
     Case("wording_not_texts", "`wording` words are quoted texts (docs/language.md, \"Printed parts\")",
          CHILD + "wording { pay = [pay, assessed] }\n", "E302", 2, 17),
     Case("square_text_not_a_text", "a square's printed `text` is a quoted text",

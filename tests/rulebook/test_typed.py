@@ -81,3 +81,15 @@ def test_a_removed_deck_is_left_out_and_the_comparison_says_so(classic_us):
     assert book.values["deck_contents"] == "16 Chance cards", book.values["deck_contents"]
     assert "Community Chest" not in book.values["decks"]
     assert "| Community Chest | 16 cards | none | removed |" in compare_page(book)
+
+
+@pytest.mark.parametrize("lang", ["en", "sv", "nl", "da"])
+def test_every_word_about_may_give_is_in_the_glossary(lang):
+    """issue 24: `about { station = rederi }` is refused (E210) unless the glossary knows the
+    word, so every word the compiler accepts there must be one the booklet can say, in each
+    form the pages use."""
+    from grammar.language import GLOSSARY_WORDS
+    words = phrases(lang)
+    missing = [f"names/{word}/{form}" for word in GLOSSARY_WORDS for form in ("one", "many", "a", "the", "your")
+               if not words.has(f"names/{word}/{form}")]
+    assert missing == []

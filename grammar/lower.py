@@ -337,7 +337,7 @@ class _Lower:
         if step.players:
             entry["player"] = step.players[-1].text
         if step.what == "set":
-            entry |= self.example_set(step)
+            entry |= self.example_set(step, seats)
         elif step.what == "mark":
             entry |= self.example_mark(step, kinds)
         elif step.squares:
@@ -439,13 +439,21 @@ class _Lower:
             out.append({"player": bid.bidder.text, "limit": bid.limit})
         return out
 
-    def example_set(self, step: syntax.ExampleStep) -> dict:
-        """`set AREA.STATE = N`: an area's declared number (blocks stacked, a roof)."""
+    def example_set(self, step: syntax.ExampleStep, seats: set[str]) -> dict:
+        """`set AREA.STATE = N`: an area's declared number (blocks stacked, a roof); `set
+        PLAYER.STATE = N`: a player's (`set_player`)."""
         area, state = step.squares[0], step.state
         assert state is not None, "the grammar gives a `set` line its state"
+        if area.text in seats:
+            numbers = [name for name, t in self.names.states.items() if t == lang.INT]
+            if state.text not in numbers:
+                self.error("E214", f"players have no declared number `{state.text}`", state.span,
+                           did_you_mean(state.text, numbers) or "declare it: `state player.NAME : int`")
+            return {"step": "set_player", "player": area.text, "state": state.text, "number": step.number}
         if area.text not in self.names.areas:
-            self.error("E203", f"unknown area `{area.text}`", area.span,
-                       did_you_mean(area.text, self.names.areas) or "`set` gives an area's declared number")
+            self.error("E203", f"unknown area or player `{area.text}`", area.span,
+                       did_you_mean(area.text, [*self.names.areas, *seats]) or
+                       "`set` gives an area's or a player's declared number")
         elif state.text not in self.names.area_states:
             self.error("E214", f"areas have no declared number `{state.text}`", state.span,
                        did_you_mean(state.text, self.names.area_states) or "declare it: `state area.NAME : int`")

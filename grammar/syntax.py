@@ -580,7 +580,7 @@ class ExampleStep:
     expr: Expr | None = None               # `expect`
     card: Text | None = None               # `card "TEXT" on top of DECK`
     deck: Name | None = None
-    state: Name | None = None              # `set AREA.STATE = N` (`squares` holds the area), `mark ... in P.STATE`
+    state: Name | None = None              # `set WHO.STATE = N` (`squares` holds the area or player), `mark`
 
 
 @dataclass(frozen=True)

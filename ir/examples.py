@@ -102,6 +102,17 @@ class SetArea:
 
 
 @dataclass(frozen=True, slots=True)
+class SetPlayer:
+    """`set PLAYER.STATE = N`: a player's declared number."""
+
+    TAG: ClassVar[str] = "set_player"
+    written_at: Position
+    player: str
+    state: str
+    number: int
+
+
+@dataclass(frozen=True, slots=True)
 class Mark:
     """`mark SQUARES in PLAYER.STATE`: the squares join a player's declared set."""
 
@@ -146,7 +157,7 @@ class Turn:
     bids: tuple[Bid, ...] | None = None
 
 
-Step = Give | Houses | Hotel | Mortgage | Cash | Put | Jail | CardOnTop | SetArea | Mark | Turn
+Step = Give | Houses | Hotel | Mortgage | Cash | Put | Jail | CardOnTop | SetArea | SetPlayer | Mark | Turn
 
 
 @dataclass(frozen=True, slots=True)

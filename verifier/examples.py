@@ -170,7 +170,7 @@ def _set_up(edition: interpreter.Edition, game: Game, step: dict, seats: dict[st
         _set_up_board(edition, game.state, step, squares)
 
 
-PLAYER_STEPS = ("give", "cash", "put", "mark", "jail")    # the set-up lines that name a player
+PLAYER_STEPS = ("give", "cash", "put", "mark", "jail", "set_player")    # the set-up lines that name a player
 
 
 def _set_up_player(edition: interpreter.Edition, state: GameState, player: Player, step: dict,
@@ -190,6 +190,8 @@ def _set_up_player(edition: interpreter.Edition, state: GameState, player: Playe
     elif what == "mark":
         marks = player.marks[edition.state_index[step["state"]]]
         marks[:] = sorted(set(marks) | set(squares))      # sorted, as `add` keeps a set
+    elif what == "set_player":                            # a declared number: as `set` leaves it
+        player.marks[edition.state_index[step["state"]]] = step["number"]
     elif what == "jail":
         player.progress -= (player.position - edition.jail_square) % edition.n
         player.position = edition.jail_square

@@ -207,3 +207,36 @@ def test_a_turn_that_does_not_end_fails_the_example_at_its_line(tmp_path):
     outcome = next(x for x in run_all(grammar.compile_file(path)) if x.name == "loop")
     assert not outcome.passed and outcome.line == 7
     assert "E501" in outcome.why or "does not end" in outcome.why, outcome.why
+
+
+def test_an_example_sets_a_players_number(tmp_path):
+    """issue 24: `set PLAYER.STATE = N` gives a player's declared number, as `set AREA.STATE`
+    gives an area's. 004 p. 9 (Metropol, "Spillets afslutning"): in the end phase the players
+    play on until each has reached or passed the Highway; bo and cy have (`reached`), so
+    anna's passing it ends the game. Twin: with cy not there yet, the game goes on."""
+    blocks = "".join(f"  set {quarter}_{area}.height = 5\n" for quarter in ("nw", "ne", "se", "sw")
+                     for area in (11, 12, 13, 21)) + \
+        "".join(f"  set {quarter}_11.roof = {k}\n" for k, quarter in enumerate(("nw", "ne", "se", "sw"), 1))
+    example = ('example last_to_the_highway "indtil de når til eller passerer motorvejsfeltet og afslutter '
+               'spillet (004 p. 9)" {\n  players anna, bo, cy\n' + blocks + "  set bo.reached = 1\n"
+               "  set cy.reached = 1\n  put anna on metropol_4\n  turn anna rolls 1 2 3\n"
+               "  expect done(anna) and done(cy) and over\n}\n")
+    path = tmp_path / "city.rules"
+    path.write_text("edition city extends metropol-da\n\n" + example, encoding="utf-8")
+    outcome = next(x for x in run_all(grammar.compile_file(path)) if x.name == "last_to_the_highway")
+    assert outcome.passed, outcome.why
+    path.write_text("edition city extends metropol-da\n\n" + example.replace("  set cy.reached = 1\n", ""),
+                    encoding="utf-8")
+    outcome = next(x for x in run_all(grammar.compile_file(path)) if x.name == "last_to_the_highway")
+    assert not outcome.passed and "which is false" in outcome.why, outcome.why
+
+
+def test_an_example_sets_only_a_declared_number(tmp_path):
+    """`set anna.reachd = 1`: players have no such declared number (E214, the closest named)."""
+    path = tmp_path / "city.rules"
+    path.write_text('edition city extends metropol-da\n\nexample x "q" {\n  players anna, bo, cy\n'
+                    "  set anna.reachd = 1\n  turn anna rolls 1 2 3\n  expect yes\n}\n", encoding="utf-8")
+    with pytest.raises(grammar.SpecError) as refused:
+        grammar.compile_file(path)
+    first = refused.value.diagnostics[0]
+    assert (first.code, first.line, first.hint) == ("E214", 5, "did you mean `reached`?")

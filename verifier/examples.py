@@ -16,11 +16,13 @@ invariants are checked after the set-up and after every event, as in exploration
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from numbers import Rational
 from pathlib import Path
 
 import interpreter
+from grammar.language import PERCENT
 from interpreter import actions as game_actions
 from interpreter.engine import Game
 from interpreter.invariants import InvariantViolation, check_all, event_checker
@@ -254,23 +256,102 @@ def _turn(edition: interpreter.Edition, game: Game, step: dict, seats: dict[str,
 
 
 def _check(compiler: Compiler, env: dict, game: Game, expect: dict) -> None:
-    """One expectation; when false, the values of both sides of a comparison say by how much."""
+    """One expectation; when false, what makes it so: the values of both sides of a
+    comparison, or each operand of `and`/`or` (and of `not`) with its value."""
     line, body = expect["written_at"][0], expect["body"]
+
+    def value(node: dict) -> object:
+        return compiler.fn(node, env)(game, Ctx())
     try:
-        holds = compiler.fn(body, env)(game, Ctx())
-        if holds:
+        if value(body):
             return
-        sides = ""
-        if body.get("expr") == "bin" and body["operator"] in ("==", "!=", "<", "<=", ">", ">="):
-            left, right = (compiler.fn(body[k], env)(game, Ctx()) for k in ("left", "right"))
-            sides = f": the left side is {_shown(left)}, the right side {_shown(right)}"
-        raise _Failed(line, f"expected `{expect['text']}`, which is false{sides}")
+        why = ""
+        if _compares(body):
+            why = f": the left side is {_shown(value(body['left']))}, the right side {_shown(value(body['right']))}"
+        elif body["expr"] == "not" or body["expr"] == "bin" and body["operator"] in ("and", "or"):
+            why = ": " + "; ".join(_operand(part, value) for part in _operands(body))
+        raise _Failed(line, f"expected `{expect['text']}`, which is false{why}")
     except (CompileError, KeyError, IndexError, TypeError, ValueError, ZeroDivisionError) as error:
         raise _Failed(line, f"`{expect['text']}` cannot be worked out: {type(error).__name__}: {error}") from None
 
 
+COMPARISONS = ("==", "!=", "<", "<=", ">", ">=", "in")
+
+
+def _compares(node: dict) -> bool:
+    return node["expr"] == "bin" and node["operator"] in COMPARISONS
+
+
+def _operands(node: dict) -> list[dict]:
+    """The operands of `not X` ([X]) or of a chain `A and B and C` ([A, B, C])."""
+    if node["expr"] == "not":
+        return [node["operand"]]
+    op, chain = node["operator"], []
+    while node["expr"] == "bin" and node["operator"] == op:
+        chain.append(node["right"])
+        node = node["left"]
+    return [node, *reversed(chain)]
+
+
+def _operand(node: dict, value: Callable[[dict], object]) -> str:
+    """One operand with its value (`bo.cash == 29840` is false, 29920 == 29840)."""
+    shown = f"`{_written(node)}` is {'true' if value(node) else 'false'}"
+    if _compares(node):
+        return f"{shown} ({_shown(value(node['left']))} {node['operator']} {_shown(value(node['right']))})"
+    return shown
+
+
 def _shown(value: object) -> str:
     return str(value.numerator) if isinstance(value, Rational) and value.denominator == 1 else str(value)
+
+
+# How tightly each operator binds (docs/language.md, "Expressions"): an operand that binds
+# more loosely than its operator is written in brackets.
+_BINDS = {"or": 1, "and": 2, "not": 3, **dict.fromkeys(COMPARISONS, 4), "+": 5, "-": 5, "*": 6, "/": 6}
+
+
+def _written(node: dict) -> str:
+    """An IR expression as the spec writes it (normalised: `30_000` reads `30000`), to name
+    an operand of a failed expectation."""
+    kind = node["expr"]
+    if kind == "bin":
+        op, binds = node["operator"], _BINDS[node["operator"]]
+        left, right = _written(node["left"]), _written(node["right"])
+        left = left if _binding(node["left"]) >= binds else f"({left})"
+        right = right if _binding(node["right"]) > binds else f"({right})"
+        return f"{left} {op} {right}"
+    if kind in ("not", "neg"):
+        inner = _written(node["operand"])
+        inner = inner if _binding(node["operand"]) >= _binding(node) else f"({inner})"
+        return f"not {inner}" if kind == "not" else f"-{inner}"
+    if kind == "attr":
+        return f"{_bracketed(node['subject'])}.{node['name']}"
+    if kind == "index":
+        return f"{_bracketed(node['list'])}[{_written(node['position'])}]"
+    if kind == "call":
+        return f"{node['function']}({', '.join(_written(arg) for arg in node.get('args', []))})"
+    if kind == "agg":
+        return f"{node['function']}({node['var']} in {_written(node['over'])}: {_written(node['body'])})"
+    if kind == "if":
+        return f"if {_written(node['cond'])} then {_written(node['then'])} else {_written(node['otherwise'])}"
+    if kind == "bool":
+        return "yes" if node["value"] else "no"
+    if kind == "ratio":
+        return f"{node['num']}%" if node["den"] == PERCENT else f"{node['num']} / {node['den']}"
+    return str(node.get("key") or node.get("name") or node.get("path") or node.get("value", kind))
+
+
+def _binding(node: dict) -> int:
+    """How tightly an expression holds together: an operator's binding, 7 for `-x`, 8 for the rest."""
+    kind = node["expr"]
+    if kind == "bin":
+        return _BINDS[node["operator"]]
+    return {"not": 3, "neg": 7, "if": 0}.get(kind, 8)
+
+
+def _bracketed(node: dict) -> str:
+    """The subject of `.attr` or `[i]`, in brackets unless it is a name, an attribute or a call."""
+    return _written(node) if _binding(node) == 8 else f"({_written(node)})"
 
 
 def spec_file(origin: str, spec: str) -> str:

@@ -240,3 +240,40 @@ def test_an_example_sets_only_a_declared_number(tmp_path):
         grammar.compile_file(path)
     first = refused.value.diagnostics[0]
     assert (first.code, first.line, first.hint) == ("E214", 5, "did you mean `reached`?")
+
+
+def test_a_failed_and_shows_each_operands_value(tmp_path):
+    """issue 24: a failed `a and b` showed no values. 001 "Hyra" (classic-se): Hornsgatan
+    unbuilt costs its printed 80, paid by bo to anna; an expectation with the wrong amount
+    on one side says which operand is false and the values of its sides; `not` and `or`
+    likewise name their operands."""
+    path = child(tmp_path, 'example both "a misreading" {\n  players anna, bo\n  give brown_2 to anna\n'
+                           '  turn bo rolls 1 2\n  expect bo.cash == 30_000 - 80 and anna.cash == 30000 + 100\n'
+                           '  expect not (anna.cash > bo.cash) or bo.cash >= 30000\n}\n')
+    (first,) = [x for x in run_all(grammar.compile_file(path)) if x.name == "both"]
+    assert first.why == ("expected `bo.cash == 30_000 - 80 and anna.cash == 30000 + 100`, which is false: "
+                         "`bo.cash == 30000 - 80` is true (29920 == 29920); "
+                         "`anna.cash == 30000 + 100` is false (30080 == 30100)"), first.why
+    path.write_text(path.read_text(encoding="utf-8").replace("30000 + 100", "30000 + 80"), encoding="utf-8")
+    (second,) = [x for x in run_all(grammar.compile_file(path)) if x.name == "both"]
+    assert second.why == ("expected `not (anna.cash > bo.cash) or bo.cash >= 30000`, which is false: "
+                          "`not anna.cash > bo.cash` is false; `bo.cash >= 30000` is false (29920 >= 30000)"), \
+        second.why
+
+
+@pytest.mark.parametrize("eid", WITH_EXAMPLES)
+def test_an_operand_is_named_as_the_spec_would_write_it(tmp_path, eid):
+    """The failed operand's words (verifier/examples._written) are a spec expression that
+    compiles back to the same IR, for every expectation of the bundled examples."""
+    from verifier.examples import _written
+    ir = compiled(eid)
+    lines = [f"edition again extends {eid}\n"]
+    for k, example in enumerate(ir["examples"]):
+        expects = "".join(f"  expect {_written(x['body'])}\n" for x in example["expect"])
+        lines.append(f'example again_{k} "q" {{\n  players {", ".join(example["players"])}\n{expects}}}\n')
+    path = tmp_path / "again.rules"
+    path.write_text("".join(lines), encoding="utf-8")
+    again = {x["name"]: x for x in grammar.compile_file(path)["examples"]}
+    for k, example in enumerate(ir["examples"]):
+        assert [x["body"] for x in again[f"again_{k}"]["expect"]] == [x["body"] for x in example["expect"]], \
+            example["name"]

@@ -8,9 +8,10 @@
     table(ir, players)                         every invariant x action, strengthening made sound
 
 Solver effort is bounded by Z3's resource limit (`rlimit`), not the clock, so a verdict
-does not depend on the machine: `RLIMIT` units per query, and (inside `budget(...)`, as
-`boardrules verify` runs it) a total of `BUDGET` units per edition; a query past either
-is `Unknown("resource limit ...")`. Neither preservation proofs nor bounded checks compute
+does not depend on the machine: `RLIMIT` units per query and `CELL` units per preservation
+cell; a query past either is `Unknown("resource limit ...")`. Every cell (and every row's
+bounded check) asks in a Z3 context of its own (`Own`), so its verdict depends on that
+cell alone, not on the cells asked before it. Neither preservation proofs nor bounded checks compute
 a payer's bankruptcy (it walks every deed and makes the query intractable): in a proof
 that path is unsupported, so such a cell is unknown with that reason (and bounded checking
 then decides it); a bounded check stops at the step before the first one where a
@@ -25,7 +26,7 @@ import functools
 import itertools
 import json
 from collections.abc import Callable, Iterator
-from typing import Literal, ParamSpec, TypeAlias, TypeVar
+from typing import ParamSpec, TypeAlias, TypeVar
 
 import z3
 
@@ -41,12 +42,12 @@ from .symbolic.state import SymState, domain, fresh, initial
 from .verdicts import Bounded, Proved, Unknown, Verdict, Violated, Witness
 
 Term: TypeAlias = "z3.ExprRef | int | bool"   # a symbolic value: a Z3 term, or a constant folded in Python
-Shared = TypeVar("Shared")
 Result = TypeVar("Result")
 Params = ParamSpec("Params")
 
 RLIMIT = 2_000_000           # per query; Z3's deterministic resource units
-BUDGET = 400_000_000         # per edition (inside `budget()`), in the same units
+BOUNDED = 20_000_000         # per query of a bounded check
+CELL = 100 * RLIMIT          # per preservation cell: every query of the cell draws on it
 
 _EDITIONS: dict = {}
 _STEPS: dict = {}            # (edition key, players, action) -> [(args, game)]
@@ -55,38 +56,16 @@ _BEFORE: dict = {}           # (edition key, players, invariant) -> its term on 
 
 
 class Effort:
-    """A total of Z3 resource units; every query spends what Z3 reports it used."""
+    """A total of Z3 resource units, one cell's: every query of the cell spends what Z3
+    reports it used."""
 
     def __init__(self, units: int) -> None:
         self.units = units
         self.spent = 0
-        self.shared: dict = {}          # the run's shared transitions and solvers (`_transition`, `_known`)
 
     @property
     def left(self) -> int:
         return self.units - self.spent
-
-
-_effort: Effort | None = None
-
-
-class budget:
-    """`with prove.budget(units):` every query inside draws on one total of rlimit units,
-    and the run's bounded checks and dead-rule queries share their transitions and solvers
-    (`Effort.shared`): one edition's run, as `boardrules verify` makes it."""
-
-    def __init__(self, units: int = BUDGET) -> None:
-        self.effort = Effort(units)
-
-    def __enter__(self) -> Effort:
-        global _effort
-        self._saved, _effort = _effort, self.effort
-        return self.effort
-
-    def __exit__(self, *exc: object) -> Literal[False]:
-        global _effort
-        _effort = self._saved
-        return False
 
 
 def _rcount(solver: z3.Solver) -> int:
@@ -94,18 +73,19 @@ def _rcount(solver: z3.Solver) -> int:
     return int(stats.get_key_value("rlimit count")) if "rlimit count" in stats.keys() else 0
 
 
-def _check(solver: z3.Solver, *assumptions: z3.BoolRef) -> tuple[z3.CheckSatResult, str]:
-    """`solver.check(*assumptions)` within the per-query and per-edition limits: (result, reason)."""
-    limit = RLIMIT
-    if _effort is not None:
-        if _effort.left <= 0:
-            return z3.unknown, f"resource limit: the edition's budget of {_effort.units} rlimit units is spent"
-        limit = min(limit, _effort.left)
+def _check(solver: z3.Solver, *assumptions: z3.BoolRef, effort: Effort | None = None, limit: int = RLIMIT
+           ) -> tuple[z3.CheckSatResult, str]:
+    """`solver.check(*assumptions)` within the per-query `limit` and, given an `effort`, the
+    units the cell has left: (result, reason)."""
+    if effort is not None:
+        if effort.left <= 0:
+            return z3.unknown, f"resource limit: the cell's budget of {effort.units} rlimit units is spent"
+        limit = min(limit, effort.left)
     solver.set("rlimit", limit)
     before = _rcount(solver)
     result = solver.check(*assumptions)
-    if _effort is not None:
-        _effort.spent += max(0, _rcount(solver) - before)
+    if effort is not None:
+        effort.spent += max(0, _rcount(solver) - before)
     if result == z3.unknown:
         why = solver.reason_unknown()
         if why in ("canceled", "max. resource limit exceeded", "resource limits reached"):
@@ -212,25 +192,41 @@ def _writes(edition: interpreter.Edition, act: Action, players: int, s0: SymStat
     return _STEPS[key]
 
 
-def _solver(simplified: bool = False) -> z3.Solver:
-    """A solver with the per-query limit. A `simplified` one first simplifies, propagates
-    the values the query fixes and solves its equations away (most of a step's state is
-    `x' = term`), then runs the plain solver: a preservation query asked once and thrown
-    away decides sooner that way, many of them within the limit where the plain solver runs
-    out. A solver checked again and again (push and pop) stays plain: the preprocessing
-    would run again over all it holds at every check."""
-    solver = z3.Then("simplify", "propagate-values", "solve-eqs", "smt").solver() if simplified else z3.Solver()
+def _solver(ctx: z3.Context, simplified: bool = False) -> z3.Solver:
+    """A solver in `ctx` with the per-query limit. A `simplified` one first simplifies,
+    propagates the values the query fixes and solves its equations away (most of a step's
+    state is `x' = term`), then runs the plain solver: a preservation query asked once and
+    thrown away decides sooner that way, many of them within the limit where the plain
+    solver runs out. A solver checked again and again (push and pop) stays plain: the
+    preprocessing would run again over all it holds at every check."""
+    solver = z3.Then("simplify", "propagate-values", "solve-eqs", "smt", ctx=ctx).solver() if simplified \
+        else z3.Solver(ctx=ctx)
     solver.set("rlimit", RLIMIT)
     return solver
 
 
-def _query(*assertions: z3.BoolRef) -> tuple[z3.CheckSatResult, str, z3.ModelRef | None]:
-    """One query in a solver of its own (the resource limit counts per solver): (result,
-    why unknown, model or None)."""
-    solver = _solver(simplified=True)
-    solver.add(*assertions)
-    result, why = _check(solver)
-    return result, why, solver.model() if result == z3.sat else None
+class Own:
+    """A Z3 context of one cell's own (or one row's, or one action's): every term its
+    queries need is translated into it, in the order the cell asks. How Z3 decides a query
+    near its limit depends on the order in which the context made its terms (its rewriting
+    orders arguments by term id), so in a context of its own a verdict depends on the cell
+    alone: never on the cells asked before it, in this process or another."""
+
+    def __init__(self) -> None:
+        self.ctx = z3.Context()
+
+    def term(self, term: Term) -> z3.BoolRef:
+        """`term` (of the main context, or a constant) in this context."""
+        return terms.lift(term).translate(self.ctx)
+
+    def query(self, *assertions: z3.BoolRef, effort: Effort | None = None
+              ) -> tuple[z3.CheckSatResult, str, z3.ModelRef | None]:
+        """One query (terms of this context) in a solver of its own, thrown away after:
+        (result, why unknown, model in the main context or None)."""
+        solver = _solver(self.ctx, simplified=True)
+        solver.add(*assertions)
+        result, why = _check(solver, effort=effort)
+        return result, why, solver.model().translate(z3.main_ctx()) if result == z3.sat else None
 
 
 def _sym_step(edition: interpreter.Edition, act: Action, players: int, s0: SymState) -> SymGame | None:
@@ -314,10 +310,12 @@ def unsupported_is_unknown(check: Callable[Params, Result]) -> Callable[Params, 
 
 @unsupported_is_unknown
 def prove_preserves(ir: dict, invariant: str | dict, action: str | Action, players: int,
-                    strengthen: bool = True) -> Verdict:
+                    strengthen: bool = True, units: int = CELL) -> Verdict:
     """Inv(s) and guard(s) imply Inv(step(s)), for every instance of the action (seat,
     deed, ...); each instance is one query. With `strengthen`, an instance that is not
-    inductive alone is tried again assuming every other built-in invariant too."""
+    inductive alone is tried again assuming every other built-in invariant too. The cell's
+    queries are asked in a context of its own (`Own`) and spend at most `units` rlimit
+    units together, so its verdict depends on this cell alone."""
     edition = playable(ir)
     inv = _invariant(ir, invariant)
     act = _action(ir, action, players)
@@ -325,7 +323,7 @@ def prove_preserves(ir: dict, invariant: str | dict, action: str | Action, playe
     pre = _before(edition, inv, players, s0)
     if pre is True:             # whatever path the action takes, unmodelled ones included
         return Proved(EVERY_STATE)
-    cell = _Cell(ir, edition, inv, act, players, s0, pre, strengthen)
+    cell = _Cell(ir, edition, inv, act, players, s0, pre, strengthen, Effort(units))
     # first all instances at once (the parameters symbolic): one query, often enough
     whole = _sym_step(edition, act, players, s0)
     if whole is not None and (verdict := cell.whole(whole)) is not None:
@@ -350,11 +348,12 @@ class _Cell:
     (`strong`); `used_strength` once an instance was proved only with them."""
 
     def __init__(self, ir: dict, edition: interpreter.Edition, inv: dict, act: Action, players: int, s0: SymState,
-                 pre: Term, strengthen: bool) -> None:
+                 pre: Term, strengthen: bool, effort: Effort) -> None:
         self.ir, self.edition, self.inv, self.act, self.players, self.s0 = ir, edition, inv, act, players, s0
         self.others = [x for x in facts(ir) if x["name"] != inv["name"] and _built_in(x)]
         self.strengthen = strengthen and bool(self.others)
-        self.base = [terms.lift(term) for term in (_domain(edition, players, s0), pre) if term is not True]
+        self.own, self.effort = Own(), effort
+        self.base = [self.own.term(term) for term in (_domain(edition, players, s0), pre) if term is not True]
         self._strong: list | None = None
         self.used_strength = False
 
@@ -362,8 +361,14 @@ class _Cell:
         """The other built-in invariants on the pre-state, made when first asked for."""
         if self._strong is None:
             known = [_before(self.edition, x, self.players, self.s0) for x in self.others]
-            self._strong = [terms.lift(term) for term in known if term is not True]
+            self._strong = [self.own.term(term) for term in known if term is not True]
         return self._strong
+
+    def ask(self, goal: Term, strong: bool = False) -> tuple[z3.CheckSatResult, str, z3.ModelRef | None]:
+        """Can `goal` hold in a pre-state where the invariant holds (and, `strong`, every other
+        built-in invariant too)? One query in the cell's context, on the cell's budget."""
+        return self.own.query(*self.base, *(self.strong() if strong else ()), self.own.term(goal),
+                              effort=self.effort)
 
     def strengthened(self) -> str:
         return STRENGTHENED + ", ".join(x["name"] for x in self.others)
@@ -381,14 +386,14 @@ class _Cell:
         goal = terms.and_(whole.state.ok, terms.or_(terms.not_(post), whole.state.unsupported))
         if goal is False:
             return Proved("inductive")
-        result, _, model = _query(*self.base, terms.lift(goal))
+        result, _, model = self.ask(goal)
         if result == z3.unsat:
             return Proved("inductive")
         # a model on an unmodelled path (a bankruptcy) does not decide the cell: Z3 may as
         # well have picked one that is merely not inductive alone, and the strengthened
         # query rules out both; only its model (or, unstrengthened, this one) names the path
         if result == z3.sat and self.strengthen:
-            result, _, model = _query(*self.base, *self.strong(), terms.lift(goal))
+            result, _, model = self.ask(goal, strong=True)
             if result == z3.unsat:
                 return Proved(self.strengthened())
         if result == z3.sat and (why := _unmodelled(model, whole, act)):
@@ -412,13 +417,13 @@ class _Cell:
             return None
         if self.used_strength and game.state.unsupported is False:
             return self._strong_first(args, game, goal)
-        result, why, model = _query(*self.base, terms.lift(goal))
+        result, why, model = self.ask(goal)
         if result == z3.unsat:
             return None
         if result == z3.unknown:
             return Unknown(f"solver: {why} ({_show(act, args)})", gave_up=True)
         if self.strengthen:       # whatever path the model took (as in `whole`)
-            result, why, model = _query(*self.base, *self.strong(), terms.lift(goal))
+            result, why, model = self.ask(goal, strong=True)
             if result == z3.unsat:
                 self.used_strength = True
                 return None
@@ -433,12 +438,12 @@ class _Cell:
         """The cell leans on the other invariants already and this instance has no
         unmodelled path: ask with them first, the plain query only where that one does not
         finish (the verdict the plain-first order gives, without its query)."""
-        result, why, model = _query(*self.base, *self.strong(), terms.lift(goal))
+        result, why, model = self.ask(goal, strong=True)
         if result == z3.unsat:
             return None
         if result == z3.sat:
             return Unknown(f"not inductive ({_show(self.act, args)})", _model_summary(model, self.s0, game.state))
-        result, plain, _ = _query(*self.base, terms.lift(goal))
+        result, plain, _ = self.ask(goal)
         if result == z3.unsat:
             return None
         return Unknown(f"solver: {plain if result == z3.unknown else why} ({_show(self.act, args)})", gave_up=True)
@@ -456,21 +461,22 @@ def _unmodelled_path(ir: dict, edition: interpreter.Edition, act: Action, player
         assert whole is not None, "asked only where the step is built"
         _STEPS[key] = ""
         if whole.state.unsupported is not False and whole.state.ok is not False:
-            solver = _solver()
+            own = Own()       # the action's own: every built-in invariant's cell reads its answer
+            solver = _solver(own.ctx)
             known = [_before(edition, x, players, s0) for x in facts(ir) if _built_in(x)]
-            solver.add(*[terms.lift(term) for term in (_domain(edition, players, s0), *known) if term is not True])
+            solver.add(*[own.term(term) for term in (_domain(edition, players, s0), *known) if term is not True])
             solver.push()
-            solver.add(terms.lift(whole.state.ok), terms.lift(whole.state.unsupported))
+            solver.add(own.term(whole.state.ok), own.term(whole.state.unsupported))
             result, _ = _check(solver)
             if result == z3.sat:
-                _STEPS[key] = _unmodelled(solver.model(), whole, act)
+                _STEPS[key] = _unmodelled(solver.model().translate(z3.main_ctx()), whole, act)
             solver.pop()
             if result == z3.unknown:      # all parameters at once is too much: one by one
                 for args, game in _steps(ir, edition, act, players, s0):
                     if isinstance(game, Unsupported) or game.state.unsupported is False or game.state.ok is False:
                         continue
                     solver.push()
-                    solver.add(terms.lift(game.state.ok), terms.lift(game.state.unsupported))
+                    solver.add(own.term(game.state.ok), own.term(game.state.unsupported))
                     result, _ = _check(solver)
                     solver.pop()
                     if result == z3.sat:
@@ -492,7 +498,7 @@ def _unmodelled(model: z3.ModelRef, whole: SymGame, act: Action) -> str:
 def can_happen(ir: dict, action: str | Action, players: int) -> bool | None:
     """Z3: is there a state where every invariant and lemma holds and the action's guard
     (with the assumptions along some path) holds too? False is a rule that can never fire
-    (a dead rule); None is unknown."""
+    (a dead rule); None is unknown. One query in a context of its own (`Own`)."""
     edition = playable(ir)
     act = _action(ir, action, players)
     s0 = _fresh(edition, players)
@@ -500,38 +506,16 @@ def can_happen(ir: dict, action: str | Action, players: int) -> bool | None:
         whole = _sym_step(edition, act, players, s0)
         if whole is None:
             return None
-        solver = _known(ir, edition, players, s0)
+        known = [_before(edition, x, players, s0) for x in facts(ir)] + [_domain(edition, players, s0)]
     except Unsupported:
         return None
-    solver.push()
-    try:
-        if whole.state.ok is not True:
-            solver.add(terms.lift(whole.state.ok))
-        result = _check(solver)[0]
-    finally:
-        solver.pop()
+    own = Own()
+    solver = _solver(own.ctx)
+    solver.add(*[own.term(term) for term in known if term is not True])
+    solver.push()       # the incremental solver: it decides these queries where the other does not
+    solver.add(own.term(whole.state.ok))
+    result = _check(solver)[0]
     return True if result == z3.sat else False if result == z3.unsat else None
-
-
-def _known(ir: dict, edition: interpreter.Edition, players: int, s0: SymState) -> z3.Solver:
-    """A solver holding every invariant and lemma on the fresh state (and its domain), taken
-    in once per edition run (`budget`) and shared by its `can_happen` queries, each pushed
-    and popped (outside a budget, one per query)."""
-    def make() -> z3.Solver:
-        solver = _solver()
-        known = [_before(edition, x, players, s0) for x in facts(ir)] + [_domain(edition, players, s0)]
-        solver.add(*[terms.lift(term) for term in known if term is not True])
-        return solver
-    return _shared((id(edition), players, "known"), make)
-
-
-def _shared(key: tuple, make: Callable[[], Shared]) -> Shared:
-    """The edition run's object under `key` (inside `budget`), made the first time it is
-    asked for; outside a budget, a new one each time."""
-    shared = _effort.shared if _effort is not None else {}
-    if key not in shared:
-        shared[key] = make()
-    return shared[key]
 
 
 def same_step(ir: dict, other: dict, action: str | Action, players: int) -> bool | None:
@@ -550,10 +534,11 @@ def same_step(ir: dict, other: dict, action: str | Action, players: int) -> bool
         return None
     a, b = mine.state.values(), theirs.state.values()
     differs = [terms.lift(a[name]) != terms.lift(b[name]) for name in a]
-    solver = _solver()
-    solver.add(*[terms.lift(term) for term in known if term is not True])
     mine_ok, theirs_ok = terms.lift(mine.state.ok), terms.lift(theirs.state.ok)
-    solver.add(z3.Or(mine_ok != theirs_ok, z3.And(mine_ok, z3.Or(*differs))))
+    own = Own()
+    solver = _solver(own.ctx)
+    solver.add(*[own.term(term) for term in known if term is not True])
+    solver.add(own.term(z3.Or(mine_ok != theirs_ok, z3.And(mine_ok, z3.Or(*differs)))))
     result = _check(solver)[0]
     return True if result == z3.unsat else False if result == z3.sat else None
 
@@ -672,21 +657,24 @@ def _chain_step(edition: interpreter.Edition, acts: list[Action], state: SymStat
 @unsupported_is_unknown
 def bounded(ir: dict, invariant: str | dict, players: int, depth: int, actions: list[Action] | None = None) -> Verdict:
     """No violation within `depth` actions of the start. Each step's check assumes the
-    invariant in the states before (it was just checked there), in the solver every row's
-    checks share. Where a check runs out of its resource limit it is asked again, first
-    without those assumptions from that step on, then with them in a solver of the row's
-    own from the start (which finishes depends on the query), and the deepest bound stands."""
+    invariant in the states before (it was just checked there). Where a check runs out of
+    its resource limit it is asked again, first without those assumptions from that step
+    on, then with them in a solver and context of its own from the start (which finishes
+    depends on the query), and the deepest bound stands. The row's checks are asked in
+    contexts of the row's own, and where a bankruptcy is reachable is asked in one of the
+    actions' own (`_Bankruptcies`): the verdict depends on the row alone."""
     edition = playable(ir)
     inv = _invariant(ir, invariant)
     acts = actions if actions is not None else catalogue(ir, players, edition)
     state = initial(edition, players)
     if terms.concrete(holds(edition, inv, state)) is not True:
         return prove_initial(ir, inv, players)
-    chain = _transition(edition, acts, players)
-    verdict = _bmc(edition, inv, acts, chain, players, depth, _Assuming(chain.rows))
+    chain, broke = _Transition(edition, acts, players), _bankruptcies(edition, acts, players)
+    verdict = _bmc(edition, inv, acts, chain, broke, players, depth, _Assuming(chain.rows))
     verdict = _deeper(verdict, depth,
-                      lambda reached: _bmc(edition, inv, acts, chain, players, depth, chain, start=reached))
-    return _deeper(verdict, depth, lambda reached: _bmc(edition, inv, acts, chain, players, depth, _Alone(chain)))
+                      lambda reached: _bmc(edition, inv, acts, chain, broke, players, depth, chain, start=reached))
+    return _deeper(verdict, depth,
+                   lambda reached: _bmc(edition, inv, acts, chain, broke, players, depth, _Alone(chain)))
 
 
 def _deeper(verdict: Verdict, depth: int, again: Callable[[int], Verdict]) -> Verdict:
@@ -704,12 +692,12 @@ def _deeper(verdict: Verdict, depth: int, again: Callable[[int], Verdict]) -> Ve
 
 class _Transition:
     """The bounded checks' transition from the start state (`_chain_step`, per depth), each
-    step's relation translated once into a Z3 context of the edition run's own, and the
-    checks asked on it without assumptions (`check`): one solver per depth holding the steps
-    up to it (none of the earlier ones going bankrupt), each check pushed onto it and popped.
-    It also holds the solver every row's checks with assumptions share (`rows`, a
-    `_Guarded`). One per edition run (`budget`), so what a check spends depends on that
-    run's checks alone, never on what the process did before."""
+    step's relation translated once into a Z3 context of its own, and the checks asked on
+    it without assumptions (`check`): one solver per depth holding the steps up to it (none
+    of the earlier ones going bankrupt), each check pushed onto it and popped. It also
+    holds the solver of the checks with assumptions (`rows`, a `_Guarded`). One per row
+    (and one for the bankruptcy queries), so what a check spends depends on that row's
+    checks alone, never on what the process did before."""
 
     def __init__(self, edition: interpreter.Edition, acts: list[Action], players: int) -> None:
         self.edition, self.acts, self.ctx = edition, acts, z3.Context()
@@ -717,7 +705,6 @@ class _Transition:
         self.steps: list = []        # _chain_step's (sel, next state, trans, games, stuck), per depth
         self.taken: list = []        # step k in this context: [no bankruptcy at step k-1 (k > 0), its relation]
         self.solvers: list = []      # depth k: the solver holding steps 0..k
-        self.bankruptcies: list = []  # depth k: (result, why) of `bankruptcy(k)`
         self.rows = _Guarded(self)
 
     def step(self, k: int) -> tuple:
@@ -751,26 +738,36 @@ class _Transition:
     def passed(self, k: int, after: Term) -> None:
         """Step k's check found nothing: nothing to add, the next solver has the steps."""
 
-    def bankruptcy(self, k: int) -> tuple:
-        """Whether a path of steps 0..k-1 (none going bankrupt) reaches a bankruptcy at step
-        k, which no step's relation models: (result, why unknown), asked once per depth in
-        the edition run, whatever the invariant. One query per action that can go bankrupt:
-        all of them at once runs out of the limit where each alone is decided at once."""
-        while len(self.bankruptcies) <= k:
-            j = len(self.bankruptcies)
-            stuck = self.step(j)[4]
-            solver = self.solver(j - 1) if j else z3.Solver(ctx=self.ctx)
+
+class _Bankruptcies:
+    """Whether a path of steps 0..k-1 (none going bankrupt) reaches a bankruptcy at step k,
+    which no step's relation models: (result, why unknown) per depth, asked once per
+    edition, players and actions (whatever the invariant, every row reads the same
+    answer), depth after depth, in a transition of its own that nothing else asks on. One
+    query per action that can go bankrupt: all of them at once runs out of the limit where
+    each alone is decided at once."""
+
+    def __init__(self, edition: interpreter.Edition, acts: list[Action], players: int) -> None:
+        self.chain = _Transition(edition, acts, players)
+        self.found: list = []
+
+    def at(self, k: int) -> tuple:
+        chain = self.chain
+        while len(self.found) <= k:
+            j = len(self.found)
+            stuck = chain.step(j)[4]
+            solver = chain.solver(j - 1) if j else z3.Solver(ctx=chain.ctx)
             solver.push()
             found = (z3.unsat, "")
             try:
                 # translated here, not taken from `taken_in(j)`: that would translate step
                 # j's relation first, and the order a context makes its terms in moves
                 # checks near the limit (31 bounds of classic-se fell from 2 to 1 that way)
-                solver.add(*[z3.Not(self.step(j - 1)[4]).translate(self.ctx)] if j else [])
+                solver.add(*[z3.Not(chain.step(j - 1)[4]).translate(chain.ctx)] if j else [])
                 for path in stuck.children() if z3.is_or(stuck) else [stuck]:
                     solver.push()
-                    solver.add(path.translate(self.ctx))
-                    result, why = _check(solver)
+                    solver.add(path.translate(chain.ctx))
+                    result, why = _check(solver, limit=BOUNDED)
                     solver.pop()
                     if result == z3.sat:
                         found = (result, why)
@@ -779,16 +776,24 @@ class _Transition:
                         found = (result, why)
             finally:
                 solver.pop()
-            self.bankruptcies.append(found)
-        return self.bankruptcies[k]
+            self.found.append(found)
+        return self.found[k]
+
+
+def _bankruptcies(edition: interpreter.Edition, acts: list[Action], players: int) -> _Bankruptcies:
+    """The edition's `_Bankruptcies` for these players and actions, made once per process."""
+    key = (id(edition), players, tuple(a.name for a in acts), "bankruptcies")
+    if key not in _CHAINS:
+        _CHAINS[key] = _Bankruptcies(edition, acts, players)
+    return _CHAINS[key]
 
 
 class _Guarded:
-    """The solver every row's checks that assume things share, in the chain's context, each
-    thing behind a literal: step 0 holds, step k (k > 0, with no bankruptcy at step k-1)
-    where its literal is assumed, and every assumption or goal a check adds where its own
-    is. A check assumes just its literals, so what other rows added never counts, and each
-    step is taken in once for all rows, not once per row."""
+    """The solver of a row's checks that assume things, in the chain's context, each thing
+    behind a literal: step 0 holds, step k (k > 0, with no bankruptcy at step k-1) where its
+    literal is assumed, and every assumption or goal a check adds where its own is. A check
+    assumes just its literals: the steps up to its own, the row's assumptions before it and
+    its goal, so an earlier check's goal never counts."""
 
     def __init__(self, chain: _Transition):
         self.chain = chain
@@ -825,7 +830,7 @@ class _Assuming:
 
     def check(self, k: int, goal: z3.BoolRef) -> tuple:
         steps = self.rows.steps(k)
-        result, why = _check(self.rows.solver, *steps, *self.assumed, self.rows.literal(goal))
+        result, why = _check(self.rows.solver, *steps, *self.assumed, self.rows.literal(goal), limit=BOUNDED)
         return result, why, self.rows.solver.model().translate(z3.main_ctx()) if result == z3.sat else None
 
     def passed(self, k: int, after: Term) -> None:
@@ -860,23 +865,17 @@ def _pushed(solver: z3.Solver, goal: z3.BoolRef) -> tuple:
     solver.push()
     try:
         solver.add(goal.translate(solver.ctx))
-        result, why = _check(solver)
+        result, why = _check(solver, limit=BOUNDED)
         return result, why, solver.model().translate(z3.main_ctx()) if result == z3.sat else None
     finally:
         solver.pop()
 
 
-def _transition(edition: interpreter.Edition, acts: list[Action], players: int) -> _Transition:
-    """The edition run's `_Transition` for these players and actions (inside `budget`), else
-    one of its own."""
-    return _shared((id(edition), players, tuple(a.name for a in acts)), lambda: _Transition(edition, acts, players))
-
-
-def _bmc(edition: interpreter.Edition, inv: dict, acts: list[Action], chain: _Transition, players: int, depth: int,
-         checks: _Transition | _Assuming | _Alone, start: int = 0) -> Verdict:
+def _bmc(edition: interpreter.Edition, inv: dict, acts: list[Action], chain: _Transition, broke: _Bankruptcies,
+         players: int, depth: int, checks: _Transition | _Assuming | _Alone, start: int = 0) -> Verdict:
     """Bounded model checking from the start state, the check of each step from `start` on
-    asked by `checks` (the chain itself, a row's `_Assuming` or its `_Alone`), after the
-    chain has asked whether a bankruptcy is reachable at that step."""
+    asked by `checks` (the chain itself, a row's `_Assuming` or its `_Alone`), after
+    `broke` has said whether a bankruptcy is reachable at that step."""
     for k in range(depth):
         try:
             sel, nxt, trans, gs, stuck = chain.step(k)
@@ -889,10 +888,10 @@ def _bmc(edition: interpreter.Edition, inv: dict, acts: list[Action], chain: _Tr
         try:
             # a step that goes bankrupt (not computed here) ends the bound at k: an
             # unsupported path, or a violation hidden behind it
-            broke, why = chain.bankruptcy(k)
-            if broke != z3.unsat:
+            bankrupt, why = broke.at(k)
+            if bankrupt != z3.unsat:
                 reason = (f"a bankruptcy is reachable at step {k + 1}, and a bounded check does not play "
-                          "one out (it walks every deed)" if broke == z3.sat else
+                          "one out (it walks every deed)" if bankrupt == z3.sat else
                           f"whether a bankruptcy is reachable at step {k + 1} is unknown ({why})") + \
                     "; bounded model checking from the start state"
                 return Bounded(k, players, reason) if k else Unknown(reason)
@@ -975,7 +974,7 @@ def witness(ir: dict, target: str | dict | Action, players: int, depth: int = 3,
         def goal(state: SymState) -> Term:
             return holds(edition, {"body": premise}, state)
         name = inv["name"]
-    solver = _solver()
+    solver = _solver(z3.main_ctx())
     states = [start]
     if terms.concrete(goal(start)) is True:
         return Witness(name, True, [], "at the start")

@@ -24,7 +24,6 @@ from .texts import disagreements
 from .verdicts import Bounded, Proved, Unknown, Verdict, Violated
 
 if TYPE_CHECKING:
-    from .prove import Effort
     from .symbolic.actions import Action
 
 START = "start"          # the column of the initial state
@@ -125,45 +124,23 @@ def _prove(ir: dict, report: Report, trace_dir: Path) -> None:
 
     acts = catalogue(ir, report.players)
     report.actions += [a.name for a in acts]
-    with prove.budget() as effort:   # one total of Z3 resource units for the edition
-        _prove_cells(ir, report, trace_dir, acts, effort)
-        report.dead = [a.name for a in acts if prove.can_happen(ir, a, report.players) is False]
-
-
-def _prove_cells(ir: dict, report: Report, trace_dir: Path, acts: list[Action], effort: Effort) -> None:
-    """Every cell, then bounded checks for the rows left open. An edition's own invariant
-    waits (until after the library's bounded checks) while the budget left is no more than
-    those checks may need: its hard queries (Metropol's sums over every area) must not
-    spend what the library's verdicts need."""
-    from . import prove  # lazily: see `_prove`
-    reserve = report.depth * prove.RLIMIT * sum(1 for inv in report.invariants if inv["origin"] == "prelude")
-    waiting: list[tuple[str, Action]] = []
     for inv in report.invariants:
         name = inv["name"]
         report.cells[(name, START)] = _traced(prove.prove_initial(ir, name, report.players),
                                               ir, report, name, trace_dir)
         for act in acts:
-            if inv["origin"] != "prelude" and effort.left <= reserve:
-                waiting.append((name, act))
-                continue
             report.cells[(name, act.name)] = prove.prove_preserves(ir, name, act, report.players)
-    later = {name for name, _ in waiting}
-    _bound_open(ir, report, trace_dir, acts, {inv["name"] for inv in report.invariants} - later)
-    for name, act in waiting:
-        report.cells[(name, act.name)] = prove.prove_preserves(ir, name, act, report.players)
-    if waiting:
-        _bound_open(ir, report, trace_dir, acts, later)
+    _bound_open(ir, report, trace_dir, acts)
+    report.dead = [a.name for a in acts if prove.can_happen(ir, a, report.players) is False]
 
 
-def _bound_open(ir: dict, report: Report, trace_dir: Path, acts: list[Action], rows: set[str]) -> None:
-    """Joint induction, then for each row of `rows` with open cells one bounded check from
-    the start state, whose verdict its open cells take."""
+def _bound_open(ir: dict, report: Report, trace_dir: Path, acts: list[Action]) -> None:
+    """Joint induction, then for each row with open cells one bounded check from the start
+    state, whose verdict its open cells take."""
     from . import prove  # lazily: see `_prove`
     prove.joint(ir, report.cells)
     for inv in report.invariants:
         name = inv["name"]
-        if name not in rows:
-            continue
         open_cells = [a.name for a in acts if isinstance(report.cells[(name, a.name)], Unknown)]
         if not open_cells:
             continue

@@ -83,7 +83,7 @@ def test_bounded_violation_is_confirmed_and_its_trace_replays(path, tmp_path):
     report = Report(ir["edition"]["key"], str(path), 2, 2, [inv], [START, column])
     report.cells[(name, START)] = prove.prove_initial(ir, name, 2)
     report.cells[(name, column)] = prove.prove_preserves(ir, name, act, 2)
-    _bound_open(ir, report, tmp_path, [act], {name})
+    _bound_open(ir, report, tmp_path, [act])
     text = render(report)
     assert re.search(rf"^  {name} x {column}: VIOLATED: `{name}` is false after step {step}; trace ",
                      text, re.MULTILINE), text

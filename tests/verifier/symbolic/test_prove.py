@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import json
 
 import pytest
 
@@ -81,9 +82,52 @@ def test_not_inductive_is_unknown_not_violated(ir):
 
 
 def test_an_exhausted_budget_is_unknown_not_a_pass(ir):
-    with prove.budget(0):
-        v = prove.prove_preserves(ir, "money_conservation", "build_house", 2)
-    assert isinstance(v, Unknown) and "resource limit" in v.reason
+    v = prove.prove_preserves(ir, "money_conservation", "build_house", 2, units=0)
+    assert isinstance(v, Unknown) and "resource limit" in v.reason and "cell's budget" in v.reason
+
+
+SPENT = """
+import json, sys
+import grammar, spec
+from verifier import prove
+
+def spent(ir, invariant, action):
+    \"\"\"The rlimit units each query of the cell spends, in order, and its verdict.\"\"\"
+    units, check = [], prove._check
+    def counted(solver, *assumptions, **limits):
+        before = prove._rcount(solver)
+        try:
+            return check(solver, *assumptions, **limits)
+        finally:
+            units.append(prove._rcount(solver) - before)
+    prove._check = counted
+    try:
+        verdict = prove.prove_preserves(ir, invariant, action, 2)
+    finally:
+        prove._check = check
+    return [type(verdict).__name__, verdict.reason, units]
+"""
+
+
+def test_a_cells_queries_do_not_depend_on_the_cells_before_it(ir):
+    """docs/verifier.md, "Reading the table": every cell asks in a Z3 context of its own, so
+    its queries spend the same rlimit units, to the unit, in a process that proved other
+    cells first as in a fresh one: a verdict near the limit cannot change with the order of
+    the cells, the process or the machine. classic-se §1 (build evenly): building a house
+    keeps `even_building` with the other built-in invariants, instance by instance."""
+    import subprocess
+    import sys
+    namespace: dict = {}
+    exec(SPENT, namespace)
+    for invariant, action in (("money_conservation", "trade_deed"), ("house_stock", "sell_building"),
+                              ("hotel_stock", "build_hotel")):
+        prove.prove_preserves(ir, invariant, action, 2)
+    warm = namespace["spent"](ir, "even_building", "build_house")
+    alone = SPENT + ("ir = grammar.compile_file(str(spec.bundled()['classic-se']))\n"
+                     "print(json.dumps(spent(ir, 'even_building', 'build_house')))\n")
+    fresh = subprocess.run([sys.executable, "-c", alone], capture_output=True, text=True, check=True)
+    assert warm[0] == "Proved" and len(warm[2]) > 3, warm
+    assert json.loads(fresh.stdout) == warm
 
 
 def test_a_payers_bankruptcy_is_unknown_with_its_reason(ir):
@@ -168,7 +212,7 @@ def test_a_preservation_query_is_simplified_before_it_is_solved(city, monkeypatc
     plain solver runs out of the limit: unknown with that reason, never a pass."""
     assert isinstance(prove.prove_preserves(city, "blocks_per_turn", "action:build_block", 2), Proved)
     plain = prove._solver
-    monkeypatch.setattr(prove, "_solver", lambda simplified=False: plain())
+    monkeypatch.setattr(prove, "_solver", lambda ctx, simplified=False: plain(ctx))
     verdict = prove.prove_preserves(city, "blocks_per_turn", "action:build_block", 2)
     assert isinstance(verdict, Unknown) and "resource limit" in verdict.reason, verdict
 
@@ -196,18 +240,19 @@ def test_a_rule_that_can_never_fire_is_dead(ir):
     assert prove.can_happen(no_hotels, "build_hotel", 2) is False
 
 
-def test_an_editions_dead_rule_queries_share_one_solver(ir):
-    """docs/verifier.md, "Reading the table": within an edition run the dead-rule queries
-    take the invariants in once and push each guard: building a hotel stays dead (classic-se
-    with no hotel allowed on a lot) after the other actions' guards were pushed and popped,
-    and can happen again in the edition as printed."""
+def test_a_dead_rule_query_does_not_depend_on_the_queries_before_it(ir):
+    """docs/verifier.md, "Reading the table": each dead-rule query is asked in a context of
+    its own: building a hotel stays dead (classic-se with no hotel allowed on a lot) after
+    the other actions' queries, as when asked first, and can happen in the edition as
+    printed."""
     no_hotels = copy.deepcopy(ir)
     no_hotels["settings"]["building"]["hotels_per_lot"] = 0
     acts = catalogue(no_hotels, 2)
-    with prove.budget() as effort:
-        happens = {a.name: prove.can_happen(no_hotels, a, 2) for a in acts}
-    assert happens["build_hotel"] is False and happens["build_house"] is True and happens["roll"] is True
-    assert all(solver.num_scopes() == 0 for key, solver in effort.shared.items() if key[-1] == "known")
+    first = prove.can_happen(no_hotels, "build_hotel", 2)
+    happens = {a.name: prove.can_happen(no_hotels, a, 2) for a in acts}
+    assert first is False and happens["build_hotel"] is False
+    assert happens["build_house"] is True and happens["roll"] is True
+    assert prove.can_happen(ir, "build_hotel", 2) is True
 
 
 @pytest.fixture(scope="module")
@@ -337,29 +382,21 @@ def test_a_bankruptcy_at_the_last_step_ends_the_bound(ledger):
         assert ("a bankruptcy is reachable at step 2" in verdict.reason) == (bound == 1), verdict.reason
 
 
-def test_an_editions_bounded_checks_share_one_transition(ledger):
-    """docs/verifier.md, "Reading the table": within one edition run (`budget`) the bounded
-    checks share one transition: every row's assuming checks one solver (each row's
-    assumptions behind literals of its own), the checks without assumptions one solver per
-    depth (each check pushed onto it and popped). classic-se "Inkomstskatt": the violation
-    two steps deep is found after another invariant's checks, confirmed by the interpreter;
-    the next run starts from a transition of its own and finds the same trace."""
+def test_a_rows_bounded_check_does_not_depend_on_the_rows_before_it(ledger):
+    """docs/verifier.md, "Reading the table": each row's bounded check is asked in a
+    transition and contexts of its own, so its verdict is the same whether another row's
+    checks ran before it or not. classic-se "Inkomstskatt": the violation two steps deep is
+    found after another invariant's checks, confirmed by the interpreter, with the same
+    trace as when asked alone."""
     acts = [a for a in catalogue(ledger, 2, prove.playable(ledger)) if a.name in ("roll", "square:income_tax")]
-    runs, traces = [], []
-    for _ in range(2):
-        with prove.budget() as effort:
-            before = prove.bounded(ledger, "money_conservation", 2, 2, actions=acts)
-            found = prove.bounded(ledger, "bank_pays_out", 2, 2, actions=acts)
-        (chain,) = effort.shared.values()
-        assert len(chain.steps) == 2 and all(s.num_scopes() == 0 for s in chain.solvers)
-        assert chain.rows.solver.num_scopes() == 0 and len(chain.rows.go) == 1
-        assert isinstance(before, Bounded) and before.bound == 2, before
-        assert isinstance(found, Violated), found
-        assert [(s["action"], s["args"]) for s in found.trace] == [("roll", found.trace[0]["args"]),
-                                                                   ("square:income_tax", found.trace[0]["args"])]
-        runs.append(chain)
-        traces.append(found.trace)
-    assert runs[0] is not runs[1] and traces[0] == traces[1]
+    alone = prove.bounded(ledger, "bank_pays_out", 2, 2, actions=acts)
+    before = prove.bounded(ledger, "money_conservation", 2, 2, actions=acts)
+    after = prove.bounded(ledger, "bank_pays_out", 2, 2, actions=acts)
+    assert isinstance(before, Bounded) and before.bound == 2, before
+    assert isinstance(alone, Violated) and isinstance(after, Violated), (alone, after)
+    assert [(s["action"], s["args"]) for s in after.trace] == [("roll", after.trace[0]["args"]),
+                                                               ("square:income_tax", after.trace[0]["args"])]
+    assert after.trace == alone.trace
 
 
 def test_a_pot_never_holds_a_negative_amount(jackpot, ir):
@@ -389,7 +426,7 @@ def test_once_a_cell_leans_on_the_other_invariants_each_instance_is_asked_with_t
     not two, and the same verdict."""
     queries = []
     check = prove._check
-    monkeypatch.setattr(prove, "_check", lambda solver: queries.append(1) or check(solver))
+    monkeypatch.setattr(prove, "_check", lambda solver, **limits: queries.append(1) or check(solver, **limits))
     v = prove.prove_preserves(ir, "even_building", "build_house", 2)
     assert isinstance(v, Proved) and v.reason.startswith(prove.STRENGTHENED), v
     act = prove._action(ir, "build_house", 2)

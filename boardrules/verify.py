@@ -3,9 +3,12 @@ from __future__ import annotations
 
 import json
 import os
+import sys
+import time
 from pathlib import Path
 
 import click
+from tqdm import tqdm
 
 from grammar.lookup import concrete_editions
 from interpreter import ReplayError
@@ -26,6 +29,7 @@ def run(specs: tuple[str, ...], as_json: bool, depth: int, examples: int | None,
     status: 1 when anything is violated or a worked example fails, else 0 (surviving mutants
     are a report, not a failure).
     Each spec's proofs and its exploration run side by side, one process per core."""
+    began = time.perf_counter()
     if only and not mutate:
         raise UsageError("`--mutants` chooses among the mutants of `--mutate`", "add --mutate")
     targets = [(spec, variants) for spec in specs] if specs else \
@@ -43,23 +47,85 @@ def run(specs: tuple[str, ...], as_json: bool, depth: int, examples: int | None,
     # the proofs and the exploration of each spec are independent tasks: the long ones
     # (the proofs) first, so the short ones fill the cores at the end
     tasks = [(part, job) for part in ("prove", "explore", "mutate") for job in jobs if part != "mutate" or mutate]
+    done: dict[int, object] = {}
     # in worker processes even on one core: Ctrl-C ends a worker inside a Z3 call at once
     try:
-        with workers(min(len(tasks), os.cpu_count() or 1)) as pool:
-            done = pool.map(_part, tasks, chunksize=1)
+        with workers(min(len(tasks), os.cpu_count() or 1)) as pool, \
+                tqdm(total=len(tasks), unit="part", file=sys.stderr, disable=None, leave=False) as bar:
+            for i, result in pool.imap_unordered(_numbered, enumerate(tasks), chunksize=1):
+                done[i] = result
+                part, job = tasks[i]
+                bar.set_postfix_str(f"{_target(job)} {part} done", refresh=False)
+                bar.update()
     finally:
         # a worker ended while writing a trace leaves its temporary file
         atomic.sweep(Path(trace_dir), "*.trace.json")
-    parts = {(part, id(job)): result for (part, job), result in zip(tasks, done, strict=True)}
+    parts = {(part, id(job)): done[i] for i, (part, job) in enumerate(tasks)}
     results = [_one(job, parts[("prove", id(job))], parts[("explore", id(job))], parts.get(("mutate", id(job))))
                for job in jobs]
-    for text, _, _ in results:
-        if not as_json:
+    entries = [entry for _, entry, _ in results]
+    seconds = time.perf_counter() - began
+    if as_json:
+        click.echo(json.dumps({"editions": entries, "summary": totals(entries, seconds)},
+                              ensure_ascii=False, indent=1))
+    else:
+        for text, _, _ in results:
             click.echo(text)
             click.echo()
-    if as_json:
-        click.echo(json.dumps({"editions": [entry for _, entry, _ in results]}, ensure_ascii=False, indent=1))
+        click.echo(summary(entries, seconds))
     return 1 if any(violated for _, _, violated in results) else 0
+
+
+def _numbered(task: tuple[int, tuple]) -> tuple[int, object]:
+    """`_part` of a numbered task, with its number: the parts come back as they finish."""
+    i, part = task
+    return i, _part(part)
+
+
+def _target(job: tuple) -> str:
+    ir = job[0]
+    return ir["edition"]["key"] + "".join(f"+{v}" for v in ir["edition"].get("variants") or ())
+
+
+COLUMNS = ("proved", "bounded", "violated", "unknown")
+
+
+def totals(entries: list[dict], seconds: float) -> dict:
+    """The run's verdicts added up over its targets, and its wall time."""
+    out: dict = {"targets": len(entries), "seconds": round(seconds, 1)}
+    for column in COLUMNS:
+        out[column] = sum(entry["summary"][column] for entry in entries)
+    out["examples_failed"] = sum(sum(1 for x in entry["examples"] or () if not x["passed"]) for entry in entries)
+    return out
+
+
+def summary(entries: list[dict], seconds: float) -> str:
+    """One row per target (its verdicts, its worked examples, the games explored, its
+    seconds), then the run in one line: what a reader looks for first. Without proofs the
+    columns of proof verdicts are left out."""
+    columns = COLUMNS if any(entry["proofs"] for entry in entries) else ("violated",)
+    width = max(len(entry["edition"]) for entry in entries + [{"edition": "target"}])
+    lines = [f"{'target':<{width}}  " + "  ".join(f"{c:>8}" for c in columns)
+             + f"  {'examples':>8}  {'games':>5}  {'seconds':>7}"]
+    for entry in entries:
+        examples, explored = entry["examples"], entry["exploration"]
+        held = "-" if examples is None else f"{sum(1 for x in examples if x['passed'])}/{len(examples)}"
+        games = "-" if explored is None else str(explored["games"])
+        lines.append(f"{entry['edition']:<{width}}  " + "  ".join(f"{entry['summary'][c]:>8,}" for c in columns)
+                     + f"  {held:>8}  {games:>5}  {entry['seconds']:>7.1f}")
+    t = totals(entries, seconds)
+    n = t["examples_failed"]
+    failed = f", {n} worked example{'s' * (n != 1)} fail{'s' * (n == 1)}" if n else ""
+    verdicts = f"{t['violated']:,} violated" + (f", {t['proved']:,} proved, {t['bounded']:,} bounded, "
+                                                f"{t['unknown']:,} unknown" if len(columns) > 1 else
+                                                ", Z3 proofs skipped")
+    lines.append(f"{t['targets']} target{'s' * (t['targets'] != 1)}: {verdicts}{failed} ({_duration(seconds)})")
+    return "\n".join(lines)
+
+
+def _duration(seconds: float) -> str:
+    minutes, rest = divmod(round(seconds), 60)
+    return f"{minutes} min {rest:02d} s" if minutes else f"{seconds:.1f} s"
 
 
 def _part(task):

@@ -225,6 +225,39 @@ def test_verify_takes_variants(tmp_path: Path):
     assert "money_conservation" in json.dumps(report)
 
 
+def test_verify_ends_with_one_summary_of_every_target(tmp_path: Path):
+    """Issue 22 §4: the run ends with one table, a row per target, and a last line that adds
+    them up; without proofs the proof columns are left out, and the invariants are listed
+    rather than a grid of empty cells."""
+    result = run("verify", "classic-se", "classic-us", "--no-prove", "--examples", "2", "--traces", str(tmp_path))
+    assert result.exit_code == 0, result.stderr
+    lines = result.output.splitlines()
+    head = next(i for i, line in enumerate(lines) if line.startswith("target "))
+    assert lines[head].split() == ["target", "violated", "examples", "games", "seconds"]
+    assert [line.split()[:2] for line in lines[head + 1:head + 3]] == [["classic-se", "0"], ["classic-us", "0"]]
+    assert lines[-1].startswith("2 targets: 0 violated, Z3 proofs skipped (")
+    assert "x 1 columns" not in result.output and "  money_conservation  " in result.output
+    doc = json.loads(run("verify", "classic-us", "--no-prove", "--examples", "2", "--traces", str(tmp_path),
+                         "--json").output)
+    assert doc["summary"] | {"seconds": 0} == {"targets": 1, "seconds": 0, "proved": 0, "bounded": 0,
+                                                "violated": 0, "unknown": 0, "examples_failed": 0}
+
+
+def test_the_summary_of_a_run_with_proofs_counts_every_verdict():
+    """Issue 22 §4: with proofs, the summary has a column per kind of verdict and its last
+    line adds them up over the targets, thousands grouped, the time in minutes and seconds."""
+    from boardrules.verify import summary
+    entries = [{"edition": edition, "proofs": True, "examples": [{"passed": True}, {"passed": passed}],
+                "exploration": {"games": 40}, "seconds": 100.0,
+                "summary": {"proved": proved, "bounded": 700, "violated": 0, "unknown": unknown}}
+               for edition, proved, unknown, passed in (("classic-se", 453, 0, True), ("metropol-da", 1345, 2, False))]
+    lines = summary(entries, 242.4).splitlines()
+    assert lines[0].split() == ["target", "proved", "bounded", "violated", "unknown", "examples", "games", "seconds"]
+    assert lines[2].split() == ["metropol-da", "1,345", "700", "0", "2", "1/2", "40", "100.0"]
+    assert lines[-1] == ("2 targets: 0 violated, 1,798 proved, 1,400 bounded, 2 unknown, "
+                         "1 worked example fails (4 min 02 s)")
+
+
 def test_verify_without_a_spec_covers_every_variant():
     """The verifier issue: `boardrules verify` with no argument checks every bundled edition and
     variant; each variant is laid over the first edition of its family (and compiles there)."""

@@ -178,9 +178,87 @@ SHORT = {"proved": "ok", "bounded": "b", "violated": "VIOLATED", "unknown": "?"}
 
 def render(report: Report) -> str:
     """The terminal table: one row per invariant, one cell per column; then the details of
-    every cell that is not a plain proof, the counters and the summary line."""
+    every cell that is not a plain proof, the counters and the summary line. Without proofs
+    the only column is exploration's, so the invariants are listed instead, each with its
+    violation where a game broke it."""
     cols = report.actions
     width = max(len(inv["name"]) for inv in report.invariants)
+    if START not in cols:
+        lines = [f"{report.edition} ({report.spec}): {len(report.invariants)} invariants, checked after every "
+                 f"event of the explored games (Z3 proofs skipped)"]
+        for inv in report.invariants:
+            v = report.cells.get((inv["name"], EXPLORED))
+            lines.append(f"  {inv['name']:<{width}}  {inv['text']}")
+            if v is not None:
+                lines.append("    " + _detail(inv["name"], EXPLORED, v))
+    else:
+        lines = _table(report, width)
+    if report.exploration is not None:
+        ex = report.exploration
+        lines.append(f"explored {ex.counters.games} games of up to {ex.rounds} rounds: {ex.counters.events:,} events, "
+                     f"{len(ex.violations)} violations (testing, not proof)")
+        lines += _wrapped("events: ", _counts(ex))
+        if ex.shortfalls:
+            lines.append("under their minimum: "
+                         + ", ".join(f"{k} {n}/{least}" for k, (n, least) in ex.shortfalls.items()))
+    if report.dead:
+        lines.append("dead rules (can happen in no state the invariants allow): " + ", ".join(report.dead))
+    if report.texts:
+        lines.append("printed texts that disagree with the rules:" + "".join(f"\n  {t}" for t in report.texts))
+    else:
+        lines.append("printed texts: every amount on a card or square is one its effect moves, the way its words say "
+                     "(or the salary, where it moves the token); the box's counts and the deeds' rents are the rules'")
+    if report.examples is None:
+        lines.append("worked examples: not played (variants laid over the edition change the rules they show)")
+    elif report.examples:
+        lines.append(f"worked examples: {len(report.examples) - len(report.failed)} of {len(report.examples)} hold" +
+                     "".join(f"\n  example `{x.name}` FAILS at "
+                             f"{shown(spec_file(x.origin, report.spec))}:{x.line}: {x.why}"
+                             for x in report.failed))
+    t = report.tally()
+    if START in cols:
+        lines.append(f"{verdict(report)}: {t['proved']} proved, {t['bounded']} bounded, {t['violated']} violated, "
+                     f"{t['unknown']} unknown (unknown is not a pass) in {report.seconds:.1f} s")
+    elif report.violated:
+        lines.append(f"VIOLATED: {t['violated']} invariant{'s' * (t['violated'] != 1)} broken{_in_games(report)} "
+                     f"(Z3 proofs skipped) in {report.seconds:.1f} s")
+    else:
+        lines.append(f"{verdict(report)} in {report.seconds:.1f} s")
+    return "\n".join(lines)
+
+
+def _wrapped(head: str, items: list[str], width: int = 100) -> list[str]:
+    """`items` after `head`, comma-separated, in indented lines of at most `width`
+    characters where the items allow, never breaking one."""
+    lines, line = [], "  " + head.rstrip()
+    for i, item in enumerate(items):
+        text = item + ("," if i < len(items) - 1 else "")
+        if len(line) + 1 + len(text) > width:
+            lines.append(line)
+            line = "   "
+        line += " " + text
+    return lines + [line]
+
+
+def verdict(report: Report) -> str:
+    """The report in a few words: VIOLATED, EXAMPLES FAIL, ok, or what falls short of ok."""
+    if report.violated:
+        return "VIOLATED"
+    if report.failed:
+        return "EXAMPLES FAIL"
+    if START not in report.actions:
+        return f"no violation found{_in_games(report)}, nothing proved (Z3 proofs skipped)"
+    return "not everything proved" if report.tally()["unknown"] else "ok"
+
+
+def _in_games(report: Report) -> str:
+    return f" in {report.exploration.counters.games} games" if report.exploration else ""
+
+
+def _table(report: Report, width: int) -> list[str]:
+    """The grid of verdicts, one column per action, and the details of every cell that is
+    not a plain proof."""
+    cols = report.actions
     lines = [f"{report.edition} ({report.spec}): {len(report.invariants)} invariants x {len(cols)} columns, "
              f"{report.players} players, bounded depth {report.depth}"]
     index = {column: i + 1 for i, column in enumerate(cols)}
@@ -200,39 +278,7 @@ def render(report: Report) -> str:
             if v is None or isinstance(v, Proved):
                 continue
             lines.append("  " + _detail(inv["name"], column, v))
-    if report.exploration is not None:
-        ex = report.exploration
-        lines.append(f"explored {ex.counters.games} games of up to {ex.rounds} rounds ({ex.counters.events} events, "
-                     f"{len(ex.violations)} violations; testing, not proof): " + _counts(ex))
-        if ex.shortfalls:
-            lines.append("under their minimum: "
-                         + ", ".join(f"{k} {n}/{least}" for k, (n, least) in ex.shortfalls.items()))
-    if report.dead:
-        lines.append("dead rules (can happen in no state the invariants allow): " + ", ".join(report.dead))
-    if report.texts:
-        lines.append("printed texts that disagree with the rules:" + "".join(f"\n  {t}" for t in report.texts))
-    else:
-        lines.append("printed texts: every amount on a card or square is one its effect moves, the way its words say "
-                     "(or the salary, where it moves the token); the box's counts and the deeds' rents are the rules'")
-    if report.examples is None:
-        lines.append("worked examples: not played (variants laid over the edition change the rules they show)")
-    elif report.examples:
-        lines.append(f"worked examples: {len(report.examples) - len(report.failed)} of {len(report.examples)} hold" +
-                     "".join(f"\n  example `{x.name}` FAILS at "
-                             f"{shown(spec_file(x.origin, report.spec))}:{x.line}: {x.why}"
-                             for x in report.failed))
-    t = report.tally()
-    if report.violated:
-        verdict = "VIOLATED"
-    elif report.failed:
-        verdict = "EXAMPLES FAIL"
-    elif START not in cols:
-        verdict = "no violation found, nothing proved (Z3 proofs skipped)"
-    else:
-        verdict = "not everything proved" if t["unknown"] else "ok"
-    lines.append(f"{verdict}: {t['proved']} proved, {t['bounded']} bounded, {t['violated']} violated, "
-                 f"{t['unknown']} unknown (unknown is not a pass) in {report.seconds:.1f} s")
-    return "\n".join(lines)
+    return lines
 
 
 def _detail(invariant: str, column: str, v: Verdict) -> str:
@@ -246,11 +292,12 @@ def _detail(invariant: str, column: str, v: Verdict) -> str:
     return f"{invariant} x {column}: {word}: {v.reason}"
 
 
-def _counts(ex: Exploration) -> str:
+def _counts(ex: Exploration) -> list[str]:
+    """How often each kind of event happened, then how many distinct cards were drawn."""
     counts = ex.counters.counts
     keys = [k for k in counts if not k.startswith(("card:", "rule:"))]
     cards = sum(1 for k in counts if k.startswith("card:"))
-    return ", ".join(f"{k} {counts[k]}" for k in sorted(keys)) + f"; {cards} distinct cards drawn"
+    return [f"{k} {counts[k]}" for k in sorted(keys)] + [f"{cards} distinct cards drawn"]
 
 
 def to_json(report: Report) -> dict:
@@ -272,6 +319,7 @@ def to_json(report: Report) -> dict:
             cells.append(cell)
     ex = report.exploration
     return {"edition": report.edition, "spec": report.spec, "players": report.players, "depth": report.depth,
+            "proofs": START in report.actions,
             "invariants": report.invariants, "cells": cells, "summary": report.tally(), "printed_texts": report.texts,
             "dead_actions": report.dead if START in report.actions else None,
             "examples": None if report.examples is None else

@@ -54,7 +54,7 @@ def test_broken_edition_is_caught_and_its_trace_replays(path, tmp_path, monkeypa
     ir = grammar.compile_file(path)
     report = verify(ir, str(path), examples=EXAMPLES, trace_dir=tmp_path, prove=False, searches=1)
     text = render(report)
-    assert re.search(rf"^  {name} x explored: VIOLATED", text, re.MULTILINE), text
+    assert re.search(rf"^    {name} x explored: VIOLATED", text, re.MULTILINE), text
     trace = report.exploration.violations[0]
     assert trace.violation["invariant"] == name and trace.path is not None
     result = CliRunner().invoke(main, ["replay", str(trace.path)])

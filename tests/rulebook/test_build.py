@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 from pygments import lex
 from pygments.lexers import get_lexer_by_name, get_lexer_for_filename
-from pygments.token import Error
+from pygments.token import Error, Keyword, Name, Operator
 
 from boardrules.cli import main
 from rulebook.lexer import RulesLexer
@@ -75,6 +75,22 @@ def test_the_rules_lexer_is_registered_and_reads_every_bundled_spec():
     for path in bundled().values():
         errors = [value for token, value in lex(path.read_text(encoding="utf-8"), RulesLexer()) if token is Error]
         assert not errors, (path.name, errors[:5])
+
+
+def test_every_keyword_of_the_grammar_is_highlighted():
+    """Issue 24 §4: the lexer's keywords come from grammar/rules.lark, so `invariant`,
+    `example`, `procedure`, `remove` and the rest are keywords, not plain names; after a
+    dot a word is an attribute (`me.cash`)."""
+    from rulebook.lexer import AGGREGATES, grammar_words
+    words = grammar_words()
+    assert {"invariant", "example", "expect", "procedure", "action", "statistic", "state", "setup", "jump",
+            "throw", "remove"} <= words
+    for word in sorted(words):
+        (token, value), *_ = lex(word + ("(" if word in AGGREGATES else " "), RulesLexer())
+        highlighted = any(token in kind for kind in (Keyword, Operator.Word, Name.Namespace, Name.Builtin))
+        assert value == word and highlighted, (word, token)
+    tokens = [token for token, value in lex("me.cash\n", RulesLexer()) if value == "cash"]
+    assert tokens == [Name]
 
 
 def test_the_tutorial_is_highlighted_by_the_lexer(site):

@@ -3,7 +3,6 @@
     prove_initial(ir, inv, players)            the start state satisfies the invariant
     prove_preserves(ir, inv, action, players)  Inv(s) and guard(s) imply Inv(step(s))
     bounded(ir, inv, players, depth)           no violation within `depth` actions of the start
-    witness(ir, inv_or_action, players)        a reachable state where a guard / premise holds
     can_happen(ir, action, players)            the guard holds in some state the invariants allow
     table(ir, players)                         every invariant x action, strengthening made sound
 
@@ -39,7 +38,7 @@ from .symbolic.engine import SymGame, holds
 from .symbolic.lemmas import facts
 from .symbolic.replay import confirm
 from .symbolic.state import SymState, domain, fresh, initial
-from .verdicts import Bounded, Proved, Unknown, Verdict, Violated, Witness
+from .verdicts import Bounded, Proved, Unknown, Verdict, Violated
 
 Term: TypeAlias = "z3.ExprRef | int | bool"   # a symbolic value: a Z3 term, or a constant folded in Python
 Result = TypeVar("Result")
@@ -597,14 +596,14 @@ def joint(ir: dict, cells: dict[tuple[str, str], Verdict]) -> None:
 
 # ---- bounded model checking ---------------------------------------------------------------
 
-def _step_all(edition: interpreter.Edition, acts: list[Action], state: SymState, k: int, abstract: bool = False,
+def _step_all(edition: interpreter.Edition, acts: list[Action], state: SymState, k: int,
               built: list | None = None) -> tuple:
-    """The disjunctive transition at step k: (selector, next state vars, constraints,
-    games[, stuck]). With `abstract`, a bankruptcy is not computed: `stuck` is the condition
-    that the step takes such a path, which the constraints leave out (the caller must ask
-    whether it is reachable and stop there). With
-    `built` (each action's step on `fresh(edition, players)`, as `_sym_step` builds it), `state` must
-    be a fresh state too: the steps are renamed onto it, not built again (the same terms)."""
+    """The disjunctive transition at step k: (selector, next state vars, constraints, games,
+    stuck). A bankruptcy is not computed: `stuck` is the condition that the step takes such
+    a path, which the constraints leave out (the caller must ask whether it is reachable and
+    stop there). With `built` (each action's step on `fresh(edition, players)`, as
+    `_sym_step` builds it), `state` must be a fresh state too: the steps are renamed onto
+    it, not built again (the same terms)."""
     nxt = fresh(edition, state.players, prefix=f"s{k + 1}.")
     sel = z3.Int(f"sel{k}")
     rename = None if built is None else \
@@ -612,11 +611,11 @@ def _step_all(edition: interpreter.Edition, acts: list[Action], state: SymState,
     options, games, stuck = [], [], []
     for j, act in enumerate(acts):
         tag = f"s{k}.{j}."
-        game = act.step(edition, state, tag=tag, abstract_bankruptcy=abstract) if built is None else built[j]
+        game = act.step(edition, state, tag=tag, abstract_bankruptcy=True) if built is None else built[j]
         a, b = game.state.values(), nxt.values()
         eqs = [terms.lift(terms.eq(a[n], b[n])) for n in a]
         bankrupt = z3.And(sel == j, terms.lift(game.state.ok), terms.lift(game.state.unsupported)) \
-            if abstract and game.reasons else None
+            if game.reasons else None
         option = z3.And(sel == j, terms.lift(game.state.ok), terms.lift(terms.not_(game.state.unsupported)), *eqs)
         if built is not None:
             game, option, bankrupt = _renamed(game, tag, rename or [], option, bankrupt)
@@ -624,9 +623,7 @@ def _step_all(edition: interpreter.Edition, acts: list[Action], state: SymState,
             stuck.append(bankrupt)
         options.append(option)
         games.append(game)
-    if abstract:
-        return sel, nxt, z3.Or(*options), games, (z3.Or(*stuck) if stuck else z3.BoolVal(False))
-    return sel, nxt, z3.Or(*options), games
+    return sel, nxt, z3.Or(*options), games, (z3.Or(*stuck) if stuck else z3.BoolVal(False))
 
 
 def _renamed(game: SymGame, tag: str, rename: list, *exprs: z3.ExprRef | None) -> tuple:
@@ -650,7 +647,7 @@ def _chain_step(edition: interpreter.Edition, acts: list[Action], state: SymStat
         built = [_sym_step(edition, act, state.players, _fresh(edition, state.players)) for act in acts] if k else None
         if built is not None and None in built:
             built = None                  # a step not supported: built again, to say why
-        _CHAINS[key] = _step_all(edition, acts, state, k, abstract=True, built=built)
+        _CHAINS[key] = _step_all(edition, acts, state, k, built=built)
     return _CHAINS[key]
 
 
@@ -949,63 +946,3 @@ def _trace(edition: interpreter.Edition, acts: list[Action], model: z3.ModelRef,
     if not ok:
         return Unknown(f"a violation the interpreter does not confirm: {why}")
     return Violated(steps, f"`{inv['name']}` is false after step {len(steps)}")
-
-
-@unsupported_is_unknown
-def witness(ir: dict, target: str | dict | Action, players: int, depth: int = 3,
-            actions: list[Action] | None = None) -> Witness | Unknown:
-    """A reachability witness from the start state, within `depth` actions: for an action,
-    a state where its guard holds; for an invariant, a state where its premise holds (the
-    left side of its top-level implication `not A or B` / `A => B`, else the whole
-    invariant's non-trivial part: a state where its body is not vacuously true)."""
-    edition = playable(ir)
-    acts = actions if actions is not None else catalogue(ir, players, edition)
-    start = initial(edition, players)
-    if isinstance(target, Action) or (isinstance(target, str) and any(a.name == target for a in acts)):
-        act = _action(ir, target, players)
-
-        def goal(state: SymState) -> Term:
-            return act.step(edition, state, tag="w.").state.ok
-        name = act.name
-    else:
-        inv = _invariant(ir, target)
-        premise = premise_of(inv["body"])
-
-        def goal(state: SymState) -> Term:
-            return holds(edition, {"body": premise}, state)
-        name = inv["name"]
-    solver = _solver(z3.main_ctx())
-    states = [start]
-    if terms.concrete(goal(start)) is True:
-        return Witness(name, True, [], "at the start")
-    for k in range(depth):
-        sel, nxt, trans, _ = _step_all(edition, acts, states[-1], k)
-        solver.add(trans)
-        states.append(nxt)
-        solver.push()
-        solver.add(terms.lift(goal(nxt)))
-        result, why = _check(solver)
-        if result == z3.sat:
-            m = solver.model()
-            trace = [acts[m.eval(z3.Int(f"sel{i}"), model_completion=True).as_long()].name for i in range(k + 1)]
-            return Witness(name, True, trace, f"reached in {k + 1} steps")
-        solver.pop()
-        if result == z3.unknown:
-            return Witness(name, False, [], f"solver: {why}")
-    return Witness(name, False, [], f"not reached within {depth} actions of the start")
-
-
-def premise_of(body: dict) -> dict:
-    """The condition under which an invariant says something: for `all(x in S: not A or B)`
-    it is `any(x in S: A)`; for `all(x in S: A or B)` it is `any(x in S: not A)`."""
-    if body.get("expr") == "agg" and body.get("function") == "all":
-        inner = premise_of(body["body"])
-        return {"expr": "agg", "function": "any", "var": body["var"], "over": body["over"], "body": inner}
-    if body.get("expr") == "bin" and body.get("operator") == "or":
-        left = body["left"]
-        if left.get("expr") == "not":
-            return left["operand"]
-        return {"expr": "not", "operand": left}
-    if body.get("expr") == "bin" and body.get("operator") == "and":
-        return premise_of(body["left"])
-    return {"expr": "bool", "value": True}

@@ -54,18 +54,4 @@ class Unknown:
         return out
 
 
-@dataclass
-class Witness:
-    """A reachability witness: a state reached from the start by `trace` in which the
-    action's guard (or the invariant's premise) holds; `found` False with a reason when
-    none was found within the bound."""
-    target: str
-    found: bool
-    trace: list = field(default_factory=list)
-    reason: str = ""
-
-    def to_json(self) -> dict:
-        return {"target": self.target, "found": self.found, "trace": self.trace, "reason": self.reason}
-
-
 Verdict = Proved | Bounded | Violated | Unknown

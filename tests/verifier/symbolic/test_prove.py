@@ -314,8 +314,8 @@ def test_a_bounded_checks_later_steps_are_the_proofs_steps_renamed(ir):
     acts = [a for a in catalogue(ir, 2, ed) if a.name in ("roll", "buy", "rent:lot", "card:chance:0")]
     s1 = fresh(ed, 2, prefix="s1.")
     built = [prove._sym_step(ed, a, 2, prove._fresh(ed, 2)) for a in acts]
-    direct, renamed = prove._step_all(ed, acts, s1, 1, abstract=True), \
-        prove._step_all(ed, acts, s1, 1, abstract=True, built=built)
+    direct, renamed = prove._step_all(ed, acts, s1, 1), \
+        prove._step_all(ed, acts, s1, 1, built=built)
     assert direct[2].eq(renamed[2]) and direct[4].eq(renamed[4])
     assert [sorted(g.choices) for g in direct[3]] == [sorted(g.choices) for g in renamed[3]]
     assert all(g.choices[k].eq(h.choices[k]) for g, h in zip(direct[3], renamed[3], strict=True) for k in g.choices)

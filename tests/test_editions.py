@@ -1,9 +1,8 @@
 """The bundled classic editions: their data against the reference files, and the
 principle that no edition fact lives in Python.
 
-The reference data (`shared/reference/*.yaml`) lives beside the repository, in the
-shared source folder; tests that need it are skipped with a clear reason when it is
-absent (an installed package, a bare checkout).
+The reference data (`tests/reference/*.yaml`, public board data with its sources) is in
+the repository, so a fresh clone checks the editions against it.
 """
 from __future__ import annotations
 
@@ -19,8 +18,7 @@ yaml = pytest.importorskip("yaml", reason="PyYAML is needed to read the referenc
 grammar = pytest.importorskip("grammar", reason="the compiler (grammar package) is not installed")
 
 REPO = Path(__file__).resolve().parents[1]
-SHARED = Path(__file__).resolve().parents[2] / "shared"
-REFERENCE = SHARED / "reference"
+REFERENCE = Path(__file__).resolve().parent / "reference"     # public board data (its README says whence)
 
 CONCRETE_CLASSIC = ["classic-us", "classic-se", "classic-nl"]
 
@@ -57,11 +55,8 @@ def compiled(edition: str) -> dict:
 
 
 def reference(edition: str) -> dict:
-    """The reference YAML of an edition, or skip when the shared folder is absent."""
-    path = REFERENCE / f"{edition}.yaml"
-    if not path.is_file():
-        pytest.skip(f"reference data {path} not found (the shared/ folder beside the repository is absent)")
-    return yaml.safe_load(path.read_text(encoding="utf-8"))
+    """The reference YAML of an edition."""
+    return yaml.safe_load((REFERENCE / f"{edition}.yaml").read_text(encoding="utf-8"))
 
 
 def _squares_by_index(ir: dict) -> dict[int, dict]:
@@ -72,7 +67,7 @@ def _squares_by_index(ir: dict) -> dict[int, dict]:
 
 def test_classic_us_deeds_match_reference():
     """Board data rule: every US deed amount (price, mortgage, house cost, rents) is the
-    one in shared/reference/classic-us.yaml; station rents are its railroad_rent, utility
+    one in tests/reference/classic-us.yaml; station rents are its railroad_rent, utility
     multipliers its utility_multiplier."""
     ref = reference("classic-us")
     squares = _squares_by_index(compiled("classic-us"))

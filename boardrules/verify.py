@@ -14,7 +14,7 @@ from grammar.lookup import concrete_editions
 from interpreter import ReplayError
 from verifier import atomic
 from verifier import trace as traces
-from verifier.verify import exploration, explored, proofs, render, to_json
+from verifier.verify import exploration, explored, proofs, render, target, to_json
 
 from .editions import UsageError, load, variant_targets
 from .logfile import _error
@@ -55,7 +55,7 @@ def run(specs: tuple[str, ...], as_json: bool, depth: int, examples: int | None,
             for i, result in pool.imap_unordered(_numbered, enumerate(tasks), chunksize=1):
                 done[i] = result
                 part, job = tasks[i]
-                bar.set_postfix_str(f"{_target(job)} {part} done", refresh=False)
+                bar.set_postfix_str(f"{target(job[0])} {part} done", refresh=False)
                 bar.update()
     finally:
         # a worker ended while writing a trace leaves its temporary file
@@ -80,11 +80,6 @@ def _numbered(task: tuple[int, tuple]) -> tuple[int, object]:
     """`_part` of a numbered task, with its number: the parts come back as they finish."""
     i, part = task
     return i, _part(part)
-
-
-def _target(job: tuple) -> str:
-    ir = job[0]
-    return ir["edition"]["key"] + "".join(f"+{v}" for v in ir["edition"].get("variants") or ())
 
 
 COLUMNS = ("proved", "bounded", "violated", "unknown")

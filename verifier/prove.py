@@ -218,6 +218,13 @@ class Own:
         """`term` (of the main context, or a constant) in this context."""
         return terms.lift(term).translate(self.ctx)
 
+    def solver(self, *known: Term) -> z3.Solver:
+        """A plain solver in this context holding `known` (main-context terms; a constant
+        true is left out)."""
+        solver = _solver(self.ctx)
+        solver.add(*[self.term(term) for term in known if term is not True])
+        return solver
+
     def query(self, *assertions: z3.BoolRef, effort: Effort | None = None
               ) -> tuple[z3.CheckSatResult, str, z3.ModelRef | None]:
         """One query (terms of this context) in a solver of its own, thrown away after:
@@ -461,9 +468,8 @@ def _unmodelled_path(ir: dict, edition: interpreter.Edition, act: Action, player
         _STEPS[key] = ""
         if whole.state.unsupported is not False and whole.state.ok is not False:
             own = Own()       # the action's own: every built-in invariant's cell reads its answer
-            solver = _solver(own.ctx)
             known = [_before(edition, x, players, s0) for x in facts(ir) if _built_in(x)]
-            solver.add(*[own.term(term) for term in (_domain(edition, players, s0), *known) if term is not True])
+            solver = own.solver(_domain(edition, players, s0), *known)
             solver.push()
             solver.add(own.term(whole.state.ok), own.term(whole.state.unsupported))
             result, _ = _check(solver)
@@ -509,8 +515,7 @@ def can_happen(ir: dict, action: str | Action, players: int) -> bool | None:
     except Unsupported:
         return None
     own = Own()
-    solver = _solver(own.ctx)
-    solver.add(*[own.term(term) for term in known if term is not True])
+    solver = own.solver(*known)
     solver.push()       # the incremental solver: it decides these queries where the other does not
     solver.add(own.term(whole.state.ok))
     result = _check(solver)[0]
@@ -535,8 +540,7 @@ def same_step(ir: dict, other: dict, action: str | Action, players: int) -> bool
     differs = [terms.lift(a[name]) != terms.lift(b[name]) for name in a]
     mine_ok, theirs_ok = terms.lift(mine.state.ok), terms.lift(theirs.state.ok)
     own = Own()
-    solver = _solver(own.ctx)
-    solver.add(*[own.term(term) for term in known if term is not True])
+    solver = own.solver(*known)
     solver.add(own.term(z3.Or(mine_ok != theirs_ok, z3.And(mine_ok, z3.Or(*differs)))))
     result = _check(solver)[0]
     return True if result == z3.unsat else False if result == z3.sat else None

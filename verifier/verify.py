@@ -81,13 +81,18 @@ def proofs(ir: dict, spec: str, players: int = 2, depth: int = 2, trace_dir: Pat
     two halves of `verify` are independent, so `boardrules verify` runs them side by side."""
     began = time.perf_counter()
     invs = [{"name": x["name"], "text": x["text"], "origin": x["origin"]} for x in ir["invariants"]]
-    laid = "".join(f"+{v}" for v in ir["edition"].get("variants") or ())      # `classic-se+short`
-    report = Report(ir["edition"]["key"] + laid, spec, players, depth, invs, [START] if prove else [],
+    laid = ir["edition"].get("variants")
+    report = Report(target(ir), spec, players, depth, invs, [START] if prove else [],
                     texts=disagreements(ir), examples=None if laid else run_all(ir))
     if prove:
         _prove(ir, report, trace_dir)
     report.seconds = time.perf_counter() - began
     return report
+
+
+def target(ir: dict) -> str:
+    """What a report is of: the edition, and each variant laid over it (`classic-se+short`)."""
+    return ir["edition"]["key"] + "".join(f"+{v}" for v in ir["edition"].get("variants") or ())
 
 
 def exploration(ir: dict, spec: str, examples: int | None = None, trace_dir: Path = Path("traces"),

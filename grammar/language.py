@@ -132,9 +132,11 @@ SECTIONS: dict[str, dict[str, Key]] = {
             "sits_out": Key("formula", required=False)},          # a player it holds for takes no more turns
     "rent": {"lot": Key("rent"), "station": Key("rent"), "utility": Key("rent")},
     # What the game's printed parts say, for the verifier to read the rules against
-    # (verifier/texts.py): the words the cards and squares use for "you pay" and "you
-    # receive", in the edition's own language.
-    "wording": {"pay": Key("texts", required=False), "collect": Key("texts", required=False)},
+    # (grammar/printed.py): the words the cards and squares use for "you pay" and "you
+    # receive", for "not" (`negation`: "do not collect"), and for the parties they name (the bank,
+    # each player, the owner), in the edition's own language.
+    "wording": {key: Key("texts", required=False)
+                for key in ("pay", "collect", "negation", "bank", "players", "owner")},
     # The box's contents as the rule book prints them, each line (`houses = "..."`) under
     # the count it states; `cards` has one line per deck, in the order of the decks.
     "box": {"source": Key("text", required=False), "houses": Key("texts", required=False),

@@ -279,10 +279,15 @@ class Statistic:
 
 @dataclass(frozen=True, slots=True)
 class Wording:
-    """The verbs the edition's printed texts use for paying and collecting (verifier/texts.py)."""
+    """The words the edition's printed texts use for paying and collecting, for "not", and
+    for the parties they name (grammar/printed.py)."""
 
     pay: tuple[str, ...] | None = None
     collect: tuple[str, ...] | None = None
+    negation: tuple[str, ...] | None = None
+    bank: tuple[str, ...] | None = None
+    players: tuple[str, ...] | None = None
+    owner: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -201,7 +201,7 @@ CASES = [
     Case("missing_required_setting", "a concrete edition sets every required setting",
          without("jail {\n  fine = 50\n}\n"), "E402", 5, 1),
     Case("missing_square_name", "a concrete edition names every square",
-         US.replace('square  chance_1     "Chance"', "square  chance_1"), "E402", 85, 11),
+         US.replace('square  chance_1     "Chance"', "square  chance_1"), "E402", 90, 11),
     Case("empty_group", "a group has at least one square",
          'abstract edition tiny\ngroup brown { kind = lot }\nboard { square go }\n', "E403", 2, 7),
     # ---- per-player state, hooks, variants

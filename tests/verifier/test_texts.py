@@ -9,7 +9,8 @@ from boardrules.editions import load
 from grammar.lookup import concrete_editions
 from verifier.texts import disagreements
 
-WORDING = {"pay": ["betaal", "boete"], "collect": ["ontvangt", "betaalt u"]}
+WORDING = {"pay": ["betaal", "boete"], "collect": ["ontvangt", "betaalt u"], "negation": ["geen"],
+           "bank": ["bank"], "players": ["iedere speler"]}
 
 
 def _edition(text: str, effect: list, squares: list | None = None, box: dict | None = None) -> dict:
@@ -82,6 +83,33 @@ def test_the_words_before_an_amount_say_who_pays_it():
     assert disagreements(_edition(drunk, _pay(20))) == []
     assert disagreements(_edition(drunk, _collect(20))) == [
         "card 0 of `chest`: the text says `boete` 20, the effect pays it to the player"]
+
+
+def test_a_word_of_not_says_the_amount_is_not_paid():
+    """Issue 18 item 6, negation: "u ontvangt geen € 200" (classic-nl's go-to-jail cards) pays
+    nothing: the effect need not move the amount, and must not pay it."""
+    assert disagreements(_edition("Vergissing, u ontvangt geen € 200", [])) == []
+    assert disagreements(_edition("Vergissing, u ontvangt geen € 200", _collect(200))) == [
+        "card 0 of `chest`: the text says `ontvangt geen` 200, the effect pays it to the player"]
+
+
+def test_the_party_a_text_names_is_the_transfers_other_side():
+    """Issue 18 item 6, payer and payee: classic-nl's "U bent jarig en ontvangt van iedere
+    speler € 10" is paid by each other player, "De bank betaalt u € 50" by the bank; a text
+    that names no party is not read for one."""
+    birthday = [{"stmt": "for", "var": "p", "over": {"expr": "var", "name": "others"}, "body": [_move(10, P, ME)]}]
+    assert disagreements(_edition("U ontvangt van iedere speler € 10", _collect(10))) == [
+        "card 0 of `chest`: the text says `iedere speler` for 10, the effect takes 10 from the bank"]
+    assert disagreements(_edition("De bank betaalt u € 10", birthday)) == [
+        "card 0 of `chest`: the text says `bank` for 10, the effect takes 10 from each player"]
+    assert disagreements(_edition("U ontvangt € 10", birthday)) == []
+    # the nearest party word in the amount's sentence: each player here, the bank in the next
+    two = _pay(25) + [{"stmt": "for", "var": "p", "over": {"expr": "var", "name": "others"},
+                       "body": [_move(10, ME, P)]}]
+    assert disagreements(_edition("Betaal iedere speler € 10. Betaal de bank € 25", two)) == []
+    assert disagreements(_edition("Betaal de bank € 10. Betaal iedere speler € 25", two)) == [
+        "card 0 of `chest`: the text says `iedere speler` for 25, the effect pays 25 to the bank",
+        "card 0 of `chest`: the text says `bank` for 10, the effect pays 10 to each player"]
 
 
 def test_a_square_is_read_like_a_card_its_landing_and_passing_transfers_together():

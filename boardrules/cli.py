@@ -17,6 +17,8 @@ from spec import Refusal, bundled, resolve_variant
 from verifier import atomic, trace
 
 from . import simulate as simulation
+from .checked import Checked
+from .checked import text as checked_text
 from .editions import Loaded, UsageError, load
 from .logfile import check_seats, read_json, read_log
 from .narrate import narrate, simulation_report, standings_table
@@ -64,23 +66,27 @@ def editions() -> None:
 @main.command()
 @click.argument("specs", nargs=-1, required=True)
 @click.option("--ir", "show_ir", is_flag=True, help="Print the compiled IR as JSON.")
+@click.option("--strict", is_flag=True, help="Make every warning an error: exit status 2 on any.")
 @VARIANT
-def check(specs: tuple[str, ...], show_ir: bool, variants: tuple[str, ...]) -> None:
-    """Compile each SPEC (an edition id or a .rules path), with any variants, and report errors."""
-    failed = False
+def check(specs: tuple[str, ...], show_ir: bool, strict: bool, variants: tuple[str, ...]) -> None:
+    """Compile each SPEC (an edition id or a .rules path), with any variants, and report errors and warnings."""
     overlays = [resolve_variant(v) for v in variants]
+    results = []
     for spec in specs:
+        checked = Checked(spec, variants)
         try:
-            ir = grammar.compile_file(resolve(spec), overlays)
+            checked.ir, checked.diagnostics = grammar.check_file(resolve(spec), overlays)
         except grammar.SpecError as error:
-            click.echo(error.render(), err=True)
-            failed = True
-            continue
-        if show_ir:
-            click.echo(json.dumps(ir, ensure_ascii=False, indent=2))
-        else:
-            click.echo(f"ok: {spec}" + "".join(f" --variant {v}" for v in variants))
-    if failed:
+            checked.diagnostics = error.diagnostics
+        results.append(checked.strict() if strict else checked)
+        out, err = checked_text(results[-1])
+        if err:
+            click.echo(err, err=True)
+        if show_ir and checked.ir is not None:
+            click.echo(json.dumps(checked.ir, ensure_ascii=False, indent=2))
+        elif out:
+            click.echo(out)
+    if any(result.failed for result in results):
         sys.exit(2)
 
 

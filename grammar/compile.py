@@ -1,4 +1,5 @@
-"""Spec text or file -> checked IR: parse, resolve `extends`, lower, validate against the schema."""
+"""Spec text or file -> checked IR: parse, resolve `extends`, lower, validate against the schema;
+and, for `check`, the lints of an edition that compiles (grammar/lints.py)."""
 from __future__ import annotations
 
 import gc
@@ -8,6 +9,7 @@ from typing import Callable, Iterator, Sequence
 
 from grammar.diagnostics import Diagnostic, Source, SpecError
 from grammar.extend import extend, overlay, read
+from grammar.lints import lints
 from grammar.lower import lower
 from grammar.parse import parse
 from grammar.sanity import sanity
@@ -17,19 +19,31 @@ from grammar.schema import first_problem
 def compile_file(path: str | Path, variants: Sequence[str | Path] = ()) -> dict:
     """The IR of the edition in `path` (its parent is looked up beside it, then in `spec/`),
     with the variant files `variants` laid over it in order."""
-    path = Path(path)
-    return _guarded(str(path), lambda: _compile(read(path), path.parent, (path.resolve(),), variants))
+    return check_file(path, variants, lint=False)[0]
 
 
 def compile_text(text: str, filename: str = "<spec>", variants: Sequence[str | Path] = ()) -> dict:
     """The IR of a spec given as text; `filename` is shown in errors and locates the parent."""
+    return check_text(text, filename, variants, lint=False)[0]
+
+
+def check_file(path: str | Path, variants: Sequence[str | Path] = (),
+               lint: bool = True) -> tuple[dict, list[Diagnostic]]:
+    """`compile_file` and the edition's warnings (none unless `lint`)."""
+    path = Path(path)
+    return _guarded(str(path), lambda: _compile(read(path), path.parent, (path.resolve(),), variants, lint))
+
+
+def check_text(text: str, filename: str = "<spec>", variants: Sequence[str | Path] = (),
+               lint: bool = True) -> tuple[dict, list[Diagnostic]]:
+    """`compile_text` and the edition's warnings (none unless `lint`)."""
     directory = None if filename.startswith("<") else Path(filename).parent
     chain = () if directory is None else (Path(filename).resolve(),)
-    return _guarded(filename, lambda: _compile(Source(filename, text), directory, chain, variants))
+    return _guarded(filename, lambda: _compile(Source(filename, text), directory, chain, variants, lint))
 
 
 def _compile(source: Source, directory: Path | None, chain: tuple[Path, ...],
-             variants: Sequence[str | Path] = ()) -> dict:
+             variants: Sequence[str | Path] = (), lint: bool = False) -> tuple[dict, list[Diagnostic]]:
     edition = extend(parse(source), directory, chain)
     if variants:
         edition = overlay(edition, [parse(read(Path(v))) for v in variants])
@@ -42,10 +56,10 @@ def _compile(source: Source, directory: Path | None, chain: tuple[Path, ...],
     problems = sanity(edition, ir)
     if problems:
         raise SpecError(problems)
-    return ir
+    return ir, lints(edition, ir) if lint else []
 
 
-def _guarded(name: str, run: Callable[[], dict]) -> dict:
+def _guarded(name: str, run: Callable[[], tuple[dict, list[Diagnostic]]]) -> tuple[dict, list[Diagnostic]]:
     """Run a compile so that no Python traceback reaches the spec writer."""
     try:
         with _collector_paused():

@@ -49,15 +49,24 @@ class Span:
     end_line: int
     end_column: int
 
+    def words(self) -> str:
+        """The words the span covers on its first line (a message quotes them)."""
+        line = self.source.line(self.line)
+        end = self.end_column if self.end_line == self.line else len(line) + 1
+        return line[self.column - 1:end - 1]
+
 
 @dataclass(frozen=True)
 class Diagnostic:
-    """One error: code, message, place and hint.
+    """One error or warning: code, message, place and hint.
 
     `file`, `line` and `column` say where (line and column may be None for an error about
     a whole file); `width` is how many carets to draw; `text` is the source line, kept
     so that the frame renders without reading the file again; `note` says where else the
-    error shows (where the parser noticed an unclosed `{`).
+    error shows (where the parser noticed an unclosed `{`). `end_line` and `end_column`
+    (exclusive) are where the words at fault end, for an editor that underlines them.
+    `severity` is `error`, or
+    `warning` for a lint (a `W` code), which `check` reports without failing.
     """
 
     code: str
@@ -69,18 +78,22 @@ class Diagnostic:
     width: int = 1
     text: str | None = field(default=None, repr=False)
     note: str | None = None
+    severity: str = "error"
+    end_line: int | None = None
+    end_column: int | None = None
 
     @classmethod
-    def at(cls, code: str, message: str, span: Span, hint: str | None = None, note: str | None = None) -> Diagnostic:
+    def at(cls, code: str, message: str, span: Span, hint: str | None = None, note: str | None = None,
+           severity: str = "error") -> Diagnostic:
         """A diagnostic that underlines `span` (to the end of its first line if it runs on)."""
         text = span.source.line(span.line)
         end = span.end_column if span.end_line == span.line else len(text) + 1
         return cls(code, message, span.source.name, span.line, span.column, hint,
-                   max(1, end - span.column), text, note)
+                   max(1, end - span.column), text, note, severity, span.end_line, span.end_column)
 
     def render(self) -> str:
         """The error as a person reads it: header, place, source line, caret, hint."""
-        out = [f"error[{self.code}]: {self.message}"]
+        out = [f"{self.severity}[{self.code}]: {self.message}"]
         number = str(self.line) if self.line else ""
         pad = " " * max(1, len(number))
         text = self.text if self.text is not None else _line_of(self.file, self.line)

@@ -18,8 +18,8 @@ of the two:
   of a `for` loop, the deed's owner, the pot).
 
 Amounts are read in the edition's own `money.format` and `money.thousands`; the only words
-read are the edition's own `wording`. `verify` lists them with the box's and the deeds'
-printed facts (verifier/texts.py).
+read are the edition's own `wording`. `check` warns of each (W103, located in the text) and
+`verify` lists them with the box's and the deeds' printed facts (verifier/texts.py).
 """
 from __future__ import annotations
 

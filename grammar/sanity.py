@@ -25,7 +25,7 @@ from grammar.bounds import (
     point,
     without,
 )
-from grammar.diagnostics import Diagnostic, Span
+from grammar.diagnostics import Diagnostic
 from grammar.extend import MergedSpec
 from grammar.moves import Moves
 
@@ -44,7 +44,7 @@ def sanity(edition: MergedSpec, ir: dict) -> list[Diagnostic]:
         found.setdefault((diagnostic.file, diagnostic.line, diagnostic.column), diagnostic)
 
     def divisor(node: syntax.Expr, bounds: Bounds) -> None:
-        words = _words(node.span)
+        words = node.span.words()
         if bounds.value == 0:
             report(Diagnostic.at("E309", f"division by zero: `{words}` is always 0", node.span,
                                  "divide by a number other than 0"))
@@ -58,7 +58,7 @@ def sanity(edition: MergedSpec, ir: dict) -> list[Diagnostic]:
 
     def huge(node: syntax.Expr, value: int | Fraction) -> None:
         said = f"the amount {_number(value)} is" if isinstance(node, syntax.Int) else \
-            f"`{_words(node.span)}` comes to {_number(value)}, which is"
+            f"`{node.span.words()}` comes to {_number(value)}, which is"
         report(Diagnostic.at("E310", f"{said} past {MOST}", node.span,
                              f"no amount or count of a game comes near {MOST}: check the number"))
 
@@ -227,13 +227,6 @@ def _number(value: Fraction | int) -> str:
     """A number as a spec writes it (`1_000_000`); a very long one by its size."""
     text = f"{int(value):_}" if Fraction(value).denominator == 1 else str(value)
     return text if len(text) <= 2 * len(MOST) else f"a number of {len(str(abs(int(value))))} digits"
-
-
-def _words(span: Span) -> str:
-    """The words a span covers on its first line."""
-    line = span.source.line(span.line)
-    end = span.end_column if span.end_line == span.line else len(line) + 1
-    return line[span.column - 1:end - 1]
 
 
 # ---- what the IR says of the names' values ------------------------------------------------------

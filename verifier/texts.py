@@ -4,7 +4,7 @@ rule book lists what is in the box (`32 hus`). Each is a statement independent o
 that carry it out, so a disagreement is a mistake in one of the two:
 
 - a card's or square's text whose amounts, direction, negation or parties its effect does
-  not carry out (read by grammar/printed.py);
+  not carry out (read by grammar/printed.py, which `check` warns of too: W103);
 - a count of the box's contents (`box`) that is not the rules' (the bank's houses and
   hotels, the deeds on the board, `game.tokens`, `game.dice`, each deck's cards);
 - a lot's title deed, which prints one rent per level (unbuilt, 1 to `building.max_houses`

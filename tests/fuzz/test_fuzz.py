@@ -91,7 +91,7 @@ def _invoke(args: list[str]) -> dict:
         signal.setitimer(signal.ITIMER_REAL, 0)
     error = result.exception
     return {
-        "args": args, "exit": result.exit_code, "output": result.output, "stderr": result.stderr,
+        "args": args, "exit": result.exit_code, "output": result.stdout, "stderr": result.stderr,
         "exception": None if error is None or isinstance(error, SystemExit) else repr(error),
         "trace": "".join(traceback.format_exception(*result.exc_info))
         if error is not None and not isinstance(error, SystemExit) else "",

@@ -18,6 +18,8 @@ from verifier import atomic, trace
 
 from . import simulate as simulation
 from .checked import Checked
+from .checked import as_json as checked_json
+from .checked import as_sarif as checked_sarif
 from .checked import text as checked_text
 from .editions import Loaded, UsageError, load
 from .logfile import check_seats, read_json, read_log
@@ -67,9 +69,18 @@ def editions() -> None:
 @click.argument("specs", nargs=-1, required=True)
 @click.option("--ir", "show_ir", is_flag=True, help="Print the compiled IR as JSON.")
 @click.option("--strict", is_flag=True, help="Make every warning an error: exit status 2 on any.")
+@click.option("--json", "as_json", is_flag=True, help="Print every error and warning as JSON (--format json).")
+@click.option("--format", "form", type=click.Choice(["text", "json", "sarif"]), default="text", show_default=True,
+              help="text for people; json or sarif (SARIF 2.1.0) for editors and CI, on standard output.")
 @VARIANT
-def check(specs: tuple[str, ...], show_ir: bool, strict: bool, variants: tuple[str, ...]) -> None:
+def check(specs: tuple[str, ...], show_ir: bool, strict: bool, as_json: bool, form: str,
+          variants: tuple[str, ...]) -> None:
     """Compile each SPEC (an edition id or a .rules path), with any variants, and report errors and warnings."""
+    if as_json and form == "sarif":
+        raise UsageError("--json and --format sarif ask for two formats", "give one of them")
+    form = "json" if as_json else form
+    if show_ir and form != "text":
+        raise UsageError(f"--ir prints the IR, --format {form} the diagnostics", "give one of them")
     overlays = [resolve_variant(v) for v in variants]
     results = []
     for spec in specs:
@@ -79,13 +90,16 @@ def check(specs: tuple[str, ...], show_ir: bool, strict: bool, variants: tuple[s
         except grammar.SpecError as error:
             checked.diagnostics = error.diagnostics
         results.append(checked.strict() if strict else checked)
-        out, err = checked_text(results[-1])
-        if err:
-            click.echo(err, err=True)
-        if show_ir and checked.ir is not None:
-            click.echo(json.dumps(checked.ir, ensure_ascii=False, indent=2))
-        elif out:
-            click.echo(out)
+        if form == "text":
+            out, err = checked_text(results[-1])
+            if err:
+                click.echo(err, err=True)
+            if show_ir and checked.ir is not None:
+                click.echo(json.dumps(checked.ir, ensure_ascii=False, indent=2))
+            elif out:
+                click.echo(out)
+    if form != "text":
+        click.echo(checked_json(results, strict) if form == "json" else checked_sarif(results))
     if any(result.failed for result in results):
         sys.exit(2)
 

@@ -64,8 +64,8 @@ class Diagnostic:
     a whole file); `width` is how many carets to draw; `text` is the source line, kept
     so that the frame renders without reading the file again; `note` says where else the
     error shows (where the parser noticed an unclosed `{`). `end_line` and `end_column`
-    (exclusive) are where the words at fault end, for an editor that underlines them.
-    `severity` is `error`, or
+    (exclusive) are where the words at fault end, for an editor that underlines them; a
+    diagnostic made without them ends where its carets do. `severity` is `error`, or
     `warning` for a lint (a `W` code), which `check` reports without failing.
     """
 
@@ -90,6 +90,19 @@ class Diagnostic:
         end = span.end_column if span.end_line == span.line else len(text) + 1
         return cls(code, message, span.source.name, span.line, span.column, hint,
                    max(1, end - span.column), text, note, severity, span.end_line, span.end_column)
+
+    def end(self) -> tuple[int | None, int | None]:
+        """Where the words at fault end (line, exclusive column): the span's end, else the carets'."""
+        if self.end_line is not None:
+            return self.end_line, self.end_column
+        return self.line, None if self.column is None else self.column + self.width
+
+    def as_json(self) -> dict:
+        """The diagnostic as data, for an editor or CI (`boardrules check --json`, docs/command-line.md)."""
+        end_line, end_column = self.end()
+        return {"code": self.code, "severity": self.severity, "file": None if self.file is None else shown(self.file),
+                "line": self.line, "column": self.column, "end_line": end_line, "end_column": end_column,
+                "message": self.message, "hint": self.hint, "note": self.note}
 
     def render(self) -> str:
         """The error as a person reads it: header, place, source line, caret, hint."""

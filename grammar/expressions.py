@@ -56,6 +56,8 @@ class Lowering:
     def __init__(self, names: Names):
         self.names = names
         self.callable_procedures: set[str] | None = None   # inside a procedure: those written above it
+        self.before = False       # lowering a step property's body: `old` may be used
+        self.in_old = False       # lowering the operand of an `old`
 
     def error(self, code: str, message: str, span: Span, hint: str | None = None) -> tuple[dict, Type]:
         self.names.report(Diagnostic.at(code, message, span, hint))
@@ -226,6 +228,8 @@ class Lowering:
 
     def call(self, node: syntax.Call, scope: Scope) -> tuple[dict, Type]:
         fn = node.fn.text
+        if fn == "old" and fn not in self.names.formulas:
+            return self.old(node, scope)
         if fn in lang.BUILTINS:
             params, result = lang.BUILTINS[fn]
         elif fn in self.names.formulas:
@@ -254,6 +258,25 @@ class Lowering:
         if fn == "die":
             self.die_number(node.args[0])
         return {"expr": "call", "function": fn, "args": args}, result
+
+    def old(self, node: syntax.Call, scope: Scope) -> tuple[dict, Type]:
+        """`old(e)`: `e` in the state before the step, in a step property only (and not
+        inside another `old`: the state before is one state)."""
+        if not self.before:
+            return self.error("E311", "`old` outside a step property", node.fn.span,
+                              "`old(e)` reads the state before a step: write it in `step NAME \"...\" on KIND = ...`")
+        if self.in_old:
+            return self.error("E311", "`old` inside `old`", node.fn.span,
+                              "the operand of `old` is read in the state before the step already")
+        if len(node.args) != 1:
+            return self.error("E305", f"`old` takes 1 argument, given {len(node.args)}", node.span,
+                              "`old(e)`: one expression")
+        self.in_old = True
+        try:
+            ir, t = self.expr(node.args[0], scope)
+        finally:
+            self.in_old = False
+        return {"expr": "old", "operand": ir}, t
 
     def die_number(self, number: syntax.Expr) -> None:
         """`die(N)` with N written as a number names one of the game's dice (a computed N

@@ -27,6 +27,7 @@ class MergedSpec:
     decisions: dict[str, syntax.Decide] = field(default_factory=dict)
     formulas: dict[str, syntax.Formula] = field(default_factory=dict)
     invariants: dict[str, tuple[str, syntax.Invariant]] = field(default_factory=dict)   # name -> (edition id, item)
+    steps: dict[str, tuple[str, syntax.StepProperty]] = field(default_factory=dict)     # name -> (edition id, item)
     groups: dict[str, syntax.Group] = field(default_factory=dict)
     squares: dict[str, syntax.Square] = field(default_factory=dict)
     decks: dict[str, syntax.Deck] = field(default_factory=dict)
@@ -190,8 +191,8 @@ class _Merge:
         header = self.header = file.header
         self.edition = MergedSpec(header, (parent.lineage if parent else ()) + (header.id.text,))
         if parent is not None:
-            for name in ("settings", "contested", "decisions", "formulas", "invariants", "groups", "squares",
-                         "decks", "examples"):
+            for name in ("settings", "contested", "decisions", "formulas", "invariants", "steps", "groups",
+                         "squares", "decks", "examples"):
                 getattr(self.edition, name).update(getattr(parent, name))
             for name in ("states", "pots", "areas", "procedures", "actions", "statistics"):
                 getattr(self.edition, name).update(getattr(parent, name))
@@ -242,14 +243,18 @@ class _Merge:
         if self.once("formula", item.name, "formula"):
             self.edition.formulas[item.name.text] = item
 
-    def invariant(self, item: syntax.Invariant) -> None:
+    def invariant(self, item: syntax.Invariant | syntax.StepProperty) -> None:
+        """An invariant or a step property: one name space, since both are rows of the
+        verifier's report."""
         if not self.once("invariant", item.name, "invariant"):
             return
-        if item.name.text in self.edition.invariants:
-            owner = self.edition.invariants[item.name.text][0]
+        taken = self.edition.invariants.get(item.name.text) or self.edition.steps.get(item.name.text)
+        if taken is not None:
             self.errors.append(Diagnostic.at("E211", f"duplicate invariant `{item.name.text}`", item.name.span,
-                                             f"edition `{owner}` already declares it (a child inherits its "
-                                             "parent's invariants); give yours another name"))
+                                             f"edition `{taken[0]}` already declares it (a child inherits its "
+                                             "parent's invariants and step properties); give yours another name"))
+        elif isinstance(item, syntax.StepProperty):
+            self.edition.steps[item.name.text] = (self.header.id.text, item)
         else:
             self.edition.invariants[item.name.text] = (self.header.id.text, item)
 
@@ -345,7 +350,8 @@ class _Merge:
 # How each kind of item is laid over the parent.
 _LAY: dict[type, Callable[[_Merge, Any], None]] = {
     syntax.Section: _Merge.section, syntax.Contested: _Merge.contested, syntax.Decide: _Merge.decide,
-    syntax.Formula: _Merge.formula, syntax.Invariant: _Merge.invariant, syntax.Example: _Merge.example,
+    syntax.Formula: _Merge.formula, syntax.Invariant: _Merge.invariant, syntax.StepProperty: _Merge.invariant,
+    syntax.Example: _Merge.example,
     syntax.State: _Merge.state, syntax.Hook: _Merge.hook, syntax.Setup: _Merge.setup_block, syntax.Pot: _Merge.pot,
     syntax.Area: _Merge.named, syntax.Procedure: _Merge.named, syntax.Action: _Merge.named,
     syntax.Statistic: _Merge.named, syntax.Group: _Merge.group, syntax.Board: _Merge.board, syntax.Deck: _Merge.deck,

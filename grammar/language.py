@@ -217,6 +217,21 @@ RENT_NAMES = EVERYWHERE | {
 }
 WITH_RENT_NAMES = EFFECT_NAMES | {"rent": INT, "roll": INT}
 
+# `step NAME "..." on KIND` and `on KIND(OF)`: the kinds of step a property may be scoped
+# to, each a piece the engine runs whole and the verifier's catalogue names (docs/language.md
+# "Properties of a step"): what OF names (None: the kind takes none), and the names its body
+# reads besides the whole state (`me`: the player the step is of; `here`: its square).
+STEP_KINDS: dict[str, tuple[str | None, dict[str, Type]]] = {
+    "buy": (None, {"me": PLAYER, "here": DEED}),             # a free deed bought at its price
+    "auction": (None, {"me": PLAYER, "here": DEED}),         # a free deed the lander did not buy
+    "rent": (None, {"me": PLAYER, "here": DEED}),            # landing on another player's deed
+    "mortgage": (None, {"me": PLAYER, "here": DEED}),
+    "unmortgage": (None, {"me": PLAYER, "here": DEED}),
+    "land": ("square", {"me": PLAYER, "here": SQUARE}),      # the square's `on_land` rules
+    "pass": ("square", {"me": PLAYER, "here": SQUARE}),      # the square's `on_pass` rules
+    "card": ("deck", {"me": PLAYER}),                        # a card of the deck drawn and obeyed
+}
+
 # Where each context-bound name may be used, for the hint when it is used elsewhere.
 NAME_PLACES = {
     **{name: "in effects" for name in EFFECT_NAMES},

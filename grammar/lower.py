@@ -162,6 +162,7 @@ class _Lower:
             "setup": self.effects.block(self.edition.setup.body, lang.EVERYWHERE, False) if self.edition.setup else [],
         } | {key: value for key, value in (("areas", self.areas()), ("procedures", self.procedures()),
                                            ("actions", self.actions()), ("statistics", self.statistics()),
+                                           ("steps", self.steps(invariants)),
                                            *printed.items(),
                                            ("examples", self.examples(settings, squares)),
                                            ("sources", self.sources()))
@@ -271,6 +272,68 @@ class _Lower:
                  "body": self.effects.expect(f"invariant `{item.name.text}`", item.body, lang.EVERYWHERE, "bool"),
                  "origin": origin, "written_at": [item.span.line, item.span.column]}
                 for origin, item in declared]
+
+    def steps(self, invariants: list[dict]) -> list[dict]:
+        """The step properties (root edition first): each a yes/no expression over the state
+        after every step of its kind, `old(e)` reading the state before (docs/language.md)."""
+        taken = {inv["name"] for inv in invariants}
+        out = []
+        for origin, item in self.edition.steps.values():
+            if item.name.text in taken:
+                self.error("E211", f"duplicate invariant `{item.name.text}`", item.name.span,
+                           "an invariant has that name (grammar/prelude.rules or the spec); give yours another name")
+                continue
+            on = self.step_kind(item, own=origin == self.edition.header.id.text)
+            if on is None:
+                continue
+            names = lang.EVERYWHERE | lang.STEP_KINDS[item.kind.text][1]
+            self.effects.before = True
+            try:
+                body = self.effects.expect(f"step property `{item.name.text}`", item.body, names, "bool")
+            finally:
+                self.effects.before = False
+            out.append({"name": item.name.text, "text": item.text.value, "kind": on, "body": body,
+                        "origin": origin, "written_at": [item.span.line, item.span.column]})
+        return out
+
+    def step_kind(self, item: syntax.StepProperty, own: bool) -> str | None:
+        """The step kind as the IR names it (`buy`, `land:ID`, `card:DECK`), or None after
+        a located error (E219): an unknown kind, a square or deck that is not the edition's,
+        or, in the concrete edition that writes the property (`own`), a square without the
+        rules the kind runs (one a child took away, `remove on_pass of go`, leaves its parent's
+        property with no step to check: its row has no verdict)."""
+        kind, of = item.kind.text, item.of
+        if kind not in lang.STEP_KINDS:
+            self.error("E219", f"unknown kind of step `{kind}`", item.kind.span,
+                       did_you_mean(kind, list(lang.STEP_KINDS)) or "kinds are " + ", ".join(lang.STEP_KINDS))
+            return None
+        wants = lang.STEP_KINDS[kind][0]
+        if wants is None:
+            if of is not None:
+                self.error("E219", f"a `{kind}` step is of no {of.text}", of.span, f"write `on {kind}`")
+                return None
+            return kind
+        if of is None:
+            self.error("E219", f"a `{kind}` step names its {wants}", item.kind.span,
+                       f"write `on {kind}({wants.upper()})`")
+            return None
+        if wants == "deck":
+            if of.text not in self.edition.decks:
+                known = list(self.edition.decks)
+                self.error("E219", f"unknown deck `{of.text}`", of.span,
+                           did_you_mean(of.text, known) or "decks are " + ", ".join(known))
+                return None
+            return f"{kind}:{of.text}"
+        square = self.edition.squares.get(of.text)
+        if square is None:
+            self.error("E219", f"unknown square `{of.text}`", of.span,
+                       did_you_mean(of.text, list(self.edition.squares)) or "name a square of the board")
+            return None
+        if own and self.concrete and (square.on_land if kind == "land" else square.on_pass) is None:
+            self.error("E219", f"square `{of.text}` has no `on_{kind}` rules: no `{kind}` step runs them", of.span,
+                       f"give the square `on_{kind} {{ ... }}`, or scope the property to a square that has them")
+            return None
+        return f"{kind}:{of.text}"
 
     # ---- state, pots and hooks -------------------------------------------------------
 

@@ -434,6 +434,11 @@ class _Build(Transformer):
         name, text, body = children
         return syntax.Invariant(self._span(meta), self._name(name), self._text(text), body)
 
+    def step(self, meta, children):
+        name, text, kind, of, body = children
+        return syntax.StepProperty(self._span(meta), self._name(name), self._text(text), self._name(kind),
+                                   self._name(of) if of is not None else None, body)
+
     def statistic(self, meta, children):
         name, text, body = children
         return syntax.Statistic(self._span(meta), self._name(name), self._text(text), body)

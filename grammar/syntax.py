@@ -391,6 +391,19 @@ class Invariant:
 
 
 @dataclass(frozen=True)
+class StepProperty:
+    """`step NAME "what it says" on KIND[(OF)] = EXPR`: a yes/no formula over the state after
+    every step of a kind, where `old(e)` is `e` in the state before it."""
+
+    span: Span
+    name: Name
+    text: Text
+    kind: Name
+    of: Name | None
+    body: Expr
+
+
+@dataclass(frozen=True)
 class Statistic:
     """`statistic NAME "what it counts" = EXPR`: a number read at the end of every game,
     reported by `simulate` as a mean."""
@@ -596,7 +609,7 @@ class Example:
     expects: tuple[ExampleStep, ...]
 
 
-Item = Union[Section, Contested, Decide, Formula, Invariant, Group, Board, Deck, State, Hook, Setup, Pot,
+Item = Union[Section, Contested, Decide, Formula, Invariant, StepProperty, Group, Board, Deck, State, Hook, Setup, Pot,
              Area, Procedure, Action, Statistic, Example, Remove]
 
 

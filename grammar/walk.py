@@ -22,7 +22,7 @@ def _roots(ir: dict) -> Iterator[dict | list | None]:
         yield from (value for value in section.values() if isinstance(value, dict) and "expr" in value)
     yield from (formula["body"] for formula in ir.get("formulas", {}).values())
     yield from (procedure["body"] for procedure in ir.get("procedures", {}).values())
-    yield from (item["body"] for key in ("invariants", "statistics") for item in ir.get(key, []))
+    yield from (item["body"] for key in ("invariants", "steps", "statistics") for item in ir.get(key, []))
     yield from ir.get("rent", {}).values()
     for square in ir.get("squares", []):
         yield square["on_land"]

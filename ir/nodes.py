@@ -209,8 +209,17 @@ class Call:
     written_at: Position | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class Old:
+    """Its operand in the state before the step (in a step property's body only)."""
+
+    TAG: ClassVar[str] = "old"
+    operand: Expr
+    written_at: Position | None = None
+
+
 Expr = (Int | Ratio | Bool | Option | Var | Bank | Setting | SquareRef | GroupRef | DeckRef | PotRef
-        | Attr | Index | Neg | Not | Binary | Conditional | Aggregate | Call)
+        | Attr | Index | Neg | Not | Binary | Conditional | Aggregate | Call | Old)
 
 
 # ---- statements (`"stmt": TAG`) --------------------------------------------------------

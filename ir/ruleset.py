@@ -123,6 +123,19 @@ class Invariant:
 
 
 @dataclass(frozen=True, slots=True)
+class StepProperty:
+    """A yes/no over the state after every step of a `kind` (`buy`, `land:SQUARE`, ...),
+    reading the state before in `Old` nodes; `origin` is the declaring edition."""
+
+    name: str
+    text: str
+    kind: str
+    body: Expr
+    origin: str
+    written_at: Position
+
+
+@dataclass(frozen=True, slots=True)
 class Rent:
     """The rent of each kind of deed, as an expression."""
 
@@ -335,6 +348,7 @@ class Ruleset:
     procedures: Mapping[str, Procedure] | None = None
     actions: tuple[Action, ...] | None = None
     statistics: tuple[Statistic, ...] | None = None
+    steps: tuple[StepProperty, ...] | None = None
     wording: Wording | None = None
     box: Box | None = None
     examples: tuple[Example, ...] | None = None

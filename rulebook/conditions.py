@@ -30,6 +30,7 @@ from ir.nodes import (
     Int,
     Neg,
     Not,
+    Old,
     Option,
     PotRef,
     Ratio,
@@ -398,6 +399,7 @@ PHRASES: dict[type, Callable[[Reading, Any], str | None]] = {
     Conditional: _choice,
     Aggregate: _aggregate,
     Call: _call,
+    Old: lambda read, expr: None,     # a step property's only: the rulebook prints none of them
 }
 
 

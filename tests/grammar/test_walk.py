@@ -36,9 +36,10 @@ def _rules_text(ir: dict) -> str:
 
 
 def _defined(ir: dict) -> set[str]:
-    """The names the IR gives its definitions (states, invariants, statistics, squares,
+    """The names the IR gives its definitions (states, invariants, step properties, statistics, squares,
     groups, decks, pots, areas), which the text search also matched."""
-    things = [*ir.get("state", []), *ir.get("invariants", []), *ir.get("statistics", []), *ir["squares"],
+    things = [*ir.get("state", []), *ir.get("invariants", []), *ir.get("steps", []), *ir.get("statistics", []),
+              *ir["squares"],
               *ir["groups"], *ir["decks"], *ir.get("pots", []), *ir.get("areas", [])]
     return {thing["name"] for thing in things if thing["name"] is not None}
 

@@ -14,6 +14,7 @@ from grammar.lookup import concrete_editions
 from interpreter import ReplayError
 from verifier import atomic
 from verifier import trace as traces
+from verifier.steps import StepViolation
 from verifier.verify import exploration, explored, proofs, render, target, to_json
 
 from .editions import UsageError, load, variant_targets
@@ -163,7 +164,8 @@ def replay_trace(path: Path, doc: dict, as_json: bool) -> int:
     if as_json:
         click.echo(json.dumps(result, ensure_ascii=False, sort_keys=True))
     else:
-        click.echo(f"reproduced: invariant `{violation.invariant}` ({violation.message}) is violated at step "
+        what = "step property" if isinstance(violation, StepViolation) else "invariant"
+        click.echo(f"reproduced: {what} `{violation.invariant}` ({violation.message}) is violated at step "
                    f"{violation.index + 1}, after {json.dumps(violation.event, ensure_ascii=False)}")
     return 1
 

@@ -253,7 +253,7 @@ def _game(edition: interpreter.Edition, data: st.DataObject, counters: Counters,
         check(game, event)
 
     seats = [Adversary(pick, off, eager, inputs.choices, counters) for _ in range(players)]
-    game = traces.start(edition, inputs, dice, seats, hook)
+    game = traces.start(edition, inputs, dice, seats, hook, skip)
     counters.games += 1
     try:
         game.run()
@@ -286,7 +286,7 @@ def explore(ir: dict, examples: int = DEFAULT_EXAMPLES, rounds: int = DEFAULT_RO
     edition = interpreter.load(ir)
     counters = Counters()
     found: list[traces.Trace] = []
-    names = {name for name, _, _ in edition.invariants}
+    names = {name for name, _, _ in edition.invariants} | {prop["name"] for prop in ir.get("steps", [])}
     for _ in range(len(names) if searches is None else searches):
         skip = frozenset(t.violation["invariant"] for t in found)
         last: list[traces.Inputs] = []

@@ -34,7 +34,7 @@ import interpreter
 from .symbolic import terms
 from .symbolic.actions import Action, catalogue
 from .symbolic.encode import Unsupported
-from .symbolic.engine import SymGame, holds
+from .symbolic.engine import SymGame, holds, step_holds
 from .symbolic.lemmas import facts
 from .symbolic.replay import confirm
 from .symbolic.state import SymState, domain, fresh, initial
@@ -498,6 +498,130 @@ def _unmodelled(model: z3.ModelRef, whole: SymGame, act: Action) -> str:
     args = {n: model.eval(v, model_completion=True) for n, v in whole.choices.items() if n.startswith(act.name + ".")}
     shown = act.name + "(" + ", ".join(f"{n.split('.', 1)[1]}={v}" for n, v in args.items()) + ")"
     return "unsupported: " + "; ".join(sorted(whole.reasons)) + f" (e.g. {shown})"
+
+
+ASSUMING = "holds after every such step from a state where the invariants hold: "
+ANY_STATE = "holds after every such step, from any state"
+
+
+def _step(ir: dict, prop: str | dict) -> dict:
+    if isinstance(prop, dict):
+        return prop
+    for x in ir.get("steps", []):
+        if x["name"] == prop:
+            return x
+    raise KeyError(f"no step property `{prop}`")
+
+
+@unsupported_is_unknown
+def prove_step(ir: dict, prop: str | dict, action: str | Action, players: int, units: int = CELL) -> Verdict:
+    """A step property over one catalogue action of its kind: from a state where the
+    edition's invariants hold (the reachable-state lemmas: no induction, a step property
+    is of one step), can the action's step make it false? Asked first with every parameter
+    symbolic, then instance by instance where that does not finish; each time from any
+    state, then assuming the invariants on the state before (a proof that stands only where
+    they hold in every reachable state: `step_lemmas`). The cell's queries are asked in a
+    context of its own (`Own`) on its own budget of `units`, as an invariant's cell."""
+    edition = playable(ir)
+    cell = _StepCell(ir, edition, _step(ir, prop), _action(ir, action, players), players, Effort(units))
+    whole = _sym_step(edition, cell.act, players, cell.s0)
+    if whole is not None:
+        verdict = cell.ask(whole, whole.choices.get(f"{cell.act.name}.me", 0), whole.choices.get(f"{cell.act.name}.sq"))
+        if not (isinstance(verdict, Unknown) and verdict.gave_up):
+            return verdict
+    weakest: Verdict = Proved(ANY_STATE)
+    for args, game in _steps(ir, edition, cell.act, players, cell.s0):
+        if isinstance(game, Unsupported):
+            return Unknown(f"unsupported: {game} ({_show(cell.act, args)})")
+        verdict = cell.ask(game, args["me"], args.get("sq"), _show(cell.act, args))
+        if not isinstance(verdict, Proved):
+            return verdict
+        if verdict.reason != ANY_STATE:
+            weakest = verdict
+    return weakest
+
+
+class _StepCell:
+    """One (step property, action) cell's queries."""
+
+    def __init__(self, ir: dict, edition: interpreter.Edition, step: dict, act: Action, players: int,
+                 effort: Effort) -> None:
+        self.ir, self.edition, self.step, self.act, self.players, self.effort = ir, edition, step, act, players, effort
+        self.s0 = _fresh(edition, players)
+        self.own = Own()
+        self._known: list | None = None
+
+    def known(self) -> list:
+        """The invariants on the state before, in the cell's context (made when first asked)."""
+        if self._known is None:
+            terms_ = (_before(self.edition, x, self.players, self.s0) for x in self.ir["invariants"])
+            self._known = [self.own.term(t) for t in terms_ if t is not True]
+        return self._known
+
+    def ask(self, game: SymGame, me: Term, sq: Term | None, shown: str = "") -> Verdict:
+        """The verdict of one step (every parameter symbolic, or one instance): a path the
+        symbolic semantics does not model (a payer's bankruptcy) breaks the property unless
+        it holds in every state after it where the debtor is bankrupt."""
+        edition, state, s0 = self.edition, game.state, self.s0
+        shown = shown or self.act.name
+        if state.ok is False:
+            return Proved(ANY_STATE)
+        here = sq if sq is not None else edition.square_index.get(self.act.name.partition(":")[2], -1)
+        post = step_holds(edition, self.step, s0, state, me, here)
+        broken = terms.and_(terms.not_(state.unsupported), terms.not_(post))
+        if state.unsupported is not False:
+            after = fresh(edition, self.players, prefix="after.")
+            anyhow = step_holds(edition, self.step, s0, after, me, here)
+            bankrupt = terms.or_(terms.lt(state.gone, 0), terms.pick(state.gone, after.bankrupt, False))
+            broken = terms.or_(broken, terms.and_(state.unsupported, bankrupt, terms.not_(anyhow)))
+        goal = terms.and_(state.ok, broken)
+        if goal is False:
+            return Proved(ANY_STATE)
+        base = [self.own.term(t) for t in (_domain(edition, self.players, s0), goal) if t is not True]
+        result, why, model = self.own.query(*base, effort=self.effort)
+        if result == z3.unsat:
+            return Proved(ANY_STATE)
+        result, why, model = self.own.query(*base, *self.known(), effort=self.effort)
+        if result == z3.unsat:
+            return Proved(ASSUMING + ", ".join(x["name"] for x in self.ir["invariants"]))
+        if result == z3.unknown:
+            return Unknown(f"solver: {why} ({shown})", gave_up=True)
+        assert model is not None, "the query was satisfiable"
+        if game.reasons and z3.is_true(model.eval(terms.lift(state.unsupported), model_completion=True)):
+            # a model on the unmodelled path says little: one on a modelled path, where there is one, says more
+            modelled = self.own.term(terms.and_(state.ok, terms.not_(state.unsupported), terms.not_(post)))
+            result, _, model = self.own.query(self.own.term(_domain(edition, self.players, s0)), modelled,
+                                              *self.known(), effort=self.effort)
+            if result != z3.sat:
+                return Unknown("unsupported: " + "; ".join(sorted(game.reasons)) + f" ({shown})")
+        return Unknown(f"a state where the invariants hold from which the step breaks it ({shown}); not shown "
+                       "reachable", _model_summary(model, s0, state))
+
+
+def step_lemmas(ir: dict, cells: dict[tuple[str, str], Verdict]) -> None:
+    """A step property's proof that assumed the invariants (`ASSUMING`) stands as a proof
+    where each of them is proved in every column; where they are bounded, the property
+    holds for every step from a state they were checked in: bounded at the least of their
+    bounds; otherwise it is unknown."""
+    invariants = {x["name"] for x in ir["invariants"]}
+    rows: dict[str, list[Verdict]] = {}
+    for (name, _), v in cells.items():
+        if name in invariants:
+            rows.setdefault(name, []).append(v)
+    if not all(rows.get(name) for name in invariants):
+        weakest: Verdict = Unknown("an invariant it assumes has no verdict here")
+    elif all(isinstance(v, Proved) for vs in rows.values() for v in vs):
+        return
+    elif all(isinstance(v, (Proved, Bounded)) for vs in rows.values() for v in vs):
+        bounds = [v for vs in rows.values() for v in vs if isinstance(v, Bounded)]
+        least = min(bounds, key=lambda v: v.bound)
+        weakest = Bounded(least.bound, least.players, f"the invariants it assumes are bounded at k={least.bound}")
+    else:
+        weakest = Unknown("an invariant it assumes is neither proved nor bounded")
+    for key, v in cells.items():
+        if isinstance(v, Proved) and v.reason.startswith(ASSUMING):
+            cells[key] = Bounded(weakest.bound, weakest.players, f"{v.reason}; {weakest.reason}") \
+                if isinstance(weakest, Bounded) else Unknown(f"{v.reason}; {weakest.reason}")
 
 
 def can_happen(ir: dict, action: str | Action, players: int) -> bool | None:

@@ -19,6 +19,7 @@ from interpreter.invariants import InvariantViolation, event_checker
 from interpreter.replay import Replayer, ReplayError, recorded_choices
 
 from . import atomic
+from . import steps as step_properties
 
 FORMAT = "boardrules-trace"
 VERSION = 1
@@ -55,9 +56,12 @@ class Trace:
 
 
 def start(edition: interpreter.Edition, inputs: Inputs, dice: Callable, seats: list,
-          hook: Callable) -> interpreter.Game:
-    """A game set up from `inputs` (the decks laid in their order), not yet played."""
-    game = interpreter.Game(edition, seats, ["explorer"] * inputs.players, inputs.seed, inputs.rounds, True, hook, dice)
+          hook: Callable, skip: frozenset = frozenset()) -> interpreter.Game:
+    """A game set up from `inputs` (the decks laid in their order), not yet played, its step
+    properties watched (but those in `skip`)."""
+    game = interpreter.Game(step_properties.watched(edition), seats, ["explorer"] * inputs.players, inputs.seed,
+                            inputs.rounds, True, hook, dice)
+    step_properties.watch(game, skip)
     if [sorted(d) for d in inputs.decks] != [list(range(len(cards))) for cards in edition.cards]:
         raise ReplayError("the trace's deck orders are not orders of the edition's decks")
     game.state.decks = [list(d) for d in inputs.decks]
@@ -110,7 +114,7 @@ def play(edition: interpreter.Edition, inputs: Inputs, skip: frozenset = frozens
 
     try:
         replayer = Replayer(recorded_choices([{"type": "choice", **choice} for choice in inputs.choices]))
-        game = start(edition, inputs, dice, [replayer] * inputs.players, hook)
+        game = start(edition, inputs, dice, [replayer] * inputs.players, hook, skip)
         game.run()
     except InvariantViolation as violation:
         return violation
@@ -127,9 +131,10 @@ def from_run(ir: dict, edition: interpreter.Edition, spec: str | None, inputs: I
     steps: list[dict] = []
     again = play(edition, inputs, skip, steps)
     assert again is not None and again.invariant == violation.invariant, "an explored game replays the same"
-    inv = next(x for x in ir["invariants"] if x["name"] == again.invariant)
+    inv = next(x for x in [*ir["invariants"], *ir.get("steps", [])] if x["name"] == again.invariant)
     trace = Trace(edition.id, spec or edition.id, edition.hash, inputs, steps,
-                  {"invariant": again.invariant, "text": inv["text"], "origin": inv["origin"], "step": len(steps)},
+                  {"invariant": again.invariant, "text": inv["text"], "origin": inv["origin"], "step": len(steps)}
+                  | ({"kind": inv["kind"]} if "kind" in inv else {}),
                   sorted(skip), list(ir["edition"].get("variants") or ()))
     if trace_dir is not None:
         trace.path = write(trace, Path(trace_dir))

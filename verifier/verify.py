@@ -38,7 +38,7 @@ class Report:
     spec: str
     players: int
     depth: int
-    invariants: list[dict]                      # name, text, origin
+    invariants: list[dict]                      # name, text, origin; a step property's `on` its kind of step
     actions: list[str]                          # the columns, START first
     cells: dict[tuple[str, str], Verdict] = field(default_factory=dict)   # (invariant, action) -> verdict
     exploration: Exploration | None = None
@@ -80,7 +80,8 @@ def proofs(ir: dict, spec: str, players: int = 2, depth: int = 2, trace_dir: Pat
     """The report without exploration: the Z3 cells (with `prove`) and the card texts. The
     two halves of `verify` are independent, so `boardrules verify` runs them side by side."""
     began = time.perf_counter()
-    invs = [{"name": x["name"], "text": x["text"], "origin": x["origin"]} for x in ir["invariants"]]
+    invs = [{"name": x["name"], "text": x["text"], "origin": x["origin"]} for x in ir["invariants"]] + \
+        [{"name": x["name"], "text": x["text"], "origin": x["origin"], "kind": x["kind"]} for x in ir.get("steps", [])]
     laid = ir["edition"].get("variants")
     report = Report(target(ir), spec, players, depth, invs, [START] if prove else [],
                     texts=disagreements(ir), examples=None if laid else run_all(ir))
@@ -125,17 +126,22 @@ def _prove(ir: dict, report: Report, trace_dir: Path) -> None:
     # takes to import (python -X importtime), which `verify --no-prove` and `boardrules replay`
     # never need. (The same in the functions below.)
     from . import prove
+    from .steps import actions_of
     from .symbolic.actions import catalogue
 
     acts = catalogue(ir, report.players)
     report.actions += [a.name for a in acts]
-    for inv in report.invariants:
+    for inv in _rows(report, steps=False):
         name = inv["name"]
         report.cells[(name, START)] = _traced(prove.prove_initial(ir, name, report.players),
                                               ir, report, name, trace_dir)
         for act in acts:
             report.cells[(name, act.name)] = prove.prove_preserves(ir, name, act, report.players)
     _bound_open(ir, report, trace_dir, acts)
+    for prop in _rows(report, steps=True):
+        for act in [a for a in acts if a.name in actions_of(prop["kind"], [a.name])]:
+            report.cells[(prop["name"], act.name)] = prove.prove_step(ir, prop["name"], act, report.players)
+    prove.step_lemmas(ir, report.cells)
     report.dead = [a.name for a in acts if prove.can_happen(ir, a, report.players) is False]
 
 
@@ -144,7 +150,7 @@ def _bound_open(ir: dict, report: Report, trace_dir: Path, acts: list[Action]) -
     state, whose verdict its open cells take."""
     from . import prove  # lazily: see `_prove`
     prove.joint(ir, report.cells)
-    for inv in report.invariants:
+    for inv in _rows(report, steps=False):
         name = inv["name"]
         open_cells = [a.name for a in acts if isinstance(report.cells[(name, a.name)], Unknown)]
         if not open_cells:
@@ -158,6 +164,11 @@ def _bound_open(ir: dict, report: Report, trace_dir: Path, acts: list[Action]) -
                 report.cells[(name, action)] = checked
             else:                               # still unknown: say why the bounded check did not decide
                 report.cells[(name, action)] = Unknown(f"{why}; bounded check: {checked.reason}")
+
+
+def _rows(report: Report, steps: bool) -> list[dict]:
+    """The report's step properties (`steps`), or its invariants."""
+    return [inv for inv in report.invariants if ("kind" in inv) == steps]
 
 
 def _traced(verdict: Verdict, ir: dict, report: Report, invariant: str, trace_dir: Path) -> Verdict:

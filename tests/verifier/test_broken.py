@@ -1,6 +1,7 @@
 """The broken-editions corpus (issue 3, item 6): each spec in broken/ names, in a comment,
-the invariant it must be caught breaking; the verifier's exploration must name it in its
-verdict text, and the trace it writes must replay in the interpreter to the same violation.
+the invariant (or step property, issue 18: the `step-*` specs) it must be caught breaking;
+the verifier's exploration must name it in its verdict text, and the trace it writes must
+replay in the interpreter to the same violation.
 A spec that also names a column must be caught there by bounded model checking from the
 start state, with a trace of catalogue actions that replays the same way."""
 from __future__ import annotations
@@ -59,7 +60,8 @@ def test_broken_edition_is_caught_and_its_trace_replays(path, tmp_path, monkeypa
     assert trace.violation["invariant"] == name and trace.path is not None
     result = CliRunner().invoke(main, ["replay", str(trace.path)])
     assert result.exit_code == 1, result.output
-    assert f"reproduced: invariant `{name}`" in result.output
+    what = "step property" if "kind" in trace.violation else "invariant"
+    assert f"reproduced: {what} `{name}`" in result.output
     assert f"at step {trace.violation['step']}," in result.output
 
 

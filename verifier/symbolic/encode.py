@@ -95,6 +95,14 @@ class CompileMixin(Machine):
             raise Unsupported(f"unknown name `{name}`")
         return read(self, ctx)
 
+    def x_old(self, node: Node, ctx: Ctx) -> Term:
+        """`old(e)`, in a step property: `e` in the state the step began in (`before`, a
+        machine on that state, which `engine.step_holds` gives the one it evaluates on)."""
+        before = getattr(self, "before", None)
+        if before is None:
+            raise Unsupported("`old` outside a step property")
+        return before.expr(node["operand"], ctx)
+
     def _player(self, ref: Term, fn: Callable[..., Term]) -> Term:
         """An attribute of a player that may be symbolic: an if-chain over the seats."""
         q = val(ref)

@@ -233,3 +233,13 @@ def holds(edition: Edition, inv: dict, state: SymState) -> Term:
     """The invariant's body on a state (a Z3 Bool, or a bool on a concrete state): what the
     proofs (verifier/prove.py) and the concrete replay of their traces (replay.py) ask."""
     return SymGame(edition, state).expr(inv["body"], Ctx())
+
+
+def step_holds(edition: Edition, prop: dict, before: SymState, after: SymState, me: Term, here: Term) -> Term:
+    """A step property's body over a step from `before` to `after`, of the player `me` (and
+    the square `here`): `old(e)` is `e` on `before`, every other name reads `after`."""
+    game = SymGame(edition, after)
+    game.before = SymGame(edition, before)  # type: ignore[attr-defined]  # read by `x_old` only
+    ctx = Ctx(me)
+    ctx.here = here
+    return game.expr(prop["body"], ctx)

@@ -409,6 +409,7 @@ class RulesMixin(Machine):
         at sale value) or to the bank (which auctions the deeds, per the settings)."""
         if self.abstract_bankruptcy:
             self.flag(True, self.ABSTRACT_BANKRUPTCY)
+            self.state.gone = p            # whatever else it did, the debtor is bankrupt after it
             return
         if self.bankrupt_depth >= self.MAX_BANKRUPTCIES:
             self.flag(True, f"{self.MAX_BANKRUPTCIES + 1} bankruptcies in one step")

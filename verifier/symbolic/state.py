@@ -66,6 +66,7 @@ class SymState:
     deferred: object = False                         # a landing was left to the landing actions
     ok: object = True
     unsupported: object = False
+    gone: object = -1                                # the seat a bankruptcy left unmodelled went bankrupt on this path
 
     def copy(self) -> "SymState":
         return SymState(self.players, list(self.cash), list(self.position), list(self.progress),
@@ -75,7 +76,7 @@ class SymState:
                         self.bank_ledger, [list(x) for x in self.loc], list(self.uneven),
                         [[list(m) for m in q] for q in self.marks], [list(x) for x in self.numbers],
                         [list(x) for x in self.areas], list(self.pots), self.turns, self.over, self.halt,
-                        self.kept, self.deferred, self.ok, self.unsupported)
+                        self.kept, self.deferred, self.ok, self.unsupported, self.gone)
 
     # ---- the named terms -------------------------------------------------------------
 
@@ -140,7 +141,7 @@ def merge(cond: Term, a: SymState, b: SymState) -> SymState:
             va, vo = box_a[key], box_o[key]
             if va is not vo and not same(va, vo):
                 box_o[key] = ite(cond, va, vo)
-    for f in SymState.SCALARS + ("halt", "kept", "deferred", "ok", "unsupported"):
+    for f in SymState.SCALARS + ("halt", "kept", "deferred", "ok", "unsupported", "gone"):
         setattr(out, f, ite(cond, getattr(a, f), getattr(b, f)))
     return out
 

@@ -96,19 +96,21 @@ def totals(entries: list[dict], seconds: float) -> dict:
 
 
 def summary(entries: list[dict], seconds: float) -> str:
-    """One row per target (its verdicts, its worked examples, the games explored, its
-    seconds), then the run in one line: what a reader looks for first. Without proofs the
-    columns of proof verdicts are left out."""
+    """One row per target (its verdicts, its worked examples held of those played and, under
+    variants, those left out, the games explored, its seconds), then the run in one line: what
+    a reader looks for first. Without proofs the columns of proof verdicts are left out."""
     columns = COLUMNS if any(entry["proofs"] for entry in entries) else ("violated",)
     width = max(len(entry["edition"]) for entry in entries + [{"edition": "target"}])
+    out = any(entry.get("examples_left_out") for entry in entries)      # under variants: examples left out
     lines = [f"{'target':<{width}}  " + "  ".join(f"{c:>8}" for c in columns)
-             + f"  {'examples':>8}  {'games':>5}  {'seconds':>7}"]
+             + f"  {'examples':>8}" + f"  {'left out':>8}" * out + f"  {'games':>5}  {'seconds':>7}"]
     for entry in entries:
         examples, explored = entry["examples"], entry["exploration"]
         held = "-" if examples is None else f"{sum(1 for x in examples if x['passed'])}/{len(examples)}"
         games = "-" if explored is None else str(explored["games"])
         lines.append(f"{entry['edition']:<{width}}  " + "  ".join(f"{entry['summary'][c]:>8,}" for c in columns)
-                     + f"  {held:>8}  {games:>5}  {entry['seconds']:>7.1f}")
+                     + f"  {held:>8}" + f"  {len(entry.get('examples_left_out') or ()):>8}" * out
+                     + f"  {games:>5}  {entry['seconds']:>7.1f}")
     t = totals(entries, seconds)
     n = t["examples_failed"]
     failed = f", {n} worked example{'s' * (n != 1)} fail{'s' * (n == 1)}" if n else ""

@@ -2,6 +2,7 @@
 interpreter and its expectations read afterwards.
 
     run_all(ir) -> [Outcome]        # one per example, in the order written (parents' first)
+    run_laid(base, ir) -> ([Outcome], [LeftOut])   # under variants: theirs, and the edition's they leave alone
 
 An example starts from the game after its start money and roll-off with every deed at the
 bank, every token on the start square and every player's cash at `money.start` (what a
@@ -27,9 +28,10 @@ from interpreter import actions as game_actions
 from interpreter.engine import Game
 from interpreter.invariants import InvariantViolation, check_all, event_checker
 from interpreter.parts import Strategy
+from interpreter.replay import first_difference
 from interpreter.state import BANK, GameState, Player
 from interpreter.translate import CompileError, Compiler, Ctx
-from spec import bundled
+from spec import bundled, bundled_variants
 
 CHOICES = {"buy": game_actions.Buy, "pay_fine": game_actions.PayFine, "use_card": game_actions.UseCard,
            "build_hotel": game_actions.BuildHotel}
@@ -52,6 +54,20 @@ class Outcome:
     def to_json(self) -> dict:
         return {"name": self.name, "origin": self.origin, "line": self.line, "passed": self.passed} \
             | ({"why": self.why} if self.why else {})
+
+
+@dataclass
+class LeftOut:
+    """An edition's example not played under the variants laid over it, as they change its
+    play (`why`: the first difference)."""
+
+    name: str
+    origin: str
+    line: int
+    why: str
+
+    def to_json(self) -> dict:
+        return {"name": self.name, "origin": self.origin, "line": self.line, "why": self.why}
 
 
 class _Failed(Exception):
@@ -126,15 +142,81 @@ def run_all(ir: dict) -> list[Outcome]:
 
 def run(edition: interpreter.Edition, example: dict) -> Outcome:
     """One example played on a loaded edition: passed, or where and why it fails."""
-    name, text, origin, line = example["name"], example["text"], example["origin"], example["written_at"][0]
+    return _played(edition, example)[0]
+
+
+def run_laid(base: dict, ir: dict) -> tuple[list[Outcome], list[LeftOut]]:
+    """The examples of `ir`, an edition (`base`) with variants laid over it: each variant's
+    own, played; and each of the edition's, played on both and kept when the variants change
+    nothing of its play (the same events, the same end state, the same outcome), else left
+    out, saying where its play first differs (docs/verifier.md, "Examples under variants")."""
+    laid = set(ir["edition"].get("variants") or ())
+    examples = ir.get("examples") or []
+    if not examples:
+        return [], []
     try:
-        _play(edition, example)
+        edition, beneath = interpreter.load(ir), interpreter.load(base)
+    except (CompileError, KeyError, IndexError, TypeError, ValueError) as error:
+        return [Outcome(x["name"], x["text"], x["origin"], x["written_at"][0], False,
+                        f"the edition does not load: {error}") for x in examples], []
+    outcomes, left = [], []
+    for example in examples:
+        played = _played(edition, example)
+        why = "" if example["origin"] in laid else _changed(_played(beneath, example), played)
+        if why:
+            left.append(LeftOut(example["name"], example["origin"], example["written_at"][0], why))
+        else:
+            outcomes.append(played[0])
+    return outcomes, left
+
+
+Play = tuple[Outcome, list[dict], dict | None]     # an example's outcome, its turns' events, its end state
+
+
+def _played(edition: interpreter.Edition, example: dict) -> Play:
+    """An example played, with what its play did: the events of its turns and the state it
+    ends in (None when its set-up already fails)."""
+    name, text, origin, line = example["name"], example["text"], example["origin"], example["written_at"][0]
+    seen: dict = {}
+    try:
+        _play(edition, example, seen)
     except _Failed as failed:
-        return Outcome(name, text, origin, failed.line, False, failed.why)
-    return Outcome(name, text, origin, line, True)
+        outcome = Outcome(name, text, origin, failed.line, False, failed.why)
+    else:
+        outcome = Outcome(name, text, origin, line, True)
+    game = seen.get("game")
+    return outcome, game.events if game else [], game.state.to_json() if game else None
 
 
-def _play(edition: interpreter.Edition, example: dict) -> None:
+def _changed(before: Play, after: Play) -> str:
+    """Where an example's play on the edition (`before`) and under the variants (`after`)
+    first differs: its outcome, an event of its turns, its end state ("" when nowhere)."""
+    (was, old, end), (now, new, later) = before, after
+    if (was.passed, was.line, was.why) != (now.passed, now.line, now.why):
+        return f"its outcome changes: on the edition it {_told(was)}; under the variants it {_told(now)}"
+    for k, (a, b) in enumerate(zip(old, new, strict=False)):
+        where = first_difference(a, b, f"event {k + 1} ({a.get('type')}{_reason(a)})")
+        if where:
+            return f"its play changes at {where} (the edition's, then the variants')"
+    if len(old) != len(new):
+        return f"its turns make {len(old)} events on the edition, {len(new)} under the variants"
+    if end is not None and later is not None and not any(later["pots"][len(end["pots"]):]):
+        later = later | {"pots": end["pots"]}        # a pot the variants add, still empty, changes nothing
+    where = first_difference(end, later, "end state")
+    return f"its end state changes: {where} (the edition's, then the variants')" if where else ""
+
+
+def _reason(event: dict) -> str:
+    return f", {event['reason']}" if "reason" in event else ""
+
+
+def _told(outcome: Outcome) -> str:
+    return "holds" if outcome.passed else f"fails at line {outcome.line} ({outcome.why})"
+
+
+def _play(edition: interpreter.Edition, example: dict, seen: dict) -> None:
+    """Play one example (`seen["game"]`: the game, once its set-up is made), or raise
+    `_Failed` where it fails."""
     seats = {who: k for k, who in enumerate(example["players"])}
     players = [_Seat(who) for who in example["players"]]
     seated: list[Strategy] = list(players)
@@ -148,7 +230,8 @@ def _play(edition: interpreter.Edition, example: dict) -> None:
     first_turn = next((k for k, step in enumerate(steps) if step["step"] == "turn"), len(steps))
     for step in steps[:first_turn]:
         _set_up(edition, game, step, seats)
-    game = Game(edition, seated, ["example"] * len(players), 0, None, True, event_checker(), None, state=state)
+    game = seen["game"] = Game(edition, seated, ["example"] * len(players), 0, None, True, event_checker(), None,
+                               state=state)
     try:
         check_all(game)
     except InvariantViolation as broken:
@@ -356,12 +439,13 @@ def _bracketed(node: dict) -> str:
 
 def spec_file(origin: str, spec: str) -> str:
     """The file an example of edition `origin` is written in, for `file:line`: the spec
-    itself, a file of that id beside it, or the bundled one (as `extends` finds parents)."""
+    itself, a file of that id beside it, or the bundled edition or variant (as `extends`
+    finds parents, `--variant` variants)."""
     path = Path(spec)
     if path.suffix == ".rules":
         if path.stem == origin:
             return str(path)
         if (path.parent / f"{origin}.rules").is_file():
             return str(path.parent / f"{origin}.rules")
-    found = bundled().get(origin)
+    found = bundled().get(origin) or bundled_variants().get(origin)
     return str(found) if found is not None else f"{origin}.rules"

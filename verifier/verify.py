@@ -15,10 +15,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import grammar
 from grammar.diagnostics import shown
+from grammar.lookup import resolve
 
 from . import trace as traces
-from .examples import Outcome, run_all, spec_file
+from .examples import LeftOut, Outcome, run_all, run_laid, spec_file
 from .explore import Exploration, explore
 from .texts import disagreements
 from .verdicts import Bounded, Proved, Unknown, Verdict, Violated
@@ -44,7 +46,8 @@ class Report:
     exploration: Exploration | None = None
     texts: list[str] = field(default_factory=list)   # printed texts that disagree with the rules (verifier.texts)
     dead: list[str] = field(default_factory=list)    # actions that can happen in no state the invariants allow
-    examples: list[Outcome] | None = None            # None: not played (variants change the rules they show)
+    examples: list[Outcome] | None = None            # the worked examples played (None: not yet)
+    left_out: list[LeftOut] = field(default_factory=list)   # the edition's, which the variants laid over it change
     seconds: float = 0.0
 
     @property
@@ -82,9 +85,10 @@ def proofs(ir: dict, spec: str, players: int = 2, depth: int = 2, trace_dir: Pat
     began = time.perf_counter()
     invs = [{"name": x["name"], "text": x["text"], "origin": x["origin"]} for x in ir["invariants"]] + \
         [{"name": x["name"], "text": x["text"], "origin": x["origin"], "kind": x["kind"]} for x in ir.get("steps", [])]
-    laid = ir["edition"].get("variants")
+    examples, left_out = run_laid(grammar.compile_file(resolve(spec)), ir) if ir["edition"].get("variants") \
+        else (run_all(ir), [])
     report = Report(target(ir), spec, players, depth, invs, [START] if prove else [],
-                    texts=disagreements(ir), examples=None if laid else run_all(ir))
+                    texts=disagreements(ir), examples=examples, left_out=left_out)
     if prove:
         _prove(ir, report, trace_dir)
     report.seconds = time.perf_counter() - began
@@ -224,10 +228,9 @@ def render(report: Report) -> str:
     else:
         lines.append("printed texts: every amount on a card or square is one its effect moves, the way its words say "
                      "(or the salary, where it moves the token); the box's counts and the deeds' rents are the rules'")
-    if report.examples is None:
-        lines.append("worked examples: not played (variants laid over the edition change the rules they show)")
-    elif report.examples:
-        lines.append(f"worked examples: {len(report.examples) - len(report.failed)} of {len(report.examples)} hold" +
+    if report.examples or report.left_out:
+        lines.append(f"worked examples: {len(report.examples or ()) - len(report.failed)} of "
+                     f"{len(report.examples or ())} hold" + _left_out(report) +
                      "".join(f"\n  example `{x.name}` FAILS at "
                              f"{shown(spec_file(x.origin, report.spec))}:{x.line}: {x.why}"
                              for x in report.failed))
@@ -241,6 +244,16 @@ def render(report: Report) -> str:
     else:
         lines.append(f"{verdict(report)} in {report.seconds:.1f} s")
     return "\n".join(lines)
+
+
+def _left_out(report: Report) -> str:
+    """Under variants: how many of the edition's examples they leave out, and why each."""
+    if not report.left_out:
+        return ""
+    n = len(report.left_out)
+    return (f"; {n} of the edition's left out, as the variants change {'their' if n != 1 else 'its'} play" +
+            "".join(f"\n  example `{x.name}` left out ({shown(spec_file(x.origin, report.spec))}:{x.line}): {x.why}"
+                    for x in report.left_out))
 
 
 def _wrapped(head: str, items: list[str], width: int = 100) -> list[str]:
@@ -340,6 +353,8 @@ def to_json(report: Report) -> dict:
             "dead_actions": report.dead if START in report.actions else None,
             "examples": None if report.examples is None else
             [x.to_json() | {"file": shown(spec_file(x.origin, report.spec))} for x in report.examples],
+            "examples_left_out": [x.to_json() | {"file": shown(spec_file(x.origin, report.spec))}
+                                  for x in report.left_out],
             "exploration": ex.counters.to_json() | {"examples": ex.examples, "rounds": ex.rounds,
                                                     "under_minimum": {k: {"count": n, "minimum": least}
                                                                       for k, (n, least) in ex.shortfalls.items()}}

@@ -12,7 +12,7 @@ import grammar
 import spec
 from boardrules.cli import main
 from grammar.lookup import concrete_editions
-from verifier.examples import run_all
+from verifier.examples import run_all, run_laid
 from verifier.mutate import default_check, mutants
 
 WITH_EXAMPLES = [eid for eid, path in sorted(spec.bundled().items())
@@ -174,12 +174,77 @@ def test_a_bidder_stops_at_its_limit(tmp_path):
         [("lower", True, "")]
 
 
-def test_examples_are_not_played_under_a_variant(tmp_path):
-    """A variant changes the rules an edition's examples show (the short game's hotel on
-    three houses): under one they are not played, and the table says so."""
-    result = CliRunner().invoke(main, ["verify", "classic-se", "--variant", "short", "--no-prove", "--examples", "1",
-                                       "--traces", str(tmp_path)])
-    assert "worked examples: not played" in result.output
+def laid(edition: str | Path, *variants: str | Path) -> tuple[list, list]:
+    """`run_laid` of an edition (bundled id or path) with variants (bundled id or path) over it."""
+    path = spec.bundled().get(str(edition), Path(edition))
+    overlays = [spec.resolve_variant(str(v)) for v in variants]
+    return run_laid(grammar.compile_file(path), grammar.compile_file(path, overlays))
+
+
+def test_an_example_the_variant_changes_is_left_out_saying_why():
+    """Issue 18 item 5: the short game's hotel on three houses (001, "REGLER FÖR EN
+    FÖRKORTAD SPELVERSION") changes classic-se's `no_hotel_on_three_houses`: left out, with
+    where its play differs; its other examples (rent, jail, cards) are played and hold."""
+    outcomes, left = laid("classic-se", "short")
+    assert [(x.name, x.origin) for x in left] == [("no_hotel_on_three_houses", "classic-se")]
+    assert "its outcome changes: on the edition it holds; under the variants it fails" in left[0].why
+    played = {x.name: x.passed for x in outcomes}
+    assert played["rent"] and played["jail_fine"] and played["hotel_after_four_houses"]
+    assert len(outcomes) + len(left) == len(run_all(compiled("classic-se"))) + 1     # + the variant's own
+
+
+def test_an_example_whose_payment_the_variant_moves_is_left_out():
+    """The jackpot (002, "Variation": taxes and fines go to the middle) changes who is paid in
+    the income tax example, though its expectations about the players' cash still hold: the
+    play differs, so it is not the edition's rule the example shows; rent is played."""
+    outcomes, left = laid("classic-se", "jackpot")
+    why = {x.name: x.why for x in left}
+    assert "income_tax" in why and "payee: -1 != -3" in why["income_tax"]
+    assert {"rent", "auction", "salary"} <= {x.name for x in outcomes if x.passed}
+
+
+def test_a_valid_example_is_played_under_a_variant_and_can_fail(tmp_path):
+    """An edition's example that the variant leaves alone is played, and a wrong one fails
+    (here a child of classic-se whose rent example expects the wrong amount, under `timed`)."""
+    path = child(tmp_path, 'example wrong_rent "q" {\n  players anna, bo\n  give brown_2 to anna\n'
+                           '  turn bo rolls 1 2\n  expect bo.cash == 30000 - 81\n}\n')
+    outcomes, left = laid(path, "timed")
+    assert not left
+    (wrong,) = [x for x in outcomes if not x.passed]
+    assert (wrong.name, wrong.origin) == ("wrong_rent", "child") and "30000 - 81" in wrong.why
+
+
+@pytest.mark.parametrize("variant, example", [("short", "hotel_on_three_houses"),
+                                              ("jackpot", "jackpot_to_free_parking")])
+@pytest.mark.parametrize("eid", ["classic-nl", "classic-se", "classic-us"])
+def test_a_variants_own_example_is_played_on_every_edition_of_its_family(eid, variant, example):
+    """A variant's own examples are played wherever it is laid: the short game's hotel on
+    three houses (001), the jackpot paid out on Free Parking (002, "Variation")."""
+    outcomes, _ = laid(eid, variant)
+    assert [(x.origin, x.passed, x.why) for x in outcomes if x.name == example] == [(variant, True, "")]
+
+
+def test_a_variants_own_example_fails_when_the_variant_is_wrong(tmp_path):
+    """A jackpot whose Free Parking pays out nothing: the variant's own example fails at its line."""
+    wrong = tmp_path / "jackpot.rules"
+    wrong.write_text(spec.bundled_variants()["jackpot"].read_text(encoding="utf-8")
+                     .replace("collect jackpot.cash from jackpot", "collect 0 from jackpot"), encoding="utf-8")
+    outcomes, _ = laid("classic-se", wrong)
+    (failed,) = [x for x in outcomes if not x.passed]
+    assert failed.name == "jackpot_to_free_parking" and "jackpot.cash == 0" in failed.why
+
+
+def test_verify_reports_the_examples_played_and_left_out_under_a_variant(tmp_path):
+    """Issue 18 item 5: the text report and `--json` say how many were played and which were
+    left out, and why."""
+    args = ["verify", "classic-se", "--variant", "short", "--no-prove", "--examples", "1", "--traces", str(tmp_path)]
+    text = CliRunner().invoke(main, args).output
+    assert "worked examples: 33 of 33 hold; 1 of the edition's left out, as the variants change its play" in text
+    assert "example `no_hotel_on_three_houses` left out (spec/classic-se.rules:" in text
+    entry = json.loads(CliRunner().invoke(main, args + ["--json"]).output)["editions"][0]
+    assert len(entry["examples"]) == 33 and "short" in {x["origin"] for x in entry["examples"]}
+    assert [x["name"] for x in entry["examples_left_out"]] == ["no_hotel_on_three_houses"]
+    assert entry["examples_left_out"][0]["why"].startswith("its outcome changes")
 
 
 def test_a_child_replaces_an_example_of_its_parent(tmp_path):

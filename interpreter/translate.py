@@ -4,7 +4,8 @@ Every compiled expression is a function `f(g, c)` of the running game `g` (an
 `engine.Game`) and the evaluation context `c` (a `Ctx`: who moves, the dice, the rent
 names): the handlers write it as Python source (IR values and spec names enter the text
 only as bound names), and `Compiler.fn` makes it one function, so a formula costs one call,
-not one per node. Statements are closures calling the engine. Constant subtrees
+not one per node. A statement list is made one function the same way, its statements
+calling the engine with their expressions inline. Constant subtrees
 (settings, decisions, literals) are folded at compile time, so
 `rent.mortgaged_group == double_unmortgaged` costs nothing at run time. Exact ratios
 (`/`, percent) use `fractions.Fraction`; money is rounded where it moves (`transfer`).
@@ -178,6 +179,7 @@ class Compiler:
         self.loops = 0                                              # aggregate loop names made
         self.kinds: dict[str, str] = {}                             # loop name -> kind of its values
         self.procedures: dict[str, object] = {}                     # name -> its compiled block
+        self.blocks = 0                                             # statement functions made
         self.hoisted: list[str] = []      # `hN := source` of the expression being made a function
 
     # ---- expressions ---------------------------------------------------------------
@@ -198,10 +200,16 @@ class Compiler:
 
     def text(self, node: Node, env: Env) -> str:
         """An expression as the source of one Python expression over `g`, `c` and `names`
-        (what `fn` makes a function of), for a reader that fuses several (interpreter/invariants.py)."""
+        (what `fn` makes a function of), for a reader that fuses several (interpreter/invariants.py)
+        and for the lines of a statement."""
+        return self.written(node, env)[1]
+
+    def written(self, node: Node, env: Env) -> tuple[Compiled, str]:
+        """An expression compiled, and as `text` gives it."""
         outer, self.hoisted = self.hoisted, []
         try:
-            return self._joined(self.expr(node, env))
+            compiled = self.expr(node, env)
+            return compiled, self._joined(compiled)
         finally:
             self.hoisted = outer
 
@@ -519,100 +527,144 @@ class Compiler:
             self.formula_stack.pop()
 
     # ---- statements ------------------------------------------------------------------
+    #
+    # A statement list is one generated function, as an expression is: each handler below
+    # writes its statement as lines of Python over `g` and `c`, with its expressions inline,
+    # so a card or a square's rule costs one call, not one per statement. A statement that
+    # runs a protocol with the players (`choose`, `draw`, a procedure, ...) is a closure the
+    # lines call by a bound name. After each statement but the last of its list the function
+    # stops once the game halts the move (`return`, or `break` inside a loop, which restores
+    # its variable first).
 
     def block(self, stmts: list[Node], env: Env) -> Rule | None:
-        """A statement list -> one function; it stops early once the game halts the move."""
-        fns = [self.stmt(s, env) for s in stmts or []]
-        if not fns:
+        """A statement list -> one function `f(g, c)`, or None when it is empty."""
+        if not stmts:
             return None
-        if len(fns) == 1:
-            return fns[0]
+        self.blocks += 1
+        name = f"block{self.blocks}"
+        lines = self.lines(stmts, env, "    ", False)
+        made: dict[str, Any] = {}
+        exec(f"def {name}(g, c):\n" + "\n".join(lines), self.names, made)
+        return made[name]
 
-        def run(g, c):
-            for f in fns:
-                f(g, c)
-                if g.halt:
-                    return
-        return run
+    def lines(self, stmts: list[Node], env: Env, indent: str, looping: bool) -> list[str]:
+        """The statements' lines at `indent`, each but the last followed by the halt check."""
+        out: list[str] = []
+        for i, node in enumerate(stmts):
+            kind = node.get("stmt")
+            handler = getattr(self, "s_" + str(kind), None)
+            if handler is None:
+                raise CompileError(f"unsupported statement `{kind}`")
+            out += [indent + line for line in handler(node, env, looping)]
+            if i < len(stmts) - 1:
+                out.append(f"{indent}if g.halt: {'break' if looping else 'return'}")
+        return out or [indent + "pass"]
 
-    def stmt(self, node: Node, env: Env) -> Rule:
-        kind = node.get("stmt")
-        handler = getattr(self, "s_" + str(kind), None)
-        if handler is None:
-            raise CompileError(f"unsupported statement `{kind}`")
-        return handler(node, env)
+    def bound(self, value: object) -> str:
+        """A name the generated code reads `value` by (a closure, a table)."""
+        return self.source((True, value))
 
-    def s_transfer(self, node: Node, env: Env) -> Rule:
-        """One function (its parties and amount inline, as in an expression)."""
-        amount = self.expr(node["amount"], env)
+    def s_transfer(self, node: Node, env: Env, looping: bool) -> list[str]:
+        amount, text = self.written(node["amount"], env)
         if amount[0]:
-            money = self.source((True, _round(self.edition, amount[1])))
+            money = self.bound(_round(self.edition, amount[1]))
         else:
-            money = f"_round({self.source((True, self.edition))}, {amount[1]})"
-        payer, payee = self.source(self.expr(node["payer"], env)), self.source(self.expr(node["payee"], env))
-        return eval(f"lambda g, c: g.pay({payer}, {payee}, {money}, c.reason)", self.names)
+            money = f"_round({self.bound(self.edition)}, {text})"
+        payer, payee = self.text(node["payer"], env), self.text(node["payee"], env)
+        return [f"g.pay({payer}, {payee}, {money}, c.reason)"]
 
-    def s_for(self, node: Node, env: Env) -> Rule:
+    def s_for(self, node: Node, env: Env, looping: bool) -> list[str]:
         var = node["var"]
-        over = self.fn(node["over"], env)
+        over = self.text(node["over"], env)
         inner = dict(env)
         inner[var] = None
-        body = self.block(node.get("body", []), inner)
-        if body is None:
-            return lambda g, c: None
+        body = node.get("body", [])
+        if not body:
+            return []
+        key = self.bound(var)
+        self.loops += 1
+        saved, each = f"saved{self.loops}", f"each{self.loops}"
+        return [f"{saved} = c.vars.get({key})",
+                f"for {each} in list({over}):",
+                f"    c.vars[{key}] = {each}",
+                *self.lines(body, inner, "    ", True),
+                "    if g.halt: break",
+                f"c.vars[{key}] = {saved}"]
 
-        def run(g, c):
-            saved = c.vars.get(var)
-            for x in list(over(g, c)):
-                c.vars[var] = x
-                body(g, c)
-                if g.halt:
-                    break
-            c.vars[var] = saved
-        return run
+    def s_if(self, node: Node, env: Env, looping: bool) -> list[str]:
+        cond, text = self.written(node["cond"], env)
+        then, other = node.get("then", []), node.get("otherwise", [])
+        if cond[0]:
+            return self.lines(then if cond[1] else other, env, "", looping)
+        out = [f"if {text}:", *self.lines(then, env, "    ", looping)]
+        if other:
+            out += ["else:", *self.lines(other, env, "    ", looping)]
+        return out
 
-    def s_move_to(self, node: Node, env: Env) -> Rule:
+    def s_move_to(self, node: Node, env: Env, looping: bool) -> list[str]:
         target = node["square"]
         if isinstance(target, str):
             target = self.edition.square_index[target]
-        return lambda g, c: g.move_to(c, target)
+        return [f"g.move_to(c, {target})"]
 
-    def s_move_by(self, node: Node, env: Env) -> Rule:
-        steps = self.fn(node["steps"], env)
-        return lambda g, c: g.move_by(c, steps(g, c))
+    def s_move_by(self, node: Node, env: Env, looping: bool) -> list[str]:
+        return [f"g.move_by(c, {self.text(node['steps'], env)})"]
 
-    def s_advance_to_nearest(self, node: Node, env: Env) -> Rule:
+    def s_jump_to(self, node: Node, env: Env, looping: bool) -> list[str]:
+        return [f"g.jump_to(c, {self.text(node['target'], env)})"]
+
+    def s_place_at(self, node: Node, env: Env, looping: bool) -> list[str]:
+        return [f"g.place_at(c, {self.text(node['target'], env)})"]
+
+    def s_advance_to_nearest(self, node: Node, env: Env, looping: bool) -> list[str]:
         group = node["group"]
         if isinstance(group, str):
             group = self.edition.group_index[group]
         rent = node.get("rent")
-        rent_fn = self.fn(rent, env) if rent is not None else None
-        return lambda g, c: g.advance_nearest(c, group, rent_fn)
+        rent_fn = self.bound(self.fn(rent, env)) if rent is not None else "None"
+        return [f"g.advance_nearest(c, {group}, {rent_fn})"]
 
-    def s_go_to_jail(self, node: Node, env: Env) -> Rule:
-        return lambda g, c: g.go_to_jail(c.me, c.reason)
+    def s_go_to_jail(self, node: Node, env: Env, looping: bool) -> list[str]:
+        return ["g.go_to_jail(c.me, c.reason)"]
 
-    def s_draw(self, node: Node, env: Env) -> Rule:
+    def s_draw(self, node: Node, env: Env, looping: bool) -> list[str]:
         deck = node["deck"]
         if isinstance(deck, str):
             deck = self.edition.deck_index[deck]
-        return lambda g, c: g.draw(c, deck)
+        return [f"g.draw(c, {deck})"]
 
-    def s_keep(self, node: Node, env: Env) -> Rule:
-        def keep(g, c):
-            c.kept = True
-        return keep
+    def s_keep(self, node: Node, env: Env, looping: bool) -> list[str]:
+        return ["c.kept = True"]
 
-    def s_choose(self, node: Node, env: Env) -> Rule:
+    def s_end_game(self, node: Node, env: Env, looping: bool) -> list[str]:
+        return ["g.end_game()"]
+
+    def s_add(self, node: Node, env: Env, looping: bool) -> list[str]:
+        state = self.edition.state_index[node["state"]]
+        return [f"g.mark({self.text(node['player'], env)}, {state}, {self.text(node['item'], env)})"]
+
+    def s_set(self, node: Node, env: Env, looping: bool) -> list[str]:
+        of, value = self.text(node["subject"], env), self.text(node["value"], env)
+        ed = self.edition
+        name = node["state"]
+        if name in ed.area_state_index:
+            return [f"g.set_area({ed.area_state_index[name]}, {of}, {value})"]
+        return [f"g.set_number({of}, {ed.state_index[name]}, {value})"]
+
+    def s_deal(self, node: Node, env: Env, looping: bool) -> list[str]:
+        each = self.text(node["each"], env) if node.get("each") is not None else "None"
+        return [f"g.deal({each}, {bool(node.get('paying'))}, {self.bound(node.get('deed_kind'))})"]
+
+    def s_choose(self, node: Node, env: Env, looping: bool) -> list[str]:
         options = []
         for option in node["options"]:
             body = self.block(option.get("body", []), env)
             options.append((option.get("label", ""), body, self.cost(option.get("body", []), env)))
         # the choices offered, made once (a frozen dataclass is slow to make; a tax square asks often)
         acts = tuple(A.Choose(i, label) for i, (label, _body, _cost) in enumerate(options))
-        return lambda g, c: g.choose_option(c, options, acts)
+        return [f"g.choose_option(c, {self.bound(options)}, {self.bound(acts)})"]
 
-    def s_choose_in(self, node: Node, env: Env) -> Rule:
+    def s_choose_in(self, node: Node, env: Env, looping: bool) -> list[str]:
         var = node["var"]
         items = self.filter_fn(node["over"], var, node.get("where"), env)
         inner = dict(env)
@@ -620,34 +672,19 @@ class Compiler:
         body = self.block(node.get("body", []), inner)
         element, skip = node.get("element"), bool(node.get("skip"))
         goes = _destination(node.get("body", []), var)
-        return lambda g, c: g.choose_in(c, var, items, body, element, skip, goes)
+        args = ", ".join(self.bound(x) for x in (var, items, body, element, skip, goes))
+        return [f"g.choose_in(c, {args})"]
 
-    def s_add(self, node: Node, env: Env) -> Rule:
-        item, player = self.fn(node["item"], env), self.fn(node["player"], env)
-        state = self.edition.state_index[node["state"]]
-        return lambda g, c: g.mark(player(g, c), state, item(g, c))
+    def s_throw(self, node: Node, env: Env, looping: bool) -> list[str]:
+        names = node["names"]
+        inner = dict(env)
+        inner.update({name: None for name in names})
+        body = self.block(node.get("body", []), inner)
+        return [f"g.throw_each(c, {self.bound(names)}, {self.bound(body)})"]
 
-    def s_end_game(self, node: Node, env: Env) -> Rule:
-        return lambda g, c: g.end_game()
-
-    def s_deal(self, node: Node, env: Env) -> Rule:
-        each = self.fn(node["each"], env) if node.get("each") is not None else None
-        paying = bool(node.get("paying"))
-        kind = node.get("deed_kind")
-        return lambda g, c: g.deal(None if each is None else each(g, c), paying, kind)
-
-    def s_set(self, node: Node, env: Env) -> Rule:
-        of, value = self.fn(node["subject"], env), self.fn(node["value"], env)
-        ed = self.edition
-        name = node["state"]
-        if name in ed.area_state_index:
-            k = ed.area_state_index[name]
-            return lambda g, c: g.set_area(k, of(g, c), value(g, c))
-        k = ed.state_index[name]
-        return lambda g, c: g.set_number(of(g, c), k, value(g, c))
-
-    def s_call(self, node: Node, env: Env) -> Rule:
-        """`do NAME(ARGS)`: the procedure's statements, compiled once, with its parameters bound."""
+    def s_call(self, node: Node, env: Env, looping: bool) -> list[str]:
+        """`do NAME(ARGS)`: the procedure's statements, compiled once, run with its parameters
+        bound in `c.vars` (their arguments all worked out first), which are restored after."""
         ed = self.edition
         name = node["procedure"]
         procedure = ed.ir.get("procedures", {}).get(name)
@@ -658,50 +695,18 @@ class Compiler:
             self.procedures[name] = self.block(procedure["body"], {p: None for p in procedure["params"]})
         body = self.procedures[name]
         params = procedure["params"]
-        args = [self.fn(a, env) for a in node.get("args", [])]
+        args = [self.text(a, env) for a in node.get("args", [])]
         if len(args) != len(params):
             raise CompileError(f"`{name}` takes {len(params)} arguments, got {len(args)}")
-
-        def run(g, c):
-            values = [arg(g, c) for arg in args]
-            saved = [c.vars.get(p) for p in params]
-            c.vars.update(zip(params, values, strict=True))
-            if body is not None:
-                body(g, c)
-            c.vars.update(zip(params, saved, strict=True))
-        return run
-
-    def s_jump_to(self, node: Node, env: Env) -> Rule:
-        target = self.fn(node["target"], env)
-        return lambda g, c: g.jump_to(c, target(g, c))
-
-    def s_place_at(self, node: Node, env: Env) -> Rule:
-        target = self.fn(node["target"], env)
-        return lambda g, c: g.place_at(c, target(g, c))
-
-    def s_throw(self, node: Node, env: Env) -> Rule:
-        names = node["names"]
-        inner = dict(env)
-        inner.update({name: None for name in names})
-        body = self.block(node.get("body", []), inner)
-        return lambda g, c: g.throw_each(c, names, body)
-
-    def s_if(self, node: Node, env: Env) -> Rule:
-        cond = self.expr(node["cond"], env)
-        then = self.block(node.get("then", []), env)
-        other = self.block(node.get("otherwise", []), env)
-        if cond[0]:
-            chosen = then if cond[1] else other
-            return chosen or (lambda g, c: None)
-        fc = self.function(cond)
-
-        def run(g, c):
-            if fc(g, c):
-                if then is not None:
-                    then(g, c)
-            elif other is not None:
-                other(g, c)
-        return run
+        if not params:
+            return [f"{self.bound(body)}(g, c)"] if body is not None else ["pass"]
+        self.loops += 1
+        values, saved, keys = f"args{self.loops}", f"saved{self.loops}", self.bound(tuple(params))
+        return [f"{values} = ({', '.join(args)},)",
+                f"{saved} = [c.vars.get(p) for p in {keys}]",
+                f"c.vars.update(zip({keys}, {values}))",
+                *([f"{self.bound(body)}(g, c)"] if body is not None else []),
+                f"c.vars.update(zip({keys}, {saved}))"]
 
     # ---- estimates for strategies ------------------------------------------------------
 

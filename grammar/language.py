@@ -244,7 +244,7 @@ NAME_PLACES = {
 # `position` is the square's index (a number, for arithmetic); `square` the square itself.
 PLAYER_ATTRS = {
     "cash": INT, "deeds": DEEDS, "bankrupt": BOOL, "in_jail": BOOL, "position": INT, "square": SQUARE,
-    "jail_turns": INT, "cards": INT,
+    "jail_turns": INT, "cards": INT, "laps": INT,
 }
 DEED_ATTRS = {
     "price": INT, "mortgage": INT, "mortgaged": BOOL, "houses": INT, "hotels": INT,

@@ -52,7 +52,6 @@ class Moves:
         self.groups = {group["key"]: group["squares"] for group in ir["groups"]}
         self.on_pass = {i: square.on_pass.body for i, square in enumerate(edition.squares.values())
                         if square.on_pass and square.on_pass.body}          # in board order, as the engine runs them
-        self.once_per_lap = ir["settings"].get("money", {}).get("salary_limit") == "once_per_lap"
         self.land_hooks = [hook for hook in edition.hooks if hook.event.text == "land"]
 
     def cycles(self) -> list[Cycle]:
@@ -178,7 +177,7 @@ class Moves:
         for square, body in self.on_pass.items():
             if ((square - at) % self.n or self.n) > steps or self.calm(body, set()):
                 continue
-            return None if self.once_per_lap else ("pass", square, (at + steps) % self.n)
+            return ("pass", square, (at + steps) % self.n)
         return ("land", (at + steps) % self.n)
 
     def calm(self, body: tuple[syntax.Stmt, ...], seen: set[str]) -> bool:

@@ -29,7 +29,7 @@ class Edition:
                  'all_quarters', 'area_faces', 'square_areas', 'deeds', 'group_of', 'price',
                  'mortgage_value', 'house_cost', 'hotel_cost', 'printed', 'group_size', 'dice',
                  'faces', 'throws', 'roll_odds', 'doubles_to_jail', 'doubles_again', 'start_square',
-                 'turn_cap', 'start_money', 'rounding_up', 'once_per_lap', 'stock_houses',
+                 'turn_cap', 'start_money', 'rounding_up', 'stock_houses',
                  'stock_hotels', 'jail_square', 'jail_fine', 'jail_max_turns', 'fine_before_roll',
                  'doubles_exit_roll_again', 'collects_rent_in_jail', 'auction_on_decline',
                  'decliner_may_bid', 'bid_within_cash', 'raises', 'auction_only', 'preempt',
@@ -203,7 +203,6 @@ class Edition:
         self.turn_cap = game.get("turn_cap")
         self.start_money = money["start"]
         self.rounding_up = money.get("rounding", "up") == "up"
-        self.once_per_lap = money.get("salary_limit") == "once_per_lap"
         self.stock_houses = bank.get("houses", 0)
         self.stock_hotels = bank.get("hotels", 0)
         jail_at = jail.get("square")        # no `jail` section: the game has no jail

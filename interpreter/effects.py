@@ -41,11 +41,6 @@ class EffectsMixin(GameParts):
             k += 1
             if ((s - old) % n or n) > steps:
                 continue
-            if ed.once_per_lap:
-                count = (pl.progress - s) // n
-                if count <= pl.passes[k]:
-                    continue
-                pl.passes[k] = count
             saved = c.reason
             c.reason = ed.land_reason[s]
             f = ed.on_pass_rules[k]

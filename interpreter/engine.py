@@ -193,12 +193,10 @@ class Game(RulesMixin, EffectsMixin):
         state.bank_hotels = edition.stock_hotels
         state.pots = [0] * len(edition.pots)
         state.areas = [[0] * len(edition.areas) for _ in edition.area_states]
-        passes = [(edition.start_square - square) // n for square in edition.on_pass_squares]
         for player in self.players:
             player.marks = [[] if is_set else 0 for is_set in edition.state_is_set]
             player.position = edition.start_square
             player.progress = edition.start_square
-            player.passes = passes[:]
         state.decks = []
         for cards in edition.cards:
             order = list(range(len(cards)))

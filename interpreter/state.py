@@ -20,7 +20,6 @@ class Player:
     cash: int = 0
     position: int = 0
     progress: int = 0                                  # forward distance travelled (laps), back moves subtract
-    passes: list[int] = field(default_factory=list)    # per on_pass square: passes already paid for
     in_jail: bool = False
     jail_turns: int = 0                                # failed tries at a double so far
     cards: list[list[int]] = field(default_factory=list)   # kept cards as [deck, card]

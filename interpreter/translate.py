@@ -347,7 +347,8 @@ class Compiler:
     PLAYER_ATTRS = {"cash": "g.players[{}].cash", "bankrupt": "g.players[{}].bankrupt",
                     "in_jail": "g.players[{}].in_jail", "position": "g.players[{}].position", "deeds": "g.deeds_of({})",
                     "square": "g.players[{}].position",
-                    "jail_turns": "g.players[{}].jail_turns", "cards": "len(g.players[{}].cards)"}
+                    "jail_turns": "g.players[{}].jail_turns", "cards": "len(g.players[{}].cards)",
+                    "laps": "(g.players[{}].progress // g.edition.n)"}
     STATE_ATTRS = {"mortgaged": "g.state.mortgaged[{}]", "houses": "g.state.houses[{}]", "hotels": "g.state.hotels[{}]",
                    "owner": "g.state.owner[{}]", "level": "g.level({})", "even_level": "g.even_level({})"}
     GROUP_ATTRS = {"uneven": "({} in g.state.uneven)"}

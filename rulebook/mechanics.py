@@ -19,7 +19,7 @@ from rulebook.conditions import (
     state_set,
     term,
 )
-from rulebook.statements import describe
+from rulebook.statements import describe, lap_counters
 
 PRELUDE = "prelude"
 
@@ -73,7 +73,8 @@ def items(book: Booklet) -> list[tuple[str, str, str | None, Rule]]:
     """Every such rule of the edition: (stable id, text, what kind of hook, its IR)."""
     ruleset = book.ruleset
     out: list[tuple[str, str, str | None, Rule]] = [
-        (f"state-{state.name}", state_text(book, state), None, state) for state in ruleset.state or ()]
+        (f"state-{state.name}", state_text(book, state), None, state) for state in ruleset.state or ()
+        if state.name not in lap_counters(book)]
     out += [(f"rule-setup-{n}", setup_text(book, stmt), None, stmt) for n, stmt in enumerate(ruleset.setup or (), 1)]
     out += [(f"pot-{pot.key}", pot_text(book, pot), None, pot) for pot in ruleset.pots or ()]
     out += [(f"rule-hook-{n}", hook_text(book, hook), hook.event, hook)

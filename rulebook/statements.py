@@ -24,9 +24,12 @@ from ir.nodes import (
     JumpTo,
     MoveBy,
     MoveTo,
+    Not,
+    Option,
     PlaceAt,
     PotRef,
     SetState,
+    Setting,
     Stmt,
     Throw,
     Transfer,
@@ -34,7 +37,19 @@ from ir.nodes import (
     When,
 )
 from rulebook.booklet import Booklet, escape
-from rulebook.conditions import ME, Nouns, called, condition, element_of, expand, kind_filter, parts, phrase, state_set
+from rulebook.conditions import (
+    ME,
+    Nouns,
+    called,
+    condition,
+    element_of,
+    expand,
+    kind_filter,
+    parts,
+    phrase,
+    state_set,
+    walk,
+)
 
 
 def amount(book: Booklet, expr: Expr, nouns: Nouns | None = None) -> str:
@@ -148,8 +163,59 @@ def loop(book: Booklet, stmt: ForEach, nouns: Nouns) -> str:
     return for_each(book, stmt, nouns)
 
 
+def decided(book: Booklet, cond: Expr) -> bool | None:
+    """A condition the edition's own settings answer (`money.salary_limit == every_pass`):
+    the booklet states only the rule that applies, as the engine runs only that one."""
+    match cond:
+        case Binary(operator="==" | "!=" as operator, left=Setting(path=path), right=Option(value=value)):
+            return (book.setting(path) == value) == (operator == "==")
+        case Not(operand=operand):
+            known = decided(book, operand)
+            return None if known is None else not known
+        case Binary(operator="and" | "or" as operator, left=left, right=right):
+            answers = (decided(book, left), decided(book, right))
+            deciding = operator == "or"            # `or`: one true answers it; `and`: one false
+            if deciding in answers:
+                return deciding
+            return None if None in answers else not deciding
+    return None
+
+
+def once_per_lap(stmt: When) -> tuple[str, tuple[Stmt, ...]] | None:
+    """`if me.laps > me.S { set me.S = me.laps ... }`: the rest of the block, at most once per
+    lap, counted in the player's number `S` (returned with the rest)."""
+    match stmt:
+        case When(cond=Binary(operator=">", left=Attr(subject=Var(name="me"), name="laps"),
+                              right=Attr(subject=Var(name="me"), name=state)),
+                  then=(SetState(subject=Var(name="me"), state=written,
+                                 value=Attr(subject=Var(name="me"), name="laps")), *rest),
+                  otherwise=()) if written == state:
+            return state, tuple(rest)
+    return None
+
+
+def lap_counters(book: Booklet) -> set[str]:
+    """The player numbers that only count laps for `once_per_lap` blocks: the booklet says
+    "once per lap" and leaves the counter out."""
+    ruleset = book.ruleset
+    nodes = list(walk(tuple(ruleset.squares) + tuple(ruleset.decks) + tuple(ruleset.hooks or ())
+                      + tuple(ruleset.setup or ()) + tuple((ruleset.procedures or {}).values())
+                      + tuple(ruleset.formulas.values()) + tuple(ruleset.actions or ())
+                      + tuple(ruleset.invariants) + (ruleset.rent,)))
+    counted = [found[0] for node in nodes if isinstance(node, When) and (found := once_per_lap(node))]
+    uses = [node.name for node in nodes if isinstance(node, Attr)] + \
+        [node.state for node in nodes if isinstance(node, SetState)]
+    return {state for state in counted if uses.count(state) == 2 * counted.count(state)}
+
+
 def if_then(book: Booklet, stmt: When, nouns: Nouns) -> str:
     words = book.words
+    known = decided(book, stmt.cond)
+    if known is not None:
+        return describe(book, stmt.then if known else stmt.otherwise, nouns)
+    lap = once_per_lap(stmt)
+    if lap is not None:
+        return words.text("effects/once_per_lap", body=describe(book, lap[1], nouns))
     otherwise = words.text("effects/else", body=describe(book, stmt.otherwise, nouns)) \
         if stmt.otherwise else ""
     return words.text("effects/if", cond=condition(book, stmt.cond, nouns),

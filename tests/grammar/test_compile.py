@@ -66,8 +66,19 @@ def test_classic_us_ir_has_the_documented_shape():
         "deed": {"group": "brown", "price": 60, "mortgage": 30, "rent": [2, 10, 30, 90, 160, 250],
                  "house_cost": 50, "hotel_cost": 50},
         "on_land": [], "on_pass": []}
-    assert ir["squares"][0]["on_pass"] == [{"stmt": "transfer", "amount": {"expr": "setting", "path": "money.salary"},
-                                            "payer": {"expr": "bank"}, "payee": {"expr": "var", "name": "me"}}]
+    salary = {"stmt": "transfer", "amount": {"expr": "setting", "path": "money.salary"},
+              "payer": {"expr": "bank"}, "payee": {"expr": "var", "name": "me"}}
+    laps = {"expr": "attr", "subject": {"expr": "var", "name": "me"}, "name": "laps"}
+    counted = {"expr": "attr", "subject": {"expr": "var", "name": "me"}, "name": "salary_laps"}
+    assert ir["squares"][0]["on_pass"] == [{
+        "stmt": "if",
+        "cond": {"expr": "bin", "operator": "==", "left": {"expr": "setting", "path": "money.salary_limit"},
+                 "right": {"expr": "enum", "value": "every_pass"}},
+        "then": [salary],
+        "otherwise": [{"stmt": "if", "cond": {"expr": "bin", "operator": ">", "left": laps, "right": counted},
+                       "then": [{"stmt": "set", "subject": {"expr": "var", "name": "me"}, "state": "salary_laps",
+                                 "value": laps}, salary],
+                       "otherwise": []}]}]
     chance = ir["decks"][0]
     assert chance["key"] == "chance" and chance["cards"][1]["effect"] == [{"stmt": "move_to", "square": 24}]
     assert chance["cards"][8]["effect"] == [{"stmt": "move_by", "steps": {"expr": "int", "value": -3}}]

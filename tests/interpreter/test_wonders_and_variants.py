@@ -77,7 +77,7 @@ def test_wotw_airports_and_utilities_are_not_marked():
     g = game(played("wonders-se"), strategies=[Script(), Script()], dice=[(1, 1), (3, 4)])
     place(g, 0, "chance_1")
     own(g, 1, "station_2", "utility_1")
-    g.players[0].marks[0].clear()
+    passport(g, 0).clear()
     g.dice_source.rolls = [(2, 3)]
     place(g, 0, "utility_1")
     g.move_steps(Ctx(0, 3), 0, 3)      # utility_1 -> station_2 (3 squares on)
@@ -139,7 +139,7 @@ def test_wotw_all_wonders_end_the_game_with_a_bonus():
     w = played("wonders-se")
     g = game(w, dice=[(1, 2)])
     last = sq(w, "brown_2")
-    g.players[0].marks[0][:] = sorted(s for s in wonders(w) if s != last)
+    passport(g, 0)[:] = sorted(s for s in wonders(w) if s != last)
     place(g, 0, "go")
     cash = g.players[0].cash
     g.move_steps(Ctx(0, 3), 0, 3)

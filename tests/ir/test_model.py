@@ -254,9 +254,9 @@ def test_an_unknown_statement_and_an_unknown_key_are_refused_with_their_paths(cl
     with pytest.raises(ir.IRError, match=r"^decks\[0\]\.cards\[2\]\.effect\[0\]: unknown statement 'teleport'$"):
         ir.load(doc)
     doc = copy.deepcopy(classic_us)
-    doc["squares"][0]["on_pass"][0]["via"] = "bank"
-    with pytest.raises(ir.IRError, match=r"^squares\[0\]\.on_pass\[0\]\.via: unknown key 'via' of a 'transfer' "
-                                         r"statement$"):
+    doc["squares"][0]["on_pass"][0]["then"][0]["via"] = "bank"
+    with pytest.raises(ir.IRError, match=r"^squares\[0\]\.on_pass\[0\]\.then\[0\]\.via: "
+                                         r"unknown key 'via' of a 'transfer' statement$"):
         ir.load(doc)
     doc = copy.deepcopy(classic_us)
     doc["colour"] = "red"

@@ -21,14 +21,9 @@ class EffectsMixin(Machine):
         new = T.mod(T.add(old, steps), n)
         s.position[p] = new
         s.progress[p] = T.add(s.progress[p], steps)
-        for k, sq in enumerate(ed.on_pass_squares):
+        for sq in ed.on_pass_squares:
             d = T.mod(T.sub(sq, old), n)
             fire = T.le(T.ite(T.eq(d, 0), n, d), steps)
-            if ed.once_per_lap:
-                count = T.idiv(T.sub(s.progress[p], sq), n)
-                fresh = T.lt(s.passes[p][k], count)
-                s.passes[p][k] = T.ite(T.and_(fire, fresh), count, s.passes[p][k])
-                fire = T.and_(fire, fresh)
             block = self.squares[sq].get("on_pass") or []
 
             def run(block=block, sq=sq):

@@ -611,6 +611,7 @@ _ATTRS: dict[tuple[str | None, str], ReadAttr] = {
                                                  for square in game.edition.deeds],
     ("player", "cards"): lambda game, of, name: game._player(of, lambda q: game.held(q, None)),
     ("player", "square"): lambda game, of, name: Ref("deed", _player_field(game, of, "position")),
+    ("player", "laps"): lambda game, of, name: terms.idiv(_player_field(game, of, "progress"), game.edition.n),
     **{("player", name): _player_field for name in ("cash", "bankrupt", "in_jail", "position", "jail_turns")},
     **{("deed", name): CompileMixin._printed for name in ("price", "mortgage", "house_cost", "hotel_cost")},
     **{("deed", name): _deed_field for name in ("mortgaged", "houses", "hotels")},

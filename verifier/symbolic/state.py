@@ -45,7 +45,6 @@ class SymState:
     in_jail: list = field(default_factory=list)
     jail_turns: list = field(default_factory=list)
     bankrupt: list = field(default_factory=list)
-    passes: list = field(default_factory=list)       # per player, per on_pass square
     owner: dict = field(default_factory=dict)         # per deed square
     houses: dict = field(default_factory=dict)
     hotels: dict = field(default_factory=dict)
@@ -71,7 +70,7 @@ class SymState:
     def copy(self) -> "SymState":
         return SymState(self.players, list(self.cash), list(self.position), list(self.progress),
                         list(self.in_jail), list(self.jail_turns), list(self.bankrupt),
-                        [list(x) for x in self.passes], dict(self.owner), dict(self.houses),
+                        dict(self.owner), dict(self.houses),
                         dict(self.hotels), dict(self.mortgaged), self.bank_houses, self.bank_hotels,
                         self.bank_ledger, [list(x) for x in self.loc], list(self.uneven),
                         [[list(m) for m in q] for q in self.marks], [list(x) for x in self.numbers],
@@ -84,8 +83,6 @@ class SymState:
         """Every container of game terms (a list or a dict) with its name, in a fixed order."""
         for f in PLAYER_FIELDS:
             yield f, getattr(self, f)
-        for q in range(self.players):
-            yield f"passes[{q}]", self.passes[q]
         for f in DEED_FIELDS:
             yield f, getattr(self, f)
         for k, cards in enumerate(self.loc):
@@ -114,7 +111,7 @@ class SymState:
         out = [*self.cash, *self.position, *self.progress, *self.in_jail, *self.jail_turns, *self.bankrupt]
         for box in (self.owner, self.houses, self.hotels, self.mortgaged):
             out += box.values()
-        for rows in (self.passes, self.loc, self.numbers, self.areas):
+        for rows in (self.loc, self.numbers, self.areas):
             for row in rows:
                 out += row
         for sets in self.marks:
@@ -162,7 +159,6 @@ def fresh(edition: Edition, players: int, prefix: str = "") -> SymState:
     s.in_jail = [yes_no(f"in_jail[{q}]") for q in seats]
     s.jail_turns = [number(f"jail_turns[{q}]") for q in seats]
     s.bankrupt = [yes_no(f"bankrupt[{q}]") for q in seats]
-    s.passes = [[number(f"passes[{q}][{k}]") for k in range(len(edition.on_pass_squares))] for q in seats]
     for square in edition.deeds:
         s.owner[square] = number(f"owner[{square}]")
         s.houses[square] = number(f"houses[{square}]")
@@ -214,7 +210,6 @@ def domain(edition: Edition, s: SymState) -> Term:
 def initial(edition: Edition, players: int) -> SymState:
     """The state `Game.setup` leaves (before the roll-off, which moves nothing)."""
     s = SymState(players)
-    n = edition.n
     start = edition.start_square
     s.cash = [edition.start_money] * players
     s.position = [start] * players
@@ -222,7 +217,6 @@ def initial(edition: Edition, players: int) -> SymState:
     s.in_jail = [False] * players
     s.jail_turns = [0] * players
     s.bankrupt = [False] * players
-    s.passes = [[(start - square) // n for square in edition.on_pass_squares] for _ in range(players)]
     for square in edition.deeds:
         s.owner[square], s.houses[square], s.hotels[square], s.mortgaged[square] = BANK, 0, 0, False
     s.bank_houses, s.bank_hotels = edition.stock_houses, edition.stock_hotels
@@ -248,7 +242,6 @@ def from_game(game: Game) -> SymState:
         s.in_jail.append(p.in_jail)
         s.jail_turns.append(p.jail_turns)
         s.bankrupt.append(p.bankrupt)
-        s.passes.append(list(p.passes))
     for square in edition.deeds:
         s.owner[square], s.houses[square], s.hotels[square], s.mortgaged[square] = \
             st.owner[square], st.houses[square], st.hotels[square], bool(st.mortgaged[square])

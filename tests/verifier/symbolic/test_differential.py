@@ -63,7 +63,6 @@ def random_state(ed, players: int, rng: random.Random) -> GameState:
             rng.choice([rng.randint(0, ed.start_money * 2), rng.randint(0, ed.start_money // 10)])
         p.position = rng.randrange(n)
         p.progress = p.position + n * rng.randint(0, 5)
-        p.passes = [max(0, (p.progress - s) // n - rng.randint(0, 1)) for s in ed.on_pass_squares]
         p.bankrupt = p.seat in bankrupt
         p.in_jail = not p.bankrupt and ed.jail_square >= 0 and rng.random() < 0.3
         p.jail_turns = rng.randint(0, ed.jail_max_turns - 1) if p.in_jail else 0

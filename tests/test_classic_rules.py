@@ -1,0 +1,80 @@
+"""The classic rules written in the language (issue #17): a rule of the family is the spec's
+own definition, so a house rule is a small child edition with no Python change, its worked
+example passes on the child and fails on the parent, and the booklet says what the
+definition says."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import grammar
+from rulebook.site import editions, pages
+from verifier.examples import run_all
+
+# A famous house rule (not in the sources): landing exactly on GO pays the salary twice.
+# `on_pass` runs on landing too (SE 001 "hamnar på eller passerar"), so a landing's own
+# `on_land` adds the second salary.
+DOUBLE_ON_GO = """
+board {
+  square go { on_land { collect money.salary from bank } }
+}
+"""
+
+# 001 "Att passera GÅ": landing on GO pays 4 000; under the house rule it pays 8 000.
+LANDING_ON_GO = """
+example landing_on_go "Landing exactly on GO pays the salary twice (a house rule)" {
+  players anna, bo
+  put anna on dark_blue_1
+  turn anna rolls 1 2                   # dark_blue_1 (37) + 3: GO
+  expect anna.cash == 30000 + 2 * 4000
+}
+"""
+
+
+def edition(tmp_path: Path, name: str, parent: str, text: str) -> dict:
+    path = tmp_path / f"{name}.rules"
+    path.write_text(f"edition {name} extends {parent}\n{text}", encoding="utf-8")
+    return grammar.compile_file(path)
+
+
+def failed(ir: dict) -> list[str]:
+    return [outcome.name for outcome in run_all(ir) if not outcome.passed]
+
+
+def test_a_house_rule_on_go_needs_no_python(tmp_path):
+    """§1 GO (SE 001): the salary is paid by GO's own `on_pass`; a child that adds an
+    `on_land` doubles it on landing, and its example fails on the parent."""
+    assert failed(edition(tmp_path, "double_go", "classic-se", DOUBLE_ON_GO + LANDING_ON_GO)) == []
+    assert failed(edition(tmp_path, "plain_go", "classic-se", LANDING_ON_GO)) == ["landing_on_go"]
+
+
+def test_the_salary_limit_is_the_specs_own_rule(tmp_path):
+    """§2 GO salary limit (US 002 "kun modtage $200 for hver gang rundt om brættet"): the
+    limit is written in spec/classic.rules with `me.laps` and a player number, so a child
+    that decides `every_pass` is paid again on coming back round to a lap already paid for."""
+    lap = """
+example paid_again "Passing GO twice in one lap pays twice" {
+  players anna, bo
+  put anna on dark_blue_2
+  set anna.salary_laps = 1              # as if paid for this lap, then gone back over GO
+  turn anna rolls 1 3                   # past GO to Baltic Avenue (3)
+  expect anna.cash == 1500 + 200
+}
+"""
+    assert failed(edition(tmp_path, "every", "classic-us", "decide money.salary_limit = every_pass\n" + lap)) == []
+    assert failed(edition(tmp_path, "once", "classic-us", lap)) == ["paid_again"]
+
+
+def test_the_booklet_says_what_the_go_rule_says(tmp_path):
+    """Issue #17 item 4: the booklet's sentence for GO comes from its definition: the US
+    once-per-lap rule says so, the Swedish every-pass rule does not, and a child's doubled
+    salary on landing is printed as the child's rule."""
+    def go_line(spec_id: str, lang: str) -> str:
+        [built] = editions([spec_id], {})
+        page = pages(built)[f"{built.id}/{lang}/index.md"]
+        return next(line for line in page.splitlines() if line.startswith(("**Go**", "**Gå**")))
+    assert "once for each trip round the board" in go_line("classic-us", "en")
+    assert "varv" not in go_line("classic-se", "sv")
+    path = tmp_path / "double_go.rules"
+    path.write_text("edition double_go extends classic-se\n" + DOUBLE_ON_GO, encoding="utf-8")
+    doubled = go_line(str(path), "sv")
+    assert doubled.count("4 000 kr") == 2, doubled

@@ -66,7 +66,8 @@ class Key:
     Kinds: int, ratio, bool, text, texts (a text or a list of texts), name (a free word such
     as a language code), word (one of `options`, the rulebook glossary's words), range, notes,
     numbers, square, formula, enum (with `options`), condition (a yes/no expression), rent (an
-    amount expression over the rent names).
+    amount expression over the rent names), due (a yes/no expression over the rent names and
+    `me`, the lander).
     """
 
     kind: str
@@ -109,7 +110,7 @@ SECTIONS: dict[str, dict[str, Key]] = {
     },
     "bank": {"houses": Key("int"), "hotels": Key("int")},
     "jail": {
-        "square": Key("square"), "max_turns": Key("int"), "fine": Key("int"), "collects_rent": Key("bool"),
+        "square": Key("square"), "max_turns": Key("int"), "fine": Key("int"),
     },
     "auction": {
         "on_decline": Key("bool"), "decliner_may_bid": Key("bool"), "bid_within_cash": Key("bool"),
@@ -130,7 +131,8 @@ SECTIONS: dict[str, dict[str, Key]] = {
     "debt": {"auction_deeds": Key("bool", required=False)},   # yes: money is raised only by auctioning deeds
     "end": {"over": Key("condition"), "score": Key("formula"),
             "sits_out": Key("formula", required=False)},          # a player it holds for takes no more turns
-    "rent": {"lot": Key("rent"), "station": Key("rent"), "utility": Key("rent")},
+    # `due`: when a player landing on another's deed owes its rent (default: always)
+    "rent": {"lot": Key("rent"), "station": Key("rent"), "utility": Key("rent"), "due": Key("due", required=False)},
     # What the game's printed parts say, for the verifier to read the rules against
     # (grammar/printed.py): the words the cards and squares use for "you pay" and "you
     # receive", for "not" (`negation`: "do not collect"), and for the parties they name (the bank,
@@ -216,6 +218,7 @@ RENT_NAMES = EVERYWHERE | {
     "mortgaged_in_group": INT, "dice": INT, "here": DEED,
 }
 WITH_RENT_NAMES = EFFECT_NAMES | {"rent": INT, "roll": INT}
+DUE_NAMES = RENT_NAMES | {"me": PLAYER}
 
 # `step NAME "..." on KIND` and `on KIND(OF)`: the kinds of step a property may be scoped
 # to, each a piece the engine runs whole and the verifier's catalogue names (docs/language.md

@@ -805,8 +805,9 @@ class _Lower:
             return [v.value] if isinstance(v, syntax.Text) else list(v.values)
         elif kind == "condition" and not isinstance(v, syntax.NOT_EXPRESSIONS):
             return self.effects.expect(f"`{path}`", v, lang.EVERYWHERE, "bool")
-        elif kind == "rent" and not isinstance(v, syntax.NOT_EXPRESSIONS):
-            return self.effects.expect(f"`{path}`", v, lang.RENT_NAMES, "number")
+        elif kind in ("rent", "due") and not isinstance(v, syntax.NOT_EXPRESSIONS):
+            names, wanted = (lang.RENT_NAMES, "number") if kind == "rent" else (lang.DUE_NAMES, "bool")
+            return self.effects.expect(f"`{path}`", v, names, wanted)
         self.wrong_kind(key, v, path)
         return None
 

@@ -31,14 +31,14 @@ class Edition:
                  'faces', 'throws', 'roll_odds', 'doubles_to_jail', 'doubles_again', 'start_square',
                  'turn_cap', 'start_money', 'rounding_up', 'stock_houses',
                  'stock_hotels', 'jail_square', 'jail_fine', 'jail_max_turns', 'fine_before_roll',
-                 'doubles_exit_roll_again', 'collects_rent_in_jail', 'auction_on_decline',
+                 'doubles_exit_roll_again', 'auction_on_decline',
                  'decliner_may_bid', 'bid_within_cash', 'raises', 'auction_only', 'preempt',
                  'max_houses', 'houses_per_hotel', 'hotels_per_lot', 'even', 'needs_complete',
                  'blocked_by_mortgage', 'sale_value', 'hotel_sale_with_houses', 'shortage_auction',
                  'interest', 'transfer_interest', 'trade_deeds', 'trade_cards', 'trade_cash',
                  'trade_built_groups', 'bank_auctions_all', 'pay_with_deeds', 'debt_auction',
                  'mortgages', 'hotel_level', 'hotel_even_level', 'unmortgage_cost', 'transfer_cost',
-                 'house_sale', 'hotel_sale_only', 'hotel_sale_full', 'rent_fn', 'on_land',
+                 'house_sale', 'hotel_sale_only', 'hotel_sale_full', 'rent_fn', 'rent_due', 'on_land',
                  'on_pass', 'on_pass_squares', 'on_pass_rules', 'land_reason', 'cards', 'card_texts', 'card_reason',
                  'invariants', 'invariant_sources', 'source_names', 'statistics', 'setup_fn', 'land_hooks',
                  'acquire_hooks',
@@ -139,6 +139,8 @@ class Edition:
             if self.kind[i] not in rent_by_kind:
                 raise CompileError(f"no rent formula for the kind of square `{self.square_ids[i]}`")
         self.rent_fn: list[Rule] = [rent_by_kind[self.kind[i]] if self.is_deed[i] else _no_rent for i in range(n)]
+        due = settings.get("rent", {}).get("due")
+        self.rent_due: Rule | None = comp.fn(due, {}) if due is not None else None      # None: always due
         self.on_land = [comp.block(square.get("on_land") or [], {}) for square in squares]
         self.on_pass = [comp.block(square.get("on_pass") or [], {}) for square in squares]
         self.on_pass_squares = [i for i in range(n) if self.on_pass[i] is not None]
@@ -212,7 +214,6 @@ class Edition:
         self.jail_max_turns = jail.get("max_turns", 0)
         self.fine_before_roll = jail.get("fine_timing") == "before_roll"
         self.doubles_exit_roll_again = jail.get("doubles_exit") == "move_and_roll_again"
-        self.collects_rent_in_jail = bool(jail.get("collects_rent", True))
         self.auction_on_decline = bool(auction.get("on_decline", True))
         self.decliner_may_bid = bool(auction.get("decliner_may_bid", True))
         self.bid_within_cash = bool(auction.get("bid_within_cash", True))

@@ -141,7 +141,7 @@ class RulesMixin(GameParts):
         o = st.owner[sq]
         rent_fn = c.rent_fn
         c.rent_fn = None
-        if o == p or o >= 0 and st.mortgaged[sq]:
+        if o == p:
             return
         ed = self.edition
         if o == BANK:
@@ -161,9 +161,10 @@ class RulesMixin(GameParts):
             if ed.auction_on_decline:
                 self.auction_deed(sq, p, lander=p)
             return
-        if not ed.collects_rent_in_jail and self.players[o].in_jail:
+        self.rent_names(c, sq, o)
+        if ed.rent_due is not None and not ed.rent_due(self, c):
             return
-        amount = self.rent(c, sq, o)
+        amount = self.rent_of(c, sq)
         if rent_fn is not None:
             c.rent = amount
             amount = ed.money(rent_fn(self, c))
@@ -171,8 +172,9 @@ class RulesMixin(GameParts):
         if ed.rent_hooks and not self.players[p].bankrupt:
             self.fire(ed.rent_hooks, c, sq)
 
-    def rent(self, c: Ctx, sq: int, o: int) -> int:
-        """The deed's rent formula with the rent names bound (docs/language.md)."""
+    def rent_names(self, c: Ctx, sq: int, o: int) -> None:
+        """Bind the rent names (docs/language.md) for the deed `sq` held by `o`: what
+        `rent.due` and the rent formulas read."""
         ed, st = self.edition, self.state
         g = ed.group_of[sq]
         owned = self.group_counts[o][g]
@@ -183,6 +185,10 @@ class RulesMixin(GameParts):
         c.owned = owned
         c.complete = owned == ed.group_size[g]
         c.mortgaged_in_group = self.group_mortgages[g]
+
+    def rent_of(self, c: Ctx, sq: int) -> int:
+        """The deed's rent formula, the rent names bound."""
+        ed = self.edition
         f = ed.rent_fn[sq]
         try:
             amount = f(self, c)
@@ -191,11 +197,14 @@ class RulesMixin(GameParts):
         return amount if type(amount) is int else ed.money(amount)      # most rents are whole
 
     def rent_owed(self, p: int, sq: int, dice: int) -> int:
-        """The rent `p` would owe landing on `sq` now (0 on a free, own or mortgaged deed)."""
+        """The rent `p` would owe landing on `sq` now (0 on a free or own deed, or where `rent.due` says none is)."""
         o = self.state.owner[sq]
-        if o < 0 or o == p or self.state.mortgaged[sq] or self.players[o].bankrupt:
+        if o < 0 or o == p or self.players[o].bankrupt:
             return 0
-        return self.rent(Ctx(p, dice), sq, o)
+        c = Ctx(p, dice)
+        self.rent_names(c, sq, o)
+        due = self.edition.rent_due
+        return self.rent_of(c, sq) if due is None or due(self, c) else 0
 
     def risk(self, p: int, sq: int, lands: bool) -> Fraction | int:
         """What standing on `sq` may cost `p` in rent: owed there (if the token lands) plus the

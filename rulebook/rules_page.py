@@ -6,11 +6,12 @@ language and every edition; the words come from the phrase table, the amounts fr
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any, Callable
 
+from ir.nodes import Attr, Expr, Not, Var
 from ir.ruleset import Square
 from rulebook.booklet import Booklet, anchor, deed_of, escape, paragraph, printed, printed_rents
-from rulebook.conditions import phrase
+from rulebook.conditions import condition, parts, phrase, walk
 from rulebook.mechanics import actions, actions_title, city, end_over, procedures, score_text, special, terms
 from rulebook.statements import describe
 from rulebook.variants import variants_section
@@ -20,7 +21,8 @@ from rulebook.variants import variants_section
 class Rule:
     """A paragraph: `rules/<key>` in the phrase table, id `rule-<key>`.
 
-    `by` names a setting (or decided rule, or `has.FEATURE`) whose value picks the paragraph's
+    `by` names a setting (or decided rule, or `has.FEATURE`, or `rules.NAME`: what the
+    edition's definition of a rule is, `READINGS`) whose value picks the paragraph's
     variant; a rule whose setting the edition lacks is left out. `needs` are what the game must
     have (`Booklet.has`: a deed kind, `jail`, `houses`, ...; `!x`: must not have x).
     """
@@ -178,6 +180,56 @@ def examples(book: Booklet) -> str:
     return "\n".join(out)
 
 
+MORTGAGED = Not(Attr(Var("here"), "mortgaged"))
+JAILED = Not(Attr(Var("owner"), "in_jail"))
+
+
+def rent_due(book: Booklet) -> str | None:
+    """`rent.due` read as the sentence that says it: `mortgaged` (no rent on a mortgaged
+    deed, §1), `mortgaged_jail` (nor while the owner is in jail), else `written` (the
+    condition in words); None when rent is always due."""
+    due = book.setting("rent.due")
+    if not isinstance(due, Expr):
+        return None
+    said = {_plain(part) for part in parts(due, "and")}
+    if said == {MORTGAGED}:
+        return "mortgaged"
+    if said == {MORTGAGED, JAILED}:
+        return "mortgaged_jail"
+    return "written"
+
+
+def jailed_owner_collects(book: Booklet) -> bool | None:
+    """Whether a jailed owner collects rent, by `rent.due`: yes when it does not read
+    `in_jail`, no when it is `rent_due`'s `mortgaged_jail`; None (no sentence: the rent
+    section says the condition) otherwise."""
+    due = book.setting("rent.due")
+    if not isinstance(due, Expr) or not any(isinstance(node, Attr) and node.name == "in_jail" for node in walk(due)):
+        return True
+    return False if rent_due(book) == "mortgaged_jail" else None
+
+
+def _plain(expr: Expr) -> Expr:
+    """An expression without the places it was written at (for comparing with a pattern)."""
+    match expr:
+        case Not(operand=Attr(subject=Var(name=var), name=name)):
+            return Not(Attr(Var(var), name))
+    return expr
+
+
+READINGS: dict[str, Callable[[Booklet], Any]] = {"rules.rent_due": rent_due,
+                                                    "rules.jailed_owner_collects": jailed_owner_collects}
+
+
+def due_words(book: Booklet) -> dict[str, str]:
+    """The placeholder `{cond}` of `rules/rent.due/written`: the condition in words."""
+    due = book.setting("rent.due")
+    if not isinstance(due, Expr):
+        return {}
+    nouns = {name: book.words.text(f"rules/rent.due/{name}") for name in ("here", "owner")}
+    return {"cond": condition(book, due, nouns)}
+
+
 SECTIONS = (
     Section("aim", (Rule("aim", by="has.houses"), Rule("players"))),
     Section("contents", (Rule("contents", by="has.houses"),)),
@@ -195,7 +247,8 @@ SECTIONS = (
                        Rule("auction.bid_within_cash", by="auction.bid_within_cash"),
                        Rule("auction.raises", needs=("!prices",)),
                        Rule("auction.preempt", by="auction.preempt"))),
-    Section("rent", (Rule("rent", by="has.houses"), Rule("rent.complete_group", needs=("lot", "houses")),
+    Section("rent", (Rule("rent", by="has.houses"), Rule("rent.due", by="rules.rent_due"),
+                     Rule("rent.complete_group", needs=("lot", "houses")),
                      Rule("rent.mortgaged_group", by="rent.mortgaged_group", needs=("lot",))), rents),
     Section("stations", (Rule("rent.station", needs=("station",)), Rule("rent.utility", needs=("utility",))),
             both_tables,
@@ -204,7 +257,8 @@ SECTIONS = (
                       Rule("cards.moves", needs=("jail",))), deck_link),
     Section("jail", (Rule("jail.sent"), Rule("jail.visiting"), Rule("jail.leave"),
                      Rule("jail.fine_timing", by="jail.fine_timing"), Rule("jail.doubles_exit", by="jail.doubles_exit"),
-                     Rule("jail.max_turns"), Rule("jail.collects_rent", by="jail.collects_rent")), needs=("jail",)),
+                     Rule("jail.max_turns"), Rule("jail.collects_rent", by="rules.jailed_owner_collects")),
+            needs=("jail",)),
     Section("building", (Rule("building", by="building.needs_complete_group"),
                          Rule("building.even", by="building.even"),
                          Rule("building.blocked_by_mortgage", by="building.blocked_by_mortgage"),
@@ -239,7 +293,7 @@ def rule_text(book: Booklet, rule: Rule) -> str | None:
     entry = book.words.raw(f"rules/{rule.key}")
     if rule.by is None:
         return paragraph(book.say(f"rules/{rule.key}"), anchor(rule.key))
-    value = book.fact(rule.by)
+    value = READINGS[rule.by](book) if rule.by in READINGS else book.fact(rule.by)
     if value is None:
         return None
     choice = ("yes" if value else "no") if isinstance(value, bool) else value
@@ -248,7 +302,8 @@ def rule_text(book: Booklet, rule: Rule) -> str | None:
     if choice not in entry and choice in book.ruleset.formulas:
         return paragraph(book.say(f"rules/{rule.key}/formula", formula=score_text(book, choice)), anchor(rule.key),
                          choice)
-    return paragraph(book.say(f"rules/{rule.key}/{choice}"), anchor(rule.key), choice)
+    extra = due_words(book) if rule.key == "rent.due" else {}
+    return paragraph(book.say(f"rules/{rule.key}/{choice}", **extra), anchor(rule.key), choice)
 
 
 def rules_page(book: Booklet) -> str:

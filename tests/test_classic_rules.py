@@ -60,7 +60,9 @@ example paid_again "Passing GO twice in one lap pays twice" {
   expect anna.cash == 1500 + 200
 }
 """
-    assert failed(edition(tmp_path, "every", "classic-us", "decide money.salary_limit = every_pass\n" + lap)) == []
+    # the US example of the limit, inherited, fails once the child decides it away
+    assert failed(edition(tmp_path, "every", "classic-us", "decide money.salary_limit = every_pass\n" + lap)) \
+        == ["salary_once_per_lap"]
     assert failed(edition(tmp_path, "once", "classic-us", lap)) == ["paid_again"]
 
 
@@ -78,3 +80,60 @@ def test_the_booklet_says_what_the_go_rule_says(tmp_path):
     path.write_text("edition double_go extends classic-se\n" + DOUBLE_ON_GO, encoding="utf-8")
     doubled = go_line(str(path), "sv")
     assert doubled.count("4 000 kr") == 2, doubled
+
+
+# A house rule of the Done-when list of #17: rent on a mortgaged lot is half its printed
+# rent instead of nothing. `rent.due` lets a mortgaged lot (not a station or utility) pay,
+# and the lot formula halves it.
+HALF_RENT = """
+rent {
+  due = not here.mortgaged or here.kind == lot
+  lot =
+    if here.mortgaged then printed[0] / 2
+    else if level > 0 then printed[level]
+    else if complete and mortgaged_in_group == 0 then printed[0] * 2
+    else printed[0]
+}
+"""
+
+# 001 "Hyra": Hornsgatan's printed rent is 80; mortgaged, the house rule takes half.
+MORTGAGED_LOT = """
+example half_rent "A mortgaged lot pays half its printed rent (a house rule)" {
+  players anna, bo
+  give brown_2 to anna
+  mortgage brown_2
+  turn bo rolls 1 2                     # GO + 3: Hornsgatan, mortgaged
+  expect bo.cash == 30000 - 40 and anna.cash == 30000 + 40
+}
+"""
+
+
+def test_rent_on_a_mortgaged_lot_is_a_house_rule(tmp_path):
+    """§1 (SE 001 "Intecknad egendom ger ingen hyra"): no rent on a mortgaged deed is the
+    spec's `rent.due`; a child that makes a mortgaged lot pay half needs no Python, and its
+    example fails on the parent, where a mortgaged lot pays nothing."""
+    assert failed(edition(tmp_path, "half", "classic-se", HALF_RENT + MORTGAGED_LOT)) == []
+    assert failed(edition(tmp_path, "none", "classic-se", MORTGAGED_LOT)) == ["half_rent"]
+
+
+def test_the_booklet_says_when_rent_is_due(tmp_path):
+    """Issue #17 item 4: the booklet's sentences on rent due come from `rent.due`: the
+    classic rule (§1: none on a mortgaged deed, a jailed owner still collects), a house rule
+    that stops rent while the owner is in jail, and any other condition, said in words."""
+    def page(text: str | None, lang: str = "en") -> str:
+        if text is None:
+            [built] = editions(["classic-se"], {})
+        else:
+            path = tmp_path / "child.rules"
+            path.write_text("edition child extends classic-se\n" + text, encoding="utf-8")
+            [built] = editions([str(path)], {})
+        return pages(built)[f"{built.id}/{lang}/index.md"]
+    classic = page(None)
+    assert "A mortgaged property pays no rent." in classic
+    assert "In jail you still collect rent" in classic
+    jailed = page("rent { due = not here.mortgaged and not owner.in_jail }\n")
+    assert "nor does any property while its owner is in jail" in jailed
+    assert "In jail you collect no rent." in jailed and "still collect rent" not in jailed
+    half = page(HALF_RENT)
+    assert "Rent is due only when" in half and "A mortgaged property pays no rent." not in half
+    assert "In jail you still collect rent" in half

@@ -68,7 +68,7 @@ CASES = [
     Case("block_keyword_misspelt", "a misspelt block keyword is named (issue #19)",
          CHILD + "board { square go { on_lands { pay 1 to bank } } }\n", "E103", 2, 21),
     Case("syntax_too_deep", "deep nesting is told where it gets too deep (issue #19)",
-         CHILD + "jail { collects_rent = " + "not " * 3000 + "yes }\n", "E105", 2, 412),
+         CHILD + "auction { on_decline = " + "not " * 3000 + "yes }\n", "E105", 2, 412),
     Case("blocks_too_deep", "deep nesting is told where it gets too deep (issue #19)",
          CHILD + "when land(s) {\n" + "if yes {\n" * 300 + "}\n" * 301, "E105", 51, 4),
     # ---- E2xx: names

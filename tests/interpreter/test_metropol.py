@@ -52,7 +52,9 @@ def formula(g, name: str, *args) -> int:
 
 
 def rent(g, street: str, owner: int) -> int:
-    return g.rent(Ctx(), sq(g.edition, street), owner)
+    c, square = Ctx(), sq(g.edition, street)
+    g.rent_names(c, square, owner)
+    return g.rent_of(c, square)
 
 
 def picks(*labels):

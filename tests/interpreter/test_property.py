@@ -158,11 +158,10 @@ def test_utility_rent_is_dice_times_multiplier(ed):
 
 def test_jailed_owner_collects_rent(ed):
     """§1 Jail (SE 001, NL 003, US 002): a jailed player still collects rent
-    (`jail.collects_rent`)."""
+    (`rent.due` does not read the owner's jail)."""
     def setup(g):
         own(g, 1, "orange_1")
         g.go_to_jail(1)
-    assert ed.collects_rent_in_jail
     assert rent_paid(land_on(ed, "orange_1", setup)) == ed.printed[sq(ed, "orange_1")][0]
 
 

@@ -181,7 +181,9 @@ def test_short_hotel_after_three_houses():
     g.state.bank_houses -= 6
     assert g.can_build_hotel(0, sq(ed, "brown_1"))
     g.build_hotel(0, sq(ed, "brown_1"))
-    assert g.rent(Ctx(1), sq(ed, "brown_1"), 0) == ed.printed[sq(ed, "brown_1")][-1]
+    c, square = Ctx(1), sq(ed, "brown_1")
+    g.rent_names(c, square, 0)
+    assert g.rent_of(c, square) == ed.printed[square][-1]
 
 
 def test_short_hotel_sells_for_one_house_less():

@@ -103,18 +103,16 @@ class RulesMixin(Machine):
         def held(o):
             if o == p:
                 return
-
-            def due():
-                if not ed.collects_rent_in_jail:
-                    self.fork(s.in_jail[o], None, lambda: self.charge(c, p, sq, o, rent_node))
-                else:
-                    self.charge(c, p, sq, o, rent_node)
-            self.fork(s.mortgaged[sq], None, due)
+            self.rent_names(c, sq, o)
+            due = ed.ir["settings"].get("rent", {}).get("due")
+            self.fork(True if due is None else self.expr(due, c), lambda: self.charge(c, p, sq, rent_node))
 
         self.split_party(s.owner[sq], lambda o: bank_holds() if o == BANK else held(o))
 
-    def charge(self, c: Ctx, p: int, sq: int, o: int, rent_node: Node | None) -> Term:
-        amount = self.rent(c, sq, o)
+    def charge(self, c: Ctx, p: int, sq: int, rent_node: Node | None) -> Term:
+        """The rent due from `p` to the deed's owner (`c.owner`), the rent names bound."""
+        o = c.owner
+        amount = self.rent_of(c, sq)
         if rent_node is not None:
             c.rent = amount
             amount = T.round_money(self.expr(rent_node, c), self.edition.rounding_up)
@@ -123,8 +121,9 @@ class RulesMixin(Machine):
         if hooks:
             self.fork(self.state.bankrupt[p], None, lambda: self.fire(hooks, c, sq))
 
-    def rent(self, c: Ctx, sq: int, o: int) -> Term:
-        """The deed's rent formula with the rent names bound (docs/language.md)."""
+    def rent_names(self, c: Ctx, sq: int, o: int) -> None:
+        """Bind the rent names (docs/language.md) for the deed `sq` held by `o`: what
+        `rent.due` and the rent formulas read."""
         ed, s = self.edition, self.state
         g = ed.group_of[sq]
         owned = self.group_counts(o, g)
@@ -135,6 +134,10 @@ class RulesMixin(Machine):
         c.complete = T.eq(owned, ed.group_size[g])
         c.mortgaged_in_group = self.group_mortgages(g)
         c.here = sq
+
+    def rent_of(self, c: Ctx, sq: int) -> Term:
+        """The deed's rent formula, the rent names bound."""
+        ed = self.edition
         kind = self.squares[sq]["kind"]
         node = ed.ir.get("rent", {}).get(kind)
         if node is None:

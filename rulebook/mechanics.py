@@ -72,9 +72,10 @@ Rule = State | Stmt | Pot | Hook | Invariant
 def items(book: Booklet) -> list[tuple[str, str, str | None, Rule]]:
     """Every such rule of the edition: (stable id, text, what kind of hook, its IR)."""
     ruleset = book.ruleset
+    counters = lap_counters(book)           # said as "once per lap", never as a state
     out: list[tuple[str, str, str | None, Rule]] = [
         (f"state-{state.name}", state_text(book, state), None, state) for state in ruleset.state or ()
-        if state.name not in lap_counters(book)]
+        if state.name not in counters]
     out += [(f"rule-setup-{n}", setup_text(book, stmt), None, stmt) for n, stmt in enumerate(ruleset.setup or (), 1)]
     out += [(f"pot-{pot.key}", pot_text(book, pot), None, pot) for pot in ruleset.pots or ()]
     out += [(f"rule-hook-{n}", hook_text(book, hook), hook.event, hook)

@@ -42,8 +42,10 @@ def failed(ir: dict) -> list[str]:
 
 def test_a_house_rule_on_go_needs_no_python(tmp_path):
     """§1 GO (SE 001): the salary is paid by GO's own `on_pass`; a child that adds an
-    `on_land` doubles it on landing, and its example fails on the parent."""
-    assert failed(edition(tmp_path, "double_go", "classic-se", DOUBLE_ON_GO + LANDING_ON_GO)) == []
+    `on_land` doubles it on landing, and its example fails on the parent. The parent's
+    `card_to_go`, whose cards send the token exactly onto GO, fails on the child: the house
+    rule pays it twice."""
+    assert failed(edition(tmp_path, "double_go", "classic-se", DOUBLE_ON_GO + LANDING_ON_GO)) == ["card_to_go"]
     assert failed(edition(tmp_path, "plain_go", "classic-se", LANDING_ON_GO)) == ["landing_on_go"]
 
 

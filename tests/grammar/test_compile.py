@@ -115,7 +115,9 @@ def test_child_may_change_a_decision_and_a_deck():
     cards, and the parent's examples that set its cards on top are not inherited."""
     ir = grammar.compile_text(NEW_CHEST)
     parent = {x["name"] for x in grammar.compile_file(bundled()["classic-us"])["examples"]}
-    assert parent - {x["name"] for x in ir["examples"]} == {"chest_squares", "card_get_out_of_jail"}
+    assert parent - {x["name"] for x in ir["examples"]} == {"chest_squares", "card_get_out_of_jail", "card_bank_pays",
+                                                            "card_every_player_and_repairs", "card_advance",
+                                                            "card_go_to_jail"}
     assert ir["settings"]["jail"]["fine_timing"] == "next_turn"
     assert ir["decisions"][1]["note"] == "assumed: as SE 001"
     assert [d for d in ir["decks"] if d["key"] == "chest"][0]["cards"] == [

@@ -17,7 +17,8 @@ invariants are checked after the set-up and after every event, as in exploration
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from numbers import Rational
 from pathlib import Path
@@ -222,16 +223,18 @@ def _play(edition: interpreter.Edition, example: dict, seen: dict) -> None:
     seated: list[Strategy] = list(players)
     game = interpreter.new_game(edition, ["example"] * len(players), seed=0, log=False, strategy_objects=seated)
     state = game.state
-    for player in game.players:                 # the example says who holds what: undo a dealt start
-        player.cash, state.bank_ledger = edition.start_money, state.bank_ledger + player.cash - edition.start_money
-    state.owner = [BANK if owner >= 0 else owner for owner in state.owner]
-    state.order, state.turn_index = list(range(len(players))), 0
     steps = example["steps"]
     first_turn = next((k for k, step in enumerate(steps) if step["step"] == "turn"), len(steps))
-    for step in steps[:first_turn]:
-        _set_up(edition, game, step, seats)
-    game = seen["game"] = Game(edition, seated, ["example"] * len(players), 0, None, True, event_checker(), None,
-                               state=state)
+    with _watching(edition):
+        for player in game.players:                 # the example says who holds what: undo a dealt start
+            player.cash, state.bank_ledger = edition.start_money, state.bank_ledger + player.cash - edition.start_money
+        state.owner = [BANK if owner >= 0 else owner for owner in state.owner]
+        state.order, state.turn_index = list(range(len(players))), 0
+        for step in steps[:first_turn]:
+            _set_up(edition, game, step, seats)
+    game = seen["game"] = getattr(edition, "game_class", Game)(edition, seated, ["example"] * len(players), 0, None,
+                                                               True, _unwatched(edition, event_checker()), None,
+                                                               state=state)
     try:
         check_all(game)
     except InvariantViolation as broken:
@@ -243,6 +246,37 @@ def _play(edition: interpreter.Edition, example: dict, seen: dict) -> None:
     env = {who: (True, seat) for who, seat in seats.items()}
     for expect in example["expect"]:
         _check(compiler, env, game, expect)
+
+
+@contextmanager
+def _watching(edition: interpreter.Edition) -> Iterator[None]:
+    """The example's play proper (its start money, its set-up, its turns), during which a
+    watched edition (verifier/coverage.py) records what is read; a plain one has no `watch`."""
+    watch = getattr(edition, "watch", None)
+    if watch is None:
+        yield
+        return
+    watch.on = True
+    try:
+        yield
+    finally:
+        watch.on = False
+
+
+def _unwatched(edition: interpreter.Edition, checker: Callable) -> Callable:
+    """The invariants' checks after each event, which are no part of the example's play:
+    what they read is not recorded."""
+    watch = getattr(edition, "watch", None)
+    if watch is None:
+        return checker
+
+    def checked(game: Game, event: dict) -> None:
+        on, watch.on = watch.on, False
+        try:
+            checker(game, event)
+        finally:
+            watch.on = on
+    return checked
 
 
 def _set_up(edition: interpreter.Edition, game: Game, step: dict, seats: dict[str, int]) -> None:
@@ -327,7 +361,8 @@ def _turn(edition: interpreter.Edition, game: Game, step: dict, seats: dict[str,
     game.dice_source = throws
     game.state.turn_index = seat
     try:
-        game.take_turn(seat, Ctx())
+        with _watching(edition):
+            game.take_turn(seat, Ctx())
     except InvariantViolation as broken:
         raise _Failed(line, f"the turn breaks invariant `{broken.invariant}` ({broken.message})") from None
     except (interpreter.StrategyError, interpreter.RuleError, CompileError, KeyError, IndexError, TypeError,

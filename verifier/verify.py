@@ -2,8 +2,9 @@
 (verifier.prove: the start state, each action's preservation, bounded checking where
 induction fails) and from exploration (verifier.explore: Hypothesis plays the interpreter);
 rendered as a terminal table or as JSON (docs/verifier.md, "Reading the table"). Printed
-texts (cards, squares, the box) are read against the rules too (verifier.texts), and the
-edition's worked examples are played (verifier.examples).
+texts (cards, squares, the box) are read against the rules too (verifier.texts), the
+edition's worked examples are played (verifier.examples), and what they exercise is
+measured (verifier.coverage).
 
 An exploration violation overrides the proof cells of its invariant: a concrete game that
 breaks it outranks any symbolic verdict. Unknown never counts as a pass.
@@ -20,6 +21,7 @@ from grammar.diagnostics import shown
 from grammar.lookup import resolve
 
 from . import trace as traces
+from .coverage import CATEGORIES, TITLES, Coverage, measure
 from .examples import LeftOut, Outcome, run_all, run_laid, spec_file
 from .explore import Exploration, explore
 from .texts import disagreements
@@ -48,6 +50,7 @@ class Report:
     dead: list[str] = field(default_factory=list)    # actions that can happen in no state the invariants allow
     examples: list[Outcome] | None = None            # the worked examples played (None: not yet)
     left_out: list[LeftOut] = field(default_factory=list)   # the edition's, which the variants laid over it change
+    coverage: Coverage | None = None                 # what the examples that hold exercise (verifier.coverage)
     seconds: float = 0.0
 
     @property
@@ -87,8 +90,10 @@ def proofs(ir: dict, spec: str, players: int = 2, depth: int = 2, trace_dir: Pat
         [{"name": x["name"], "text": x["text"], "origin": x["origin"], "kind": x["kind"]} for x in ir.get("steps", [])]
     examples, left_out = run_laid(grammar.compile_file(resolve(spec)), ir) if ir["edition"].get("variants") \
         else (run_all(ir), [])
+    held = {(x.name, x.origin) for x in examples if x.passed}
     report = Report(target(ir), spec, players, depth, invs, [START] if prove else [],
-                    texts=disagreements(ir), examples=examples, left_out=left_out)
+                    texts=disagreements(ir), examples=examples, left_out=left_out,
+                    coverage=measure(ir, [x for x in ir.get("examples") or () if (x["name"], x["origin"]) in held]))
     if prove:
         _prove(ir, report, trace_dir)
     report.seconds = time.perf_counter() - began
@@ -234,6 +239,8 @@ def render(report: Report) -> str:
                      "".join(f"\n  example `{x.name}` FAILS at "
                              f"{shown(spec_file(x.origin, report.spec))}:{x.line}: {x.why}"
                              for x in report.failed))
+    if report.coverage is not None:
+        lines += _covered(report.coverage)
     t = report.tally()
     if START in cols:
         lines.append(f"{verdict(report)}: {t['proved']} proved, {t['bounded']} bounded, {t['violated']} violated, "
@@ -254,6 +261,27 @@ def _left_out(report: Report) -> str:
     return (f"; {n} of the edition's left out, as the variants change {'their' if n != 1 else 'its'} play" +
             "".join(f"\n  example `{x.name}` left out ({shown(spec_file(x.origin, report.spec))}:{x.line}): {x.why}"
                     for x in report.left_out))
+
+
+def _covered(coverage: Coverage) -> list[str]:
+    """What the worked examples exercise, per category (docs/verifier.md, "Example
+    coverage"), and each item none does."""
+    shares = ", ".join(f"{TITLES[c]} {len(coverage.by[c])}/{len(coverage.items[c])}" for c in CATEGORIES
+                       if coverage.items[c])
+    lines = [f"example coverage ({coverage.examples} examples that hold): {shares or 'nothing to cover'}"]
+    for category in CATEGORIES:
+        missed = coverage.uncovered(category)
+        if missed:
+            lines += _wrapped(f"not exercised, {TITLES[category]}: ",
+                              [_named(category, key, coverage.items[category][key]) for key in missed])
+    return lines
+
+
+def _named(category: str, key: str, what: str) -> str:
+    """An uncovered item as the report lists it: a card with the start of its text."""
+    if category != "cards":
+        return key
+    return f"{key} \"{what[:40]}{'...' if len(what) > 40 else ''}\""
 
 
 def _wrapped(head: str, items: list[str], width: int = 100) -> list[str]:
@@ -355,6 +383,7 @@ def to_json(report: Report) -> dict:
             [x.to_json() | {"file": shown(spec_file(x.origin, report.spec))} for x in report.examples],
             "examples_left_out": [x.to_json() | {"file": shown(spec_file(x.origin, report.spec))}
                                   for x in report.left_out],
+            "coverage": None if report.coverage is None else report.coverage.to_json(),
             "exploration": ex.counters.to_json() | {"examples": ex.examples, "rounds": ex.rounds,
                                                     "under_minimum": {k: {"count": n, "minimum": least}
                                                                       for k, (n, least) in ex.shortfalls.items()}}

@@ -193,7 +193,8 @@ def test_the_settings_of_a_part_the_game_lacks_are_not_mutated():
 def test_a_guard_only_limit_is_read_by_that_guard_alone():
     """GUARD_ONLY's premise: in the rules (interpreter/rules.py) and their symbolic twin
     (verifier/symbolic/rules.py) the limit is read inside the action's guard and nowhere else
-    (interpreter/edition.py loads it; the verifier's lemmas state its range)."""
+    (interpreter/edition.py loads it; the verifier's lemmas state its range; verifier/coverage.py
+    names the attribute it is loaded into, reading nothing)."""
     root = Path(__file__).resolve().parents[2]
     for (_section, key), action in GUARD_ONLY.items():
         for path in ("interpreter/rules.py", "verifier/symbolic/rules.py"):
@@ -204,5 +205,5 @@ def test_a_guard_only_limit_is_read_by_that_guard_alone():
         others = [p for p in [*(root / "interpreter").glob("*.py"), *(root / "verifier").rglob("*.py")]
                   if key in p.read_text(encoding="utf-8")]
         assert sorted(p.relative_to(root).as_posix() for p in others) == [
-            "interpreter/edition.py", "interpreter/rules.py", "verifier/mutate.py",
+            "interpreter/edition.py", "interpreter/rules.py", "verifier/coverage.py", "verifier/mutate.py",
             "verifier/symbolic/lemmas.py", "verifier/symbolic/rules.py"]

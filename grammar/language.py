@@ -67,7 +67,8 @@ class Key:
     as a language code), word (one of `options`, the rulebook glossary's words), range, notes,
     numbers, square, formula, enum (with `options`), condition (a yes/no expression), rent (an
     amount expression over the rent names), due (a yes/no expression over the rent names and
-    `me`, the lander).
+    `me`, the lander), lander (a yes/no expression over a move's names and `here`, the free
+    deed the lander stands on).
     """
 
     kind: str
@@ -112,8 +113,12 @@ SECTIONS: dict[str, dict[str, Key]] = {
     "jail": {
         "square": Key("square"), "max_turns": Key("int"), "fine": Key("int"),
     },
+    # `may`: when the lander may buy the free deed it stands on, at its printed price (default:
+    # always; a buyer short of cash raises it as for any debt)
+    "buy": {"may": Key("lander", required=False)},
     "auction": {
-        "on_decline": Key("bool"), "decliner_may_bid": Key("bool"), "bid_within_cash": Key("bool"),
+        "on_decline": Key("lander"),     # when a free deed the lander did not buy is auctioned
+        "decliner_may_bid": Key("bool"), "bid_within_cash": Key("bool"),
         "raises": Key("numbers", least=1, hint="a raise of 0 leaves the bid where it is, and the auction never ends"),
         "only": Key("bool", required=False),       # default no: yes sells every deed by auction, no printed price
         "preempt": Key("int", required=False),     # the lander may take the deed for the last bid + this
@@ -219,6 +224,7 @@ RENT_NAMES = EVERYWHERE | {
 }
 WITH_RENT_NAMES = EFFECT_NAMES | {"rent": INT, "roll": INT}
 DUE_NAMES = RENT_NAMES | {"me": PLAYER}
+LANDER_NAMES = EFFECT_NAMES | {"here": DEED}
 
 # `step NAME "..." on KIND` and `on KIND(OF)`: the kinds of step a property may be scoped
 # to, each a piece the engine runs whole and the verifier's catalogue names (docs/language.md

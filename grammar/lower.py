@@ -26,6 +26,10 @@ KIND_TYPES = {
     "int": lang.INT, "ratio": lang.RATIO, "bool": lang.BOOL, "numbers": lang.NUMBERS,
     "condition": lang.BOOL, "rent": lang.INT,
 }
+# The kinds of setting whose value is an expression over names of its own: those names, and
+# what the expression must be.
+EXPRESSION_KINDS = {"rent": (lang.RENT_NAMES, "number"), "due": (lang.DUE_NAMES, "bool"),
+                    "lander": (lang.LANDER_NAMES, "bool")}
 KIND_WORDS = {
     "int": "a whole number", "ratio": "a percentage such as `5%`", "bool": "`yes` or `no`",
     "text": "a quoted text", "name": "a name", "range": "a range such as `2 .. 8`",
@@ -805,8 +809,8 @@ class _Lower:
             return [v.value] if isinstance(v, syntax.Text) else list(v.values)
         elif kind == "condition" and not isinstance(v, syntax.NOT_EXPRESSIONS):
             return self.effects.expect(f"`{path}`", v, lang.EVERYWHERE, "bool")
-        elif kind in ("rent", "due") and not isinstance(v, syntax.NOT_EXPRESSIONS):
-            names, wanted = (lang.RENT_NAMES, "number") if kind == "rent" else (lang.DUE_NAMES, "bool")
+        elif kind in EXPRESSION_KINDS and not isinstance(v, syntax.NOT_EXPRESSIONS):
+            names, wanted = EXPRESSION_KINDS[kind]
             return self.effects.expect(f"`{path}`", v, names, wanted)
         self.wrong_kind(key, v, path)
         return None

@@ -38,7 +38,7 @@ class Edition:
                  'interest', 'transfer_interest', 'trade_deeds', 'trade_cards', 'trade_cash',
                  'trade_built_groups', 'bank_auctions_all', 'pay_with_deeds', 'debt_auction',
                  'mortgages', 'hotel_level', 'hotel_even_level', 'unmortgage_cost', 'transfer_cost',
-                 'house_sale', 'hotel_sale_only', 'hotel_sale_full', 'rent_fn', 'rent_due', 'on_land',
+                 'house_sale', 'hotel_sale_only', 'hotel_sale_full', 'rent_fn', 'rent_due', 'buy_may', 'on_land',
                  'on_pass', 'on_pass_squares', 'on_pass_rules', 'land_reason', 'cards', 'card_texts', 'card_reason',
                  'invariants', 'invariant_sources', 'source_names', 'statistics', 'setup_fn', 'land_hooks',
                  'acquire_hooks',
@@ -141,6 +141,9 @@ class Edition:
         self.rent_fn: list[Rule] = [rent_by_kind[self.kind[i]] if self.is_deed[i] else _no_rent for i in range(n)]
         due = settings.get("rent", {}).get("due")
         self.rent_due: Rule | None = comp.fn(due, {}) if due is not None else None      # None: always due
+        may = settings.get("buy", {}).get("may")
+        self.buy_may: Rule | None = comp.fn(may, {}) if may is not None else None       # None: always may
+        self.auction_on_decline: Rule = comp.fn(settings["auction"]["on_decline"], {})
         self.on_land = [comp.block(square.get("on_land") or [], {}) for square in squares]
         self.on_pass = [comp.block(square.get("on_pass") or [], {}) for square in squares]
         self.on_pass_squares = [i for i in range(n) if self.on_pass[i] is not None]
@@ -214,7 +217,6 @@ class Edition:
         self.jail_max_turns = jail.get("max_turns", 0)
         self.fine_before_roll = jail.get("fine_timing") == "before_roll"
         self.doubles_exit_roll_again = jail.get("doubles_exit") == "move_and_roll_again"
-        self.auction_on_decline = bool(auction.get("on_decline", True))
         self.decliner_may_bid = bool(auction.get("decliner_may_bid", True))
         self.bid_within_cash = bool(auction.get("bid_within_cash", True))
         self.raises = sorted(auction.get("raises") or [1])

@@ -145,21 +145,10 @@ class RulesMixin(GameParts):
             return
         ed = self.edition
         if o == BANK:
-            price = ed.price[sq]
             if ed.auction_only:
                 self.auction_deed(sq, p, lander=p)
-                return
-            if self.players[p].cash >= price:
-                a = self.ask(p, ed.BUY_OR_DECLINE[sq])
-                if type(a) is A.Buy:
-                    self.transfer(p, BANK, price, "buy")
-                    self.set_owner(sq, p)
-                    if self.log_on:
-                        self.ev({"type": "buy", "seat": p, "square": sq, "price": price})
-                    self.acquired(p, sq, "buy")
-                    return
-            if ed.auction_on_decline:
-                self.auction_deed(sq, p, lander=p)
+            else:
+                self.offer_deed(c, p, sq)
             return
         self.rent_names(c, sq, o)
         if ed.rent_due is not None and not ed.rent_due(self, c):
@@ -171,6 +160,28 @@ class RulesMixin(GameParts):
         self.pay(p, o, amount, "rent")
         if ed.rent_hooks and not self.players[p].bankrupt:
             self.fire(ed.rent_hooks, c, sq)
+
+    def offer_deed(self, c: Ctx, p: int, sq: int) -> None:
+        """A free deed with a price: the lander buys it at that price where `buy.may` lets
+        them and they choose to (a buyer short of cash raises it as for any debt); a deed
+        not bought is auctioned where `auction.on_decline` says so. Both read `here`."""
+        ed = self.edition
+        c.here = sq
+        may = ed.buy_may
+        if may is None or may(self, c):
+            a = self.ask(p, ed.BUY_OR_DECLINE[sq])
+            if type(a) is A.Buy:
+                price = ed.price[sq]
+                self.pay(p, BANK, price, "buy")
+                if self.players[p].bankrupt:
+                    return
+                self.set_owner(sq, p)
+                if self.log_on:
+                    self.ev({"type": "buy", "seat": p, "square": sq, "price": price})
+                self.acquired(p, sq, "buy")
+                return
+        if ed.auction_on_decline(self, c):
+            self.auction_deed(sq, p, lander=p)
 
     def rent_names(self, c: Ctx, sq: int, o: int) -> None:
         """Bind the rent names (docs/language.md) for the deed `sq` held by `o`: what

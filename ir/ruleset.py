@@ -77,6 +77,7 @@ class Settings:
     money: Section
     bank: Section
     jail: Section
+    buy: Section
     auction: Section
     building: Section
     mortgage: Section

@@ -5,10 +5,11 @@ language and every edition; the words come from the phrase table, the amounts fr
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from ir.nodes import Attr, Expr, Not, Var
+from ir.nodes import Attr, Binary, Bool, Expr, Not, Var
 from ir.ruleset import Square
 from rulebook.booklet import Booklet, anchor, deed_of, escape, paragraph, printed, printed_rents
 from rulebook.conditions import condition, parts, phrase, walk
@@ -182,6 +183,7 @@ def examples(book: Booklet) -> str:
 
 MORTGAGED = Not(Attr(Var("here"), "mortgaged"))
 JAILED = Not(Attr(Var("owner"), "in_jail"))
+CASH_FOR_PRICE = Binary(">=", Attr(Var("me"), "cash"), Attr(Var("here"), "price"))
 
 
 def rent_due(book: Booklet) -> str | None:
@@ -209,25 +211,57 @@ def jailed_owner_collects(book: Booklet) -> bool | None:
     return False if rent_due(book) == "mortgaged_jail" else None
 
 
-def _plain(expr: Expr) -> Expr:
+def buy_may(book: Booklet) -> str | None:
+    """`buy.may` read as the sentence that says it: `cash` (only with the price in cash, the
+    classic rule), else `written` (the condition in words); None when the lander always may."""
+    may = book.setting("buy.may")
+    if not isinstance(may, Expr):
+        return None
+    return "cash" if _plain(may) == CASH_FOR_PRICE else "written"
+
+
+def auction_on_decline(book: Booklet) -> str | None:
+    """`auction.on_decline` read: `yes` (always auctioned), None (never: no sentence), else
+    `written` (auctioned when the condition holds, in words)."""
+    rule = book.setting("auction.on_decline")
+    if isinstance(rule, Bool):
+        return "yes" if rule.value else None
+    return "written" if isinstance(rule, Expr) else None
+
+
+def _plain(expr: Any) -> Any:
     """An expression without the places it was written at (for comparing with a pattern)."""
-    match expr:
-        case Not(operand=Attr(subject=Var(name=var), name=name)):
-            return Not(Attr(Var(var), name))
-    return expr
+    if isinstance(expr, tuple):
+        return tuple(_plain(item) for item in expr)
+    if not dataclasses.is_dataclass(expr) or isinstance(expr, type):
+        return expr
+    fields = {field.name: None if field.name == "written_at" else _plain(getattr(expr, field.name))
+              for field in dataclasses.fields(expr)}
+    return dataclasses.replace(expr, **fields)
 
 
 READINGS: dict[str, Callable[[Booklet], Any]] = {"rules.rent_due": rent_due,
-                                                    "rules.jailed_owner_collects": jailed_owner_collects}
+                                                    "rules.jailed_owner_collects": jailed_owner_collects,
+                                                    "rules.buy_may": buy_may,
+                                                    "rules.auction_on_decline": auction_on_decline}
 
 
-def due_words(book: Booklet) -> dict[str, str]:
-    """The placeholder `{cond}` of `rules/rent.due/written`: the condition in words."""
-    due = book.setting("rent.due")
-    if not isinstance(due, Expr):
+# The rules whose `written` sentence says a condition of the spec's in words: the setting,
+# and the names the condition may read that the booklet calls by a noun of its own.
+WRITTEN = {"rent.due": ("rent.due", ("here", "owner")), "buy.may": ("buy.may", ("here",)),
+           "auction": ("auction.on_decline", ("here",))}
+
+
+def condition_words(book: Booklet, key: str) -> dict[str, str]:
+    """The placeholder `{cond}` of a rule's `written` sentence (`WRITTEN`): its condition in words."""
+    if key not in WRITTEN:
         return {}
-    nouns = {name: book.words.text(f"rules/rent.due/{name}") for name in ("here", "owner")}
-    return {"cond": condition(book, due, nouns)}
+    path, names = WRITTEN[key]
+    rule = book.setting(path)
+    if not isinstance(rule, Expr):
+        return {}
+    nouns = {name: book.words.text(f"rules/{key}/{name}") for name in names}
+    return {"cond": condition(book, rule, nouns)}
 
 
 SECTIONS = (
@@ -241,7 +275,8 @@ SECTIONS = (
     Section("actions", (), actions, title=actions_title),
     Section("city", (), city),
     Section("squares", (), squares),
-    Section("buying", (Rule("buy", needs=("prices",)), Rule("auction", by="auction.on_decline", needs=("prices",)),
+    Section("buying", (Rule("buy", needs=("prices",)), Rule("buy.may", by="rules.buy_may", needs=("prices",)),
+                       Rule("auction", by="rules.auction_on_decline", needs=("prices",)),
                        Rule("auction.only", by="auction.only"),
                        Rule("auction.decliner_may_bid", by="auction.decliner_may_bid", needs=("prices",)),
                        Rule("auction.bid_within_cash", by="auction.bid_within_cash"),
@@ -302,7 +337,7 @@ def rule_text(book: Booklet, rule: Rule) -> str | None:
     if choice not in entry and choice in book.ruleset.formulas:
         return paragraph(book.say(f"rules/{rule.key}/formula", formula=score_text(book, choice)), anchor(rule.key),
                          choice)
-    extra = due_words(book) if rule.key == "rent.due" else {}
+    extra = condition_words(book, rule.key) if choice == "written" else {}
     return paragraph(book.say(f"rules/{rule.key}/{choice}", **extra), anchor(rule.key), choice)
 
 

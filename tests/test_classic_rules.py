@@ -113,8 +113,9 @@ example half_rent "A mortgaged lot pays half its printed rent (a house rule)" {
 def test_rent_on_a_mortgaged_lot_is_a_house_rule(tmp_path):
     """§1 (SE 001 "Intecknad egendom ger ingen hyra"): no rent on a mortgaged deed is the
     spec's `rent.due`; a child that makes a mortgaged lot pay half needs no Python, and its
-    example fails on the parent, where a mortgaged lot pays nothing."""
-    assert failed(edition(tmp_path, "half", "classic-se", HALF_RENT + MORTGAGED_LOT)) == []
+    example fails on the parent, where a mortgaged lot pays nothing (and the parent's own
+    example of that rule fails on the child)."""
+    assert failed(edition(tmp_path, "half", "classic-se", HALF_RENT + MORTGAGED_LOT)) == ["no_rent_when_mortgaged"]
     assert failed(edition(tmp_path, "none", "classic-se", MORTGAGED_LOT)) == ["half_rent"]
 
 
@@ -139,3 +140,56 @@ def test_the_booklet_says_when_rent_is_due(tmp_path):
     half = page(HALF_RENT)
     assert "Rent is due only when" in half and "A mortgaged property pays no rent." not in half
     assert "In jail you still collect rent" in half
+
+
+# A house rule of the Done-when list of #17: no buying property until you have passed GO
+# once. `buy.may` adds the lap to the classic cash condition, and `auction.on_decline` keeps
+# the deed with the bank on the first lap, so nobody else buys it at auction either.
+FIRST_LAP = """
+buy {
+  may = me.cash >= here.price and me.laps >= 1
+}
+auction {
+  on_decline = me.laps >= 1
+}
+"""
+
+# 002 "Køb af ejendom": Baltic Avenue costs $60; under the house rule, before passing Go,
+# anna may not buy it and nobody bids for it.
+NOT_BEFORE_GO = """
+example not_before_go "No property is bought before its lander has passed Go once (a house rule)" {
+  players anna, bo
+  turn anna rolls 1 2 and buys          # Baltic Avenue (3), on anna's first lap
+  expect count(d in deeds: d.owner != bank) == 0 and anna.cash == 1500
+}
+"""
+
+
+def test_no_buying_before_passing_go_is_a_house_rule(tmp_path):
+    """§1 buying (US 002 "Køb af ejendom"): when the lander may buy is the spec's `buy.may`,
+    and when a deed not bought is auctioned is `auction.on_decline`; a child that allows
+    neither before the lander's first pass of Go needs no Python, and its example fails on
+    the parent, where anna buys Baltic Avenue for $60."""
+    assert failed(edition(tmp_path, "first_lap", "classic-us", FIRST_LAP + NOT_BEFORE_GO)) == []
+    assert failed(edition(tmp_path, "plain", "classic-us", NOT_BEFORE_GO)) == ["not_before_go"]
+
+
+def test_the_booklet_says_when_a_deed_may_be_bought(tmp_path):
+    """Issue #17 item 4: the booklet's buying sentences come from `buy.may` and
+    `auction.on_decline`: the classic cash rule by its own sentence, and a house rule's
+    conditions in words."""
+    def page(text: str | None) -> str:
+        if text is None:
+            [built] = editions(["classic-us"], {})
+        else:
+            path = tmp_path / "child.rules"
+            path.write_text("edition child extends classic-us\n" + text, encoding="utf-8")
+            [built] = editions([str(path)], {})
+        return pages(built)[f"{built.id}/en/index.md"]
+    classic = page(None)
+    assert "You may buy it only if you have that much cash" in classic
+    assert "the banker auctions it at once to the highest bidder. Bidding" in classic
+    first_lap = page(FIRST_LAP)
+    assert "You may buy it only when" in first_lap and "only if you have that much cash" not in first_lap
+    assert "auctions it at once to the highest bidder, but only when" in first_lap
+    assert "auctions it" not in page("auction { on_decline = no }\n")

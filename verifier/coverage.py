@@ -67,7 +67,7 @@ READ_INTO: dict[str, tuple[str, ...]] = {
     "debt_auction": ("debt.auction_deeds",),
 }
 # The settings the engine reads as compiled rules (the wrapped functions below name them).
-RULE_SETTINGS = ("rent.due", "end.over", "end.sits_out", "end.score")
+RULE_SETTINGS = ("rent.due", "buy.may", "end.over", "end.sits_out", "end.score")
 
 
 @dataclass
@@ -165,6 +165,8 @@ class _Watched(Edition):
         end = self.settings.get("end", {})
         self.rent_due = self.wrap(self.rent_due, named.of(self.settings.get("rent", {}).get("due"),
                                                           ("settings", "rent.due")))
+        self.buy_may = self.wrap(self.buy_may, named.of(self.settings.get("buy", {}).get("may"),
+                                                        ("settings", "buy.may")))
         self.end_over = self.wrap(self.end_over, named.of(end.get("over")), named.of(None, ("ends", "end.over")))
         self.sits_out = self.wrap(self.sits_out, named.of(_formula(ir, end.get("sits_out"))),
                                   named.of(None, ("ends", "end.sits_out")))

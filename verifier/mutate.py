@@ -62,6 +62,7 @@ SETTING_LIMITS = [("bank", "houses"), ("bank", "hotels"), ("building", "houses_p
 # the heuristic player reads it too, to choose, not as a rule): a mutant of it is equivalent when Z3
 # shows that action unchanged from every state the original's invariants and lemmas allow.
 GUARD_ONLY = {("building", "hotels_per_lot"): "build_hotel"}
+SETTING_GUARDS = [("rent", "due"), ("buy", "may"), ("auction", "on_decline")]
 SETTING_FLAGS = [("building", "even"), ("building", "needs_complete_group"), ("building", "blocked_by_mortgage"),
                  ("auction", "bid_within_cash")]
 
@@ -207,12 +208,18 @@ def _guards(ir: dict) -> list[Mutant]:
                 [f"action:{act['key']}"])
                for i, act in enumerate(ir.get("actions") or []) for key in ("allowed", "required")
                if act.get(key) is not None]
+    # the property rule's conditions (`rent.due`, `buy.may`, `auction.on_decline`): read by
+    # every landing on a deed, cards' moves included, so each touches every action
+    guards += [(("settings", section, key), f"setting {section}.{key}", [])
+               for section, key in SETTING_GUARDS if isinstance(ir.get("settings", {}).get(section, {}).get(key), dict)]
     out = []
     for path, where, touches in guards:
         for change, new in (("flipped", lambda cond: {"expr": "not", "operand": cond}),
                             ("dropped", lambda cond: {"expr": "bool", "value": True})):
             m = copy.deepcopy(ir)
             owner = _get(m, path[:-1])
+            if change == "dropped" and owner[path[-1]] == {"expr": "bool", "value": True}:
+                continue        # a guard that is already `yes`: dropping it changes nothing
             owner[path[-1]] = new(owner[path[-1]])
             out.append(Mutant(f"{where}: guard {change}", m, touches))
     return out

@@ -237,9 +237,12 @@ def _property_rule(book: _Book) -> list[Action]:
     def buy(game: SymGame, me: int, sq: int) -> None:
         _mover(game, me)
         _at(game, me, sq)
-        game.assume(terms.and_(terms.eq(game.state.owner[sq], BANK), terms.le(edition.price[sq], game.state.cash[me])))
+        ctx = Ctx(me, _dice(game))
+        ctx.here = sq
+        may = edition.ir["settings"].get("buy", {}).get("may")     # the lander may buy (`buy.may`)
+        game.assume(terms.and_(terms.eq(game.state.owner[sq], BANK), True if may is None else game.expr(may, ctx)))
         game.state.owner[sq] = BANK
-        game.property_rule(Ctx(me, _dice(game)), me, sq)
+        game.property_rule(ctx, me, sq)
     if not edition.auction_only:              # where every free deed is auctioned, nobody buys at a price
         out.append(Action("buy", "property", {"me": seats, "sq": deeds}, buy, force={"buy": True}))
 

@@ -85,20 +85,10 @@ class RulesMixin(Machine):
         c.rent_fn = None
 
         def bank_holds():
-            price = ed.price[sq]
             if ed.auction_only:
                 self.auction_deed(sq, p, lander=p)
-                return
-
-            def offer():
-                buy = self.choice("buy", [True, False], seat=p)
-                self.fork(buy, lambda: (self.transfer(p, BANK, price, "buy"), self.set_owner(sq, p),
-                                        self.acquired(p, sq, "buy")), declined)
-
-            def declined():
-                if ed.auction_on_decline:
-                    self.auction_deed(sq, p, lander=p)
-            self.fork(T.le(price, s.cash[p]), offer, declined)
+            else:
+                self.offer_deed(c, p, sq)
 
         def held(o):
             if o == p:
@@ -108,6 +98,24 @@ class RulesMixin(Machine):
             self.fork(True if due is None else self.expr(due, c), lambda: self.charge(c, p, sq, rent_node))
 
         self.split_party(s.owner[sq], lambda o: bank_holds() if o == BANK else held(o))
+
+    def offer_deed(self, c: Ctx, p: int, sq: int) -> None:
+        """A free deed with a price: bought where `buy.may` holds and the lander chooses to
+        (paid as a debt), else auctioned where `auction.on_decline` holds."""
+        settings = self.edition.ir["settings"]
+        c.here = sq
+        may = settings.get("buy", {}).get("may")
+
+        def bought():
+            self.pay(p, BANK, self.edition.price[sq], "buy")
+            self.fork(self.state.bankrupt[p], None, lambda: (self.set_owner(sq, p), self.acquired(p, sq, "buy")))
+
+        def offer():
+            self.fork(self.choice("buy", [True, False], seat=p), bought, declined)
+
+        def declined():
+            self.fork(self.expr(settings["auction"]["on_decline"], c), lambda: self.auction_deed(sq, p, lander=p))
+        self.fork(True if may is None else self.expr(may, c), offer, declined)
 
     def charge(self, c: Ctx, p: int, sq: int, rent_node: Node | None) -> Term:
         """The rent due from `p` to the deed's owner (`c.owner`), the rent names bound."""

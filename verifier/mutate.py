@@ -155,6 +155,7 @@ def _steps(ir: dict, path: tuple, where: str, touches: list[str]) -> list[Mutant
     amount changed, an `if`'s guard flipped and dropped."""
     out: list[Mutant] = []
     statements = _get(ir, path)
+    dead = _dead(ir, path)
     for j, statement in enumerate(statements):
         if len(statements) > 1 or statement.get("stmt") != "transfer":     # a lone transfer: dropped below
             m = copy.deepcopy(ir)
@@ -170,8 +171,39 @@ def _steps(ir: dict, path: tuple, where: str, touches: list[str]) -> list[Mutant
             m = copy.deepcopy(ir)
             changed = _get(m, path)[j]
             changed["cond"] = {"expr": "bool", "value": True}
-            out.append(Mutant(f"{where}: guard dropped", m, touches))
+            decided = _decided(ir, statement["cond"])
+            out.append(Mutant(f"{where}: guard dropped", m, touches,
+                              equivalent=f"the guard already holds: {decided[1]}" if decided and decided[0] else ""))
+    for mutant in out:
+        mutant.equivalent = mutant.equivalent or dead
     return out
+
+
+def _decided(ir: dict, cond: dict) -> tuple[bool, str] | None:
+    """Whether a guard that compares a decided rule with one of its options (`money.salary_limit
+    == every_pass`) holds in this edition, and the decision that says so; None for any other guard."""
+    if cond.get("expr") != "bin" or cond.get("operator") not in ("==", "!=") \
+            or cond["left"].get("expr") != "setting" or cond["right"].get("expr") != "enum":
+        return None
+    section, key = cond["left"]["path"].split(".")
+    value = ir.get("settings", {}).get(section, {}).get(key)
+    if value is None:
+        return None
+    return (value == cond["right"]["value"]) == (cond["operator"] == "=="), f"`{section}.{key}` is `{value}` here"
+
+
+def _dead(ir: dict, path: tuple) -> str:
+    """Why the block at `path` never runs in this edition ("" when it may): it is the branch
+    of an `if` on a decided rule that the edition's decision does not take (GO's once-per-lap
+    branch where the salary is paid on every pass). Its mutants change nothing."""
+    for k in range(len(path) - 1):
+        branch = path[k + 1]
+        if branch in ("then", "otherwise") and isinstance(path[k], int):
+            statement = _get(ir, path[:k + 1])
+            decided = _decided(ir, statement.get("cond") or {}) if statement.get("stmt") == "if" else None
+            if decided and decided[0] != (branch == "then"):
+                return f"a branch this edition never takes: {decided[1]}"
+    return ""
 
 
 def _transfer(ir: dict, path: tuple, j: int, where: str, touches: list[str], alone: bool) -> list[Mutant]:
@@ -369,7 +401,7 @@ def mutation_score(ir: dict, check: Callable[[dict], str | bool] | None = None, 
     mutant, or on those whose description contains `only`."""
     ms = [m for m in mutants(ir) if only in m.description]
     for m in ms:
-        m.equivalent = _equivalent(ir, m, players)
+        m.equivalent = m.equivalent or _equivalent(ir, m, players)
     dropped = [m for m in ms if m.equivalent]
     live = [m for m in ms if not m.equivalent]
     proved, happens = original_proofs(ir, players)

@@ -207,3 +207,22 @@ def test_a_guard_only_limit_is_read_by_that_guard_alone():
         assert sorted(p.relative_to(root).as_posix() for p in others) == [
             "interpreter/edition.py", "interpreter/rules.py", "verifier/coverage.py", "verifier/mutate.py",
             "verifier/symbolic/lemmas.py", "verifier/symbolic/rules.py"]
+
+
+def test_a_branch_the_decisions_never_take_is_not_mutated_as_live():
+    """§2 "GO salary limit": spec/classic.rules writes both readings in GO's `on_pass`, under
+    `if money.salary_limit == every_pass`. In classic-se (SE 001: every pass pays) the
+    once-per-lap branch never runs, so its mutants and the dropped guard are equivalent,
+    with the decision as the reason; in classic-us (002: once per lap) the other branch is
+    the dead one. The flipped guard is live in both: it changes the decided rule."""
+    def go(edition: str) -> dict[str, str]:
+        ir = grammar.compile_file(spec.bundled()[edition])
+        return {m.description: m.equivalent for m in mutants(ir) if "of `go`" in m.description}
+    se, us = go("classic-se"), go("classic-us")
+    dead_se = [d for d, why in se.items() if why.startswith("a branch this edition never takes")]
+    assert dead_se and all("otherwise" in d for d in dead_se)
+    assert all("`money.salary_limit` is `every_pass`" in se[d] for d in dead_se)
+    assert se["on_pass of `go`: guard dropped"].startswith("the guard already holds")
+    assert se["on_pass of `go`: guard flipped"] == us["on_pass of `go`: guard flipped"] == ""
+    dead_us = [d for d, why in us.items() if why]
+    assert dead_us and all("step 1 (`if`) then" in d for d in dead_us)

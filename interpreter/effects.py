@@ -57,12 +57,14 @@ class EffectsMixin(GameParts):
         """A token ends its move on `sq`: its `on_land`, then the property rule."""
         ed = self.edition
         self.state.landings[sq] += 1
-        self.moves += 1
-        if self.moves > LIMIT - TRAIL:        # a turn that does not end (docs/errors.md E501)
+        moves = self.moves + 1        # (in a local: each attribute read of compiled code is a lookup)
+        self.moves = moves
+        if moves > LIMIT - TRAIL:        # a turn that does not end (docs/errors.md E501)
             self.looping(ed.square_names[sq])
         if ed.land_hooks:
             self.fire(ed.land_hooks, c, sq)
-            if self.halt or self.players[p].position != sq or self.players[p].bankrupt:
+            pl = self.players[p]
+            if self.halt or pl.position != sq or pl.bankrupt:
                 return
         f = ed.on_land[sq]
         if f is not None:
@@ -73,7 +75,8 @@ class EffectsMixin(GameParts):
             except GOES_WRONG as error:
                 raise self.located(error, f) from None
             c.reason = saved
-            if self.halt or self.players[p].position != sq or self.players[p].bankrupt:
+            pl = self.players[p]
+            if self.halt or pl.position != sq or pl.bankrupt:
                 return
         if ed.is_deed[sq]:
             self.property_rule(c, p, sq)
@@ -160,8 +163,9 @@ class EffectsMixin(GameParts):
         in_play = self.state.in_play
         in_play.append([deck, card])
         ed = self.edition
-        self.moves += 1
-        if self.moves > LIMIT - TRAIL:
+        moves = self.moves + 1
+        self.moves = moves
+        if moves > LIMIT - TRAIL:
             self.looping(f"card `{ed.card_texts[deck][card]}` of deck `{ed.decks[deck]['key']}`")
         if self.log_on:
             self.ev({"type": "draw", "seat": c.me, "deck": deck, "card": card, "text": ed.card_texts[deck][card]})

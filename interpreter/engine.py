@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from .actions import (
     DONE,
@@ -14,7 +14,6 @@ from .actions import (
     Act,
     Action,
     Done,
-    OnSquare,
     PayFine,
     ProposeTrade,
     UseCard,
@@ -302,17 +301,17 @@ class Game(RulesMixin, EffectsMixin):
         """One seat's turn as the game loop takes it (worked examples take theirs so too): the
         turn, the end-of-turn actions, the count; then whether the game is over, and if so
         it is finished (`end game` ran, or `end.over` holds after it)."""
-        state, players = self.state, self.players
+        state, players, edition = self.state, self.players, self.edition
         self.bankruptcies = 0
         self.play_turn(seat)
-        if self.edition.end_of_turn and not players[seat].bankrupt and not self.ending:
+        if edition.end_of_turn and not players[seat].bankrupt and not self.ending:
             self.end_of_turn(seat)
         state.turns += 1
         if self.ending:
             self.finish("end_game")
             return True
-        end_over = self.edition.end_over
-        if end_over is not None and (self.bankruptcies or not self.edition.end_only_bankruptcy) and end_over(self, ctx):
+        end_over = edition.end_over
+        if end_over is not None and (self.bankruptcies or not edition.end_only_bankruptcy) and end_over(self, ctx):
             alive = sum(1 for q in players if not q.bankrupt)
             self.finish("last_player" if alive <= 1 else "end_condition")
             return True
@@ -333,6 +332,7 @@ class Game(RulesMixin, EffectsMixin):
         jailed = player.in_jail
         doubles = 0
         # two dice from the game's RNG: the throw read straight off the edition's table
+        # (`table_throw`, written out below: a call per roll costs more than the throw)
         throws = edition.throws if self.dice_source is None else None
         draw, faces = self.random, edition.faces
         done_below = self.shortcuts.done_below
@@ -352,7 +352,7 @@ class Game(RulesMixin, EffectsMixin):
                         return
                     continue      # out by a double and moved: the window again, then roll
             if throws is not None:
-                dice, total, double = table_throw(throws, faces, draw)
+                dice, total, double = throws[int(draw() * faces) * faces + int(draw() * faces)]
             else:
                 dice, total, double = self.throw()
             if log_on:
@@ -406,7 +406,7 @@ class Game(RulesMixin, EffectsMixin):
             self.pending = None
             if type(a) is Done:
                 return
-            self.take_action(seat, cast(Act, a), ctx)
+            self.take_action(seat, a, ctx)
             if self.players[seat].bankrupt or self.ending or self.state.over:
                 return
 
@@ -492,6 +492,7 @@ class Game(RulesMixin, EffectsMixin):
         n = self.edition.n
         state, log_on, done_below = self.state, self.log_on, shortcuts.done_below
         proposed = False
+        a: Any      # the answer, as `ask`'s: its kind told by `type(a) is ...` (no cast: a call each)
         for _ in range(n):
             if fast is not None:
                 why = None
@@ -518,24 +519,25 @@ class Game(RulesMixin, EffectsMixin):
                 return
             step = SQUARE_ACTIONS.get(kind)
             if step is not None:        # the kind known, its type said (a step, a spec action or a trade offer)
-                step[1](self, seat, cast(OnSquare, a).square)
+                step[1](self, seat, a.square)
             elif kind is Act:
-                self.take_action(seat, cast(Act, a), Ctx(seat, reason="action"))
+                self.take_action(seat, a, Ctx(seat, reason="action"))
             else:
                 proposed = True
-                self.propose_trade(seat, cast(ProposeTrade, a))
+                self.propose_trade(seat, a)
             if player.bankrupt or state.over or self.ending:
                 return
 
-    def manages(self, seat: int, a: Action, proposed: bool) -> bool:
-        """Whether `a` is a legal answer in the seat's manage window (`proposed`: it has made
-        its one trade offer of the window), checked without listing every legal answer."""
+    def manages(self, seat: int, a: Any, proposed: bool) -> bool:
+        """Whether `a` (an action, told by its kind as `ask`'s answer) is a legal answer in the
+        seat's manage window (`proposed`: it has made its one trade offer of the window),
+        checked without listing every legal answer."""
         kind = type(a)
         if kind is Done:
             return True
         step = SQUARE_ACTIONS.get(kind)
         if step is not None:
-            square = cast(OnSquare, a).square
+            square = a.square
             return type(square) is int and 0 <= square < self.edition.n and step[0](self, seat, square)
         return type(a) is ProposeTrade and not proposed and self.edition.trade_cash and self.valid_trade(seat, a)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import bisect
 from collections.abc import Callable
 from fractions import Fraction
-from typing import Any, cast
+from typing import Any
 
 from . import actions as A
 from .errors import GOES_WRONG, LARGEST_PAYMENT, RuleError
@@ -638,7 +638,9 @@ class RulesMixin(GameParts):
             return False
         return 0 < self.deed_value(sq) <= owed
 
-    def raise_legal(self, p: int, a: A.Action, owed: int, creditor: int, refused: set[int]) -> bool:
+    def raise_legal(self, p: int, a: Any, owed: int, creditor: int, refused: set[int]) -> bool:
+        """Whether `a` (an action, told by its kind as `ask`'s answer: no cast, a call each) is a
+        legal step in raising money."""
         if self.edition.debt_auction:
             return a in self.raise_actions(p, creditor, owed, refused)
         if type(a) is A.GiveDeed:
@@ -647,7 +649,7 @@ class RulesMixin(GameParts):
                 and self.may_give_deed(sq, owed, creditor, refused) and a.value == self.deed_value(sq)
         if type(a) not in RAISING:
             return False
-        sq = cast(A.OnSquare, a).square
+        sq = a.square
         return type(sq) is int and 0 <= sq < self.edition.n and SQUARE_ACTIONS[type(a)][0](self, p, sq)
 
     def raise_money(self, p: int, amount: int, creditor: int) -> int:

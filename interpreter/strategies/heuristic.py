@@ -269,22 +269,24 @@ class Heuristic:
         if cash < plan.floor:
             return DONE
         edition = self.edition
-        state = game.state
-        if cash > self.rich and plan.lift:
+        if plan.lift and cash > self.rich:
             unmortgage = self._lift(game, seat, plan, cash)
             if unmortgage is not None:
                 return edition.UNMORTGAGE[unmortgage]
-        houses, most, hotel_after = state.houses, edition.max_houses, edition.houses_per_hotel
-        reserve, house_cost, hotel_cost = self.reserve, edition.house_cost, edition.hotel_cost
-        for square in plan.build:       # the dearest first: the first I can build on is the pick
-            # (the lot's houses rule out cheaply what the rules would refuse; they decide the rest)
-            if houses[square] < most and cash - house_cost[square] >= reserve and game.can_build(seat, square):
-                return edition.BUILD[square]
-            if houses[square] >= hotel_after and cash - hotel_cost[square] >= reserve \
-                    and game.can_build_hotel(seat, square):
-                return edition.BUILD_HOTEL[square]
-        if edition.trade_cash and self.proposed_on != state.turns:
-            for g in plan.near:
+        build = plan.build
+        if build:       # the dearest first: the first I can build on is the pick
+            houses, most, hotel_after = game.state.houses, edition.max_houses, edition.houses_per_hotel
+            reserve, house_cost, hotel_cost = self.reserve, edition.house_cost, edition.hotel_cost
+            for square in build:
+                # (the lot's houses rule out cheaply what the rules would refuse; they decide the rest)
+                if houses[square] < most and cash - house_cost[square] >= reserve and game.can_build(seat, square):
+                    return edition.BUILD[square]
+                if houses[square] >= hotel_after and cash - hotel_cost[square] >= reserve \
+                        and game.can_build_hotel(seat, square):
+                    return edition.BUILD_HOTEL[square]
+        near = plan.near
+        if near and edition.trade_cash and self.proposed_on != game.state.turns:
+            for g in near:
                 proposal = self._proposal(game, seat, g)
                 if proposal is not None:
                     return proposal

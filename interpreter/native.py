@@ -6,7 +6,8 @@ source. Python would import a compiled module even after its `.py` was edited (a
 install builds them next to the sources); the finder here loads the source instead, with a
 warning, when the digest does not match, until the package is installed again.
 `BOARDRULES_PURE_PYTHON=1` loads every module from its source: for a debugger, and for the
-test that both play the same games.
+test that both play the same games. A compiled file of a module setup.py no longer compiles
+(`COMPILED`) is left alone: its source runs.
 """
 from __future__ import annotations
 
@@ -21,13 +22,20 @@ from pathlib import Path
 
 PURE_PYTHON = "BOARDRULES_PURE_PYTHON"
 
+# The modules setup.py compiles (it reads this list): those that run faster compiled
+# (docs/speed.md, "The compiled engine"). A compiled file of any other module is left from
+# an install that compiled it: never loaded in place of its source.
+COMPILED = ("interpreter.engine", "interpreter.shortcuts", "interpreter.strategies.heuristic")
+
 
 class _Sources:
     """A meta path finder for one package's modules: their source, where a compiled module
-    was not compiled from it or pure Python is asked for; otherwise Python's own choice."""
+    is not one of `compiled` (setup.py's), was not compiled from it, or pure Python is asked
+    for; otherwise Python's own choice."""
 
-    def __init__(self, package: str):
+    def __init__(self, package: str, compiled: Sequence[str] = COMPILED):
         self.prefix = package + "."
+        self.compiled = compiled
 
     def find_spec(self, name: str, path: Sequence[str] | None = None,
                   target: object = None) -> ModuleSpec | None:
@@ -40,7 +48,7 @@ class _Sources:
         source = built.with_name(name.rpartition(".")[2] + ".py")
         if not source.exists():
             return None
-        if os.environ.get(PURE_PYTHON) != "1":
+        if name in self.compiled and os.environ.get(PURE_PYTHON) != "1":
             if compiled_from(built) == hashlib.sha256(source.read_bytes()).hexdigest():
                 return None
             warnings.warn(f"{source} is not the source {built.name} was compiled from: it runs as "

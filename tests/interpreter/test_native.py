@@ -49,9 +49,10 @@ def test_the_pure_python_switch_reaches_the_engine():
     assert "interpreter.engine" in python(False, "-c", engine)
 
 
-def find(tmp_path: Path, digest: str | None):
+def find(tmp_path: Path, digest: str | None, compiled: tuple[str, ...] = ("fakepkg.mod",)):
     """What the guard finds for a module that is both source and (fake) compiled file, with
-    `digest` written beside the compiled one as setup.py writes it ("source": the source's)."""
+    `digest` written beside the compiled one as setup.py writes it ("source": the source's),
+    `compiled` naming the modules setup.py compiles."""
     package = tmp_path / "fakepkg"
     package.mkdir()
     (package / "__init__.py").write_text("")
@@ -62,7 +63,7 @@ def find(tmp_path: Path, digest: str | None):
     if digest is not None:
         text = hashlib.sha256(source.read_bytes()).hexdigest() if digest == "source" else digest
         (package / (built.name + ".sha256")).write_text(text)
-    return native._Sources("fakepkg").find_spec("fakepkg.mod", [str(package)])
+    return native._Sources("fakepkg", compiled).find_spec("fakepkg.mod", [str(package)])
 
 
 @pytest.mark.parametrize("digest", [hashlib.sha256(b"ANSWER = 'old'\n").hexdigest(), None])
@@ -87,3 +88,13 @@ def test_pure_python_asked_for_loads_every_source(tmp_path, monkeypatch):
     spec_ = find(tmp_path, "source")
     assert isinstance(spec_.loader, SourceFileLoader)
     assert not isinstance(spec_.loader, ExtensionFileLoader)
+
+
+def test_a_compiled_module_setup_no_longer_compiles_runs_as_source(tmp_path, monkeypatch):
+    """A file left by an earlier install (setup.py compiled more modules then): the source
+    runs, with no warning (installing again does not remove the file)."""
+    monkeypatch.delenv(native.PURE_PYTHON, raising=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        spec_ = find(tmp_path, "source", compiled=())
+    assert isinstance(spec_.loader, SourceFileLoader) and spec_.origin.endswith("mod.py")

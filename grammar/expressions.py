@@ -48,6 +48,9 @@ class Names:
     jail: bool = True                          # the edition has a `jail` section
     dice: int | None = None                    # `game.dice`, where the spec writes a number
     removed: dict[str, Span] = field(default_factory=dict)    # deck id -> where `remove deck` took it away
+    facts: dict[str, int] = field(default_factory=dict)       # `section.key` -> the number its source prints
+    absent: set[str] = field(default_factory=set)             # the sections of parts the game does not have
+    formula_reads: dict[str, set[str]] = field(default_factory=dict)   # formula -> the number settings it reads
 
 
 class Lowering:
@@ -58,6 +61,11 @@ class Lowering:
         self.callable_procedures: set[str] | None = None   # inside a procedure: those written above it
         self.before = False       # lowering a step property's body: `old` may be used
         self.in_old = False       # lowering the operand of an `old`
+        self.facts = False        # lowering an invariant or a step property: `fact` may be used
+        # While an invariant, a step property or a formula is lowered: each number setting it
+        # reads (through the formulas it calls too), with the number its source prints where
+        # it reads `fact(...)` of it and the edition states one, else None (grammar/facts.py).
+        self.reading: dict[str, int | None] | None = None
 
     def error(self, code: str, message: str, span: Span, hint: str | None = None) -> tuple[dict, Type]:
         self.names.report(Diagnostic.at(code, message, span, hint))
@@ -149,7 +157,10 @@ class Lowering:
             if node.name.text not in keys:
                 return self.error("E207", f"unknown setting `{of.text}.{node.name.text}`", node.name.span,
                                   did_you_mean(node.name.text, keys))
-            return {"expr": "setting", "path": f"{of.text}.{node.name.text}"}, keys[node.name.text]
+            path = f"{of.text}.{node.name.text}"
+            if self.reading is not None and keys[node.name.text] == INT and of.text not in self.names.absent:
+                self.reading.setdefault(path, None)
+            return {"expr": "setting", "path": path}, keys[node.name.text]
         if isinstance(of, syntax.Name) and of.text not in scope and of.text not in self.names.pots:
             return self.unknown_name(of, scope)
         ir, t = self.expr(of, scope)
@@ -230,6 +241,11 @@ class Lowering:
         fn = node.fn.text
         if fn == "old" and fn not in self.names.formulas:
             return self.old(node, scope)
+        if fn == "fact" and fn not in self.names.formulas:
+            return self.fact(node, scope)
+        if self.reading is not None:
+            for path in self.names.formula_reads.get(fn, ()):
+                self.reading.setdefault(path, None)
         if fn in lang.BUILTINS:
             params, result = lang.BUILTINS[fn]
         elif fn in self.names.formulas:
@@ -277,6 +293,30 @@ class Lowering:
         finally:
             self.in_old = False
         return {"expr": "old", "operand": ir}, t
+
+    def fact(self, node: syntax.Call, scope: Scope) -> tuple[dict, Type]:
+        """`fact(SECTION.KEY)`: the number the edition's source prints for a number setting
+        (a `fact` item or a line of its box), in an invariant or a step property only; the
+        setting itself where the edition states none (grammar/facts.py)."""
+        if not self.facts:
+            return self.error("E209", "`fact` can be used in invariants and step properties only", node.fn.span,
+                              "a rule plays by its setting (`bank.houses`); `fact(bank.houses)` is the number the "
+                              "source prints, for an invariant to check the rules against")
+        arg = node.args[0] if len(node.args) == 1 else None
+        if not (isinstance(arg, syntax.Attr) and isinstance(arg.of, syntax.Name) and arg.of.text in self.names.settings
+                and scope.get(arg.of.text, lang.PARTY) == lang.PARTY):
+            return self.error("E305", "`fact` takes one setting", node.span,
+                              "`fact(bank.houses)`: the number the source prints for that setting")
+        ir, t = self.expr(arg, scope)
+        if t != INT:
+            return self.error("E301", f"`fact` needs a number setting, found `{t}`", arg.span,
+                              "a fact is a number the source prints: `fact(bank.houses)`, `fact(jail.max_turns)`")
+        path = ir["path"]
+        if path not in self.names.facts:
+            return ir, INT          # the source prints none: the setting itself (circular)
+        if self.reading is not None and path in self.reading:
+            self.reading[path] = self.names.facts[path]
+        return {"expr": "int", "value": self.names.facts[path]}, INT
 
     def die_number(self, number: syntax.Expr) -> None:
         """`die(N)` with N written as a number names one of the game's dice (a computed N

@@ -28,6 +28,7 @@ class MergedSpec:
     formulas: dict[str, syntax.Formula] = field(default_factory=dict)
     invariants: dict[str, tuple[str, syntax.Invariant]] = field(default_factory=dict)   # name -> (edition id, item)
     steps: dict[str, tuple[str, syntax.StepProperty]] = field(default_factory=dict)     # name -> (edition id, item)
+    facts: dict[str, tuple[str, syntax.Fact]] = field(default_factory=dict)   # `section.key` -> (edition id, item)
     groups: dict[str, syntax.Group] = field(default_factory=dict)
     squares: dict[str, syntax.Square] = field(default_factory=dict)
     decks: dict[str, syntax.Deck] = field(default_factory=dict)
@@ -191,7 +192,7 @@ class _Merge:
         header = self.header = file.header
         self.edition = MergedSpec(header, (parent.lineage if parent else ()) + (header.id.text,))
         if parent is not None:
-            for name in ("settings", "contested", "decisions", "formulas", "invariants", "steps", "groups",
+            for name in ("settings", "contested", "decisions", "formulas", "invariants", "steps", "facts", "groups",
                          "squares", "decks", "examples"):
                 getattr(self.edition, name).update(getattr(parent, name))
             for name in ("states", "pots", "areas", "procedures", "actions", "statistics"):
@@ -257,6 +258,12 @@ class _Merge:
             self.edition.steps[item.name.text] = (self.header.id.text, item)
         else:
             self.edition.invariants[item.name.text] = (self.header.id.text, item)
+
+    def fact(self, item: syntax.Fact) -> None:
+        """A number the source prints for a setting: a child's replaces its parent's (its
+        own source may print another)."""
+        if self.once("fact", replace(item.key, text=item.path), "fact"):
+            self.edition.facts[item.path] = (self.header.id.text, item)
 
     def example(self, item: syntax.Example) -> None:
         if self.once("example", item.name, "example"):       # a child's replaces the parent's: its rules may differ
@@ -351,7 +358,7 @@ class _Merge:
 _LAY: dict[type, Callable[[_Merge, Any], None]] = {
     syntax.Section: _Merge.section, syntax.Contested: _Merge.contested, syntax.Decide: _Merge.decide,
     syntax.Formula: _Merge.formula, syntax.Invariant: _Merge.invariant, syntax.StepProperty: _Merge.invariant,
-    syntax.Example: _Merge.example,
+    syntax.Fact: _Merge.fact, syntax.Example: _Merge.example,
     syntax.State: _Merge.state, syntax.Hook: _Merge.hook, syntax.Setup: _Merge.setup_block, syntax.Pot: _Merge.pot,
     syntax.Area: _Merge.named, syntax.Procedure: _Merge.named, syntax.Action: _Merge.named,
     syntax.Statistic: _Merge.named, syntax.Group: _Merge.group, syntax.Board: _Merge.board, syntax.Deck: _Merge.deck,

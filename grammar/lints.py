@@ -6,7 +6,9 @@ edition (for the places) and its IR (for the printed texts), after a compile wit
 - W101: a transfer whose payer and payee are the same player;
 - W102: a loop variable its block never reads;
 - W103: a card's or square's printed text that its effect contradicts (grammar/printed.py);
-- W104: an invariant whose description promises both directions that its formula checks one way.
+- W104: an invariant whose description promises both directions that its formula checks one way;
+- W105: an invariant or a step property whose only source for a limit is the setting it
+  polices (`houses_in_bank <= bank.houses`), with no `fact(...)` of it (grammar/facts.py).
 """
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ import re
 from dataclasses import fields, is_dataclass
 from typing import Iterator
 
+from grammar import language as lang
 from grammar import printed, syntax
 from grammar.diagnostics import Diagnostic, Span
 from grammar.extend import MergedSpec
@@ -28,7 +31,7 @@ BOTH_WAYS = re.compile(r"\b(if,? and only if|iff|when,? and only when|then and o
 def lints(edition: MergedSpec, ir: dict) -> list[Diagnostic]:
     """Every warning of an edition that compiled, the edition's own file first, in source order."""
     found = [*_same_party(edition), *_unused_loop_variables(edition), *_printed_texts(edition, ir),
-             *_one_way_invariants(edition)]
+             *_one_way_invariants(edition), *_circular_limits(edition)]
     own = edition.header.span.source.name
     unique = {(d.file, d.line, d.column, d.code): d for d in found}
     return sorted(unique.values(), key=lambda d: (d.file != own, d.file or "", d.line or 0, d.column or 0, d.code))
@@ -232,3 +235,51 @@ def _shape(node: object) -> object:
         return node
     return (type(node).__name__, *(_shape(getattr(node, f.name)) for f in fields(node) if f.name != "span"))
 
+
+
+# ---- W105: a limit taken only from the setting it polices -------------------------------------
+
+def _circular_limits(edition: MergedSpec) -> Iterator[Diagnostic]:
+    """Each number setting an invariant or a step property reads (through the formulas it
+    calls too) with no `fact(...)` of the same setting in it: the rules deal from that
+    setting, so a wrong number there is a wrong number here too, and the property keeps it."""
+    items: list[syntax.Invariant | syntax.StepProperty] = [item for _, item in edition.invariants.values()]
+    items += [item for _, item in edition.steps.values()]
+    for item in items:
+        bare: dict[str, syntax.Attr] = {}
+        checked: set[str] = set()
+        _settings_read(item.body, edition.formulas, frozenset(), set(), bare, checked)
+        for path, read in bare.items():
+            if path not in checked:
+                yield _warn("W105", f"`{item.name.text}` reads `{path}`, a setting the rules it checks "
+                            "read too, and no fact of it: a wrong number there keeps it", read.span,
+                            f"compare with the number the source prints, `fact({path})`, stated by "
+                            f"`fact {path} = N \"the source's words\"` (or the edition's `box`)")
+
+
+def _settings_read(node: object, formulas: dict[str, syntax.Formula], bound: frozenset[str], seen: set[str],
+                   bare: dict[str, syntax.Attr], checked: set[str]) -> None:
+    """The number settings `node` reads bare (`bare`, the first read of each) and in
+    `fact(...)` (`checked`), through the formulas it calls (each once)."""
+    if isinstance(node, syntax.Attr) and isinstance(node.of, syntax.Name) and node.of.text not in bound:
+        key = lang.SECTIONS.get(node.of.text, {}).get(node.name.text)
+        if key is not None and key.kind == "int" and node.of.text not in lang.PRINTED_SECTIONS:
+            bare.setdefault(f"{node.of.text}.{node.name.text}", node)
+            return
+    if isinstance(node, syntax.Call) and node.fn.text == "fact" and node.fn.text not in formulas:
+        for arg in node.args:
+            if isinstance(arg, syntax.Attr) and isinstance(arg.of, syntax.Name):
+                checked.add(f"{arg.of.text}.{arg.name.text}")
+        return
+    if isinstance(node, syntax.Call) and node.fn.text in formulas and node.fn.text not in seen:
+        seen.add(node.fn.text)
+        _settings_read(formulas[node.fn.text].body, formulas, frozenset(), seen, bare, checked)
+    if isinstance(node, syntax.Aggregate):
+        bound = bound | {node.var.text}
+    if isinstance(node, tuple):
+        for item in node:
+            _settings_read(item, formulas, bound, seen, bare, checked)
+    elif is_dataclass(node):
+        for f in fields(node):
+            if f.name != "span":
+                _settings_read(getattr(node, f.name), formulas, bound, seen, bare, checked)

@@ -10,8 +10,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Collection, Iterable, Sequence
 
+from grammar import facts, syntax
 from grammar import language as lang
-from grammar import syntax
 from grammar.diagnostics import Diagnostic, Span, SpecError, did_you_mean, known
 from grammar.expressions import Lowering, Names, Scope, Signature
 from grammar.extend import MergedSpec, read
@@ -100,6 +100,9 @@ class _Lower:
         self.builds = any(section == "building" for section, _ in edition.settings)   # houses and hotels
         self.names.jail = any(section == "jail" for section, _ in edition.settings)
         self.names.removed = {key: item.span for key, item in edition.removed_decks.items()}
+        self.names.absent = {section for section in lang.OPTIONAL_SECTIONS
+                             if not any(used == section for used, _ in edition.settings)}
+        self.names.facts = facts.stated(edition)
         dice = edition.settings.get(("game", "dice"))
         self.names.dice = dice[1].value.value if dice and isinstance(dice[1].value, syntax.Int) else None
 
@@ -253,7 +256,10 @@ class _Lower:
                     self.error("E211", f"duplicate parameter `{param.text}`", param.span,
                                "give each parameter its own name")
             self.names.params = {p: ANY for p in params}
+            self.effects.reading = {}
             body, result = self.effects.expr(formula.body, lang.EVERYWHERE | {p: ANY for p in params})
+            self.names.formula_reads[name] = set(self.effects.reading)
+            self.effects.reading = None
             self.names.formulas[name] = Signature(tuple(self.names.params[p] for p in params), result)
             self.names.params = {}
             out[name] = {"params": params, "body": body}
@@ -272,10 +278,37 @@ class _Lower:
                            "a built-in invariant has that name (grammar/prelude.rules); give yours another name")
             else:
                 declared.append((origin, item))
-        return [{"name": item.name.text, "text": item.text.value,
-                 "body": self.effects.expect(f"invariant `{item.name.text}`", item.body, lang.EVERYWHERE, "bool"),
-                 "origin": origin, "written_at": [item.span.line, item.span.column]}
-                for origin, item in declared]
+        self.check_facts()
+        out = []
+        for origin, item in declared:
+            body, limits = self.property_body(f"invariant `{item.name.text}`", item.body, lang.EVERYWHERE)
+            out.append({"name": item.name.text, "text": item.text.value, "body": body,
+                        "origin": origin, "written_at": [item.span.line, item.span.column]}
+                       | ({"limits": limits} if limits else {}))
+        return out
+
+    def property_body(self, what: str, body: syntax.Expr, names: dict) -> tuple[dict, dict[str, int | None]]:
+        """An invariant's or a step property's body, where `fact(...)` may be used, and its
+        limits: each number setting it reads, with the number the source prints where it
+        reads `fact(...)` of it and the edition states one, else None (circular)."""
+        self.effects.facts, self.effects.reading = True, {}
+        try:
+            ir = self.effects.expect(what, body, names, "bool")
+            return ir, dict(sorted(self.effects.reading.items()))
+        finally:
+            self.effects.facts, self.effects.reading = False, None
+
+    def check_facts(self) -> None:
+        """Each `fact` names a number setting (E207, E301)."""
+        for _, item in self.edition.facts.values():
+            keys = self.names.settings.get(item.section.text)
+            if keys is None or item.key.text not in keys:
+                self.error("E207", f"unknown setting `{item.path}`", item.key.span if keys else item.section.span,
+                           did_you_mean(item.key.text, keys) if keys else
+                           did_you_mean(item.section.text, list(self.names.settings)))
+            elif keys[item.key.text] != lang.INT:
+                self.error("E301", f"a fact is a number, and `{item.path}` is `{keys[item.key.text]}`",
+                           item.value.span, "state a fact of a number setting: `fact bank.houses = N \"...\"`")
 
     def steps(self, invariants: list[dict]) -> list[dict]:
         """The step properties (root edition first): each a yes/no expression over the state
@@ -293,11 +326,12 @@ class _Lower:
             names = lang.EVERYWHERE | lang.STEP_KINDS[item.kind.text][1]
             self.effects.before = True
             try:
-                body = self.effects.expect(f"step property `{item.name.text}`", item.body, names, "bool")
+                body, limits = self.property_body(f"step property `{item.name.text}`", item.body, names)
             finally:
                 self.effects.before = False
             out.append({"name": item.name.text, "text": item.text.value, "kind": on, "body": body,
-                        "origin": origin, "written_at": [item.span.line, item.span.column]})
+                        "origin": origin, "written_at": [item.span.line, item.span.column]}
+                       | ({"limits": limits} if limits else {}))
         return out
 
     def step_kind(self, item: syntax.StepProperty, own: bool) -> str | None:

@@ -439,6 +439,11 @@ class _Build(Transformer):
         return syntax.StepProperty(self._span(meta), self._name(name), self._text(text), self._name(kind),
                                    self._name(of) if of is not None else None, body)
 
+    def fact(self, meta, children):
+        section, key, value, quote = children
+        return syntax.Fact(self._span(meta), self._name(section), self._name(key),
+                           syntax.Int(self._token_span(value), _int(value)), self._text(quote))
+
     def statistic(self, meta, children):
         name, text, body = children
         return syntax.Statistic(self._span(meta), self._name(name), self._text(text), body)

@@ -404,6 +404,23 @@ class StepProperty:
 
 
 @dataclass(frozen=True)
+class Fact:
+    """`fact SECTION.KEY = N "the source's words"`: a number the source prints for a setting,
+    which an invariant reads as `fact(SECTION.KEY)` (a limit that does not come from the
+    setting it polices)."""
+
+    span: Span
+    section: Name
+    key: Name
+    value: Int
+    quote: Text
+
+    @property
+    def path(self) -> str:
+        return f"{self.section.text}.{self.key.text}"
+
+
+@dataclass(frozen=True)
 class Statistic:
     """`statistic NAME "what it counts" = EXPR`: a number read at the end of every game,
     reported by `simulate` as a mean."""
@@ -609,8 +626,8 @@ class Example:
     expects: tuple[ExampleStep, ...]
 
 
-Item = Union[Section, Contested, Decide, Formula, Invariant, StepProperty, Group, Board, Deck, State, Hook, Setup, Pot,
-             Area, Procedure, Action, Statistic, Example, Remove]
+Item = Union[Section, Contested, Decide, Formula, Invariant, StepProperty, Fact, Group, Board, Deck, State, Hook,
+             Setup, Pot, Area, Procedure, Action, Statistic, Example, Remove]
 
 
 @dataclass(frozen=True)

@@ -121,6 +121,7 @@ class Invariant:
     body: Expr
     origin: str
     written_at: Position
+    limits: Mapping[str, int | None] | None = None   # number setting -> the fact it is checked against (None: none)
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,6 +135,7 @@ class StepProperty:
     body: Expr
     origin: str
     written_at: Position
+    limits: Mapping[str, int | None] | None = None   # as an invariant's
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,10 +16,9 @@ that carry it out, so a disagreement is a mistake in one of the two:
 """
 from __future__ import annotations
 
-import re
-
 import interpreter
 from grammar import printed
+from grammar.facts import printed_count
 from interpreter.translate import Ctx
 
 
@@ -41,7 +40,7 @@ def _box(ir: dict) -> list[str]:
     out = []
     for key, (what, count) in counts.items():
         if key in box:
-            printed = _printed_count(box[key])
+            printed = printed_count(box[key])
             if printed != count:
                 out.append(f"box{source}: {_quoted(box[key])} is {printed}, the rules' {what} {count}")
     decks = ir.get("decks", [])
@@ -49,8 +48,8 @@ def _box(ir: dict) -> list[str]:
         if len(box["cards"]) != len(decks):
             out.append(f"box{source}: {len(box['cards'])} lines of cards, the rules have {len(decks)} decks")
         for line, deck in zip(box["cards"], decks, strict=False):   # a count that differs is reported above
-            if _printed_count([line]) != len(deck.get("cards", [])):
-                out.append(f"box{source}: {_quoted([line])} is {_printed_count([line])}, "
+            if printed_count([line]) != len(deck.get("cards", [])):
+                out.append(f"box{source}: {_quoted([line])} is {printed_count([line])}, "
                            f"the rules' deck `{deck['key']}` {len(deck.get('cards', []))}")
     return out
 
@@ -83,12 +82,6 @@ def _deeds(ir: dict) -> list[str]:
                 out.append(f"deed `{square['key']}`: the rent rule charges {charged} at level {level}, "
                            f"the deed prints {row}")
     return out
-
-
-def _printed_count(lines: list[str]) -> int | None:
-    found = [re.search(r"\d+", line) for line in lines]
-    numbers = [int(m.group(0)) for m in found if m is not None]
-    return sum(numbers) if len(numbers) == len(found) else None
 
 
 def _quoted(lines: list[str]) -> str:

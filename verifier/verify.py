@@ -51,6 +51,7 @@ class Report:
     examples: list[Outcome] | None = None            # the worked examples played (None: not yet)
     left_out: list[LeftOut] = field(default_factory=list)   # the edition's, which the variants laid over it change
     coverage: Coverage | None = None                 # what the examples that hold exercise (verifier.coverage)
+    limits: dict[str, dict[str, int | None]] = field(default_factory=dict)   # row -> setting -> its fact (None: none)
     seconds: float = 0.0
 
     @property
@@ -93,7 +94,8 @@ def proofs(ir: dict, spec: str, players: int = 2, depth: int = 2, trace_dir: Pat
     held = {(x.name, x.origin) for x in examples if x.passed}
     report = Report(target(ir), spec, players, depth, invs, [START] if prove else [],
                     texts=disagreements(ir), examples=examples, left_out=left_out,
-                    coverage=measure(ir, [x for x in ir.get("examples") or () if (x["name"], x["origin"]) in held]))
+                    coverage=measure(ir, [x for x in ir.get("examples") or () if (x["name"], x["origin"]) in held]),
+                    limits={x["name"]: x["limits"] for x in ir["invariants"] + ir.get("steps", []) if "limits" in x})
     if prove:
         _prove(ir, report, trace_dir)
     report.seconds = time.perf_counter() - began
@@ -228,6 +230,7 @@ def render(report: Report) -> str:
                          + ", ".join(f"{k} {n}/{least}" for k, (n, least) in ex.shortfalls.items()))
     if report.dead:
         lines.append("dead rules (can happen in no state the invariants allow): " + ", ".join(report.dead))
+    lines += _facts(report)
     if report.texts:
         lines.append("printed texts that disagree with the rules:" + "".join(f"\n  {t}" for t in report.texts))
     else:
@@ -251,6 +254,31 @@ def render(report: Report) -> str:
     else:
         lines.append(f"{verdict(report)} in {report.seconds:.1f} s")
     return "\n".join(lines)
+
+
+def _facts(report: Report) -> list[str]:
+    """Which rows check a setting they read against the number the source prints, and which
+    are circular here: they read a setting the source of this edition prints no number for,
+    so a wrong number there keeps them (docs/verifier.md, "Independent facts")."""
+    checked = [f"{name} ({', '.join(f'{path} = {fact}' for path, fact in limits.items() if fact is not None)})"
+               for name, limits in report.limits.items() if any(v is not None for v in limits.values())]
+    circular = [f"{name} ({', '.join(f'`{path}`' for path, fact in limits.items() if fact is None)})"
+                for name, limits in report.limits.items() if any(v is None for v in limits.values())]
+    lines = _wrapped("facts: read against what the source prints: ", checked) if checked else []
+    if circular:
+        lines += _wrapped("circular (the source prints no number for the setting, so a wrong one keeps them): ",
+                          circular)
+    return lines
+
+
+def _facts_json(report: Report) -> dict[str, dict]:
+    """`checked`: each row's settings with the number the source prints; `circular`: each
+    row's settings it prints none for."""
+    checked = {name: {path: fact for path, fact in limits.items() if fact is not None}
+               for name, limits in report.limits.items()}
+    circular = {name: [path for path, fact in limits.items() if fact is None] for name, limits in report.limits.items()}
+    return {"checked": {name: found for name, found in checked.items() if found},
+            "circular": {name: found for name, found in circular.items() if found}}
 
 
 def _left_out(report: Report) -> str:
@@ -379,6 +407,7 @@ def to_json(report: Report) -> dict:
             "proofs": START in report.actions,
             "invariants": report.invariants, "cells": cells, "summary": report.tally(), "printed_texts": report.texts,
             "dead_actions": report.dead if START in report.actions else None,
+            "facts": _facts_json(report),
             "examples": None if report.examples is None else
             [x.to_json() | {"file": shown(spec_file(x.origin, report.spec))} for x in report.examples],
             "examples_left_out": [x.to_json() | {"file": shown(spec_file(x.origin, report.spec))}

@@ -73,6 +73,15 @@ CASES = [
     Case("lint_invariant_exactly_bounded", "issue 18 item 6: \"exactly\" checked as a bound",
          US + 'invariant stock "the bank holds exactly its houses when none is built" =\n'
          "  sum(d in deeds: d.houses) > 0 or houses_in_bank <= bank.houses\n", "W104", 3, 3),
+    # ---- W105: a limit from the setting it polices
+    Case("lint_limit_from_its_setting", "issue 18 item 3: the house stock limit read from `bank.houses`, "
+         "the setting the bank deals houses from (002 prints no count of them: classic-us states no fact)",
+         US + 'invariant stock "the bank never holds more houses than its stock" =\n'
+         "  houses_in_bank <= bank.houses\n", "W105", 3, 21),
+    Case("lint_limit_from_its_setting_in_a_formula", "issue 18 item 3: a step property's amount read from "
+         "`money.salary` through a formula",
+         US + "formula pay() = money.salary\n"
+         'step paid "GO pays the salary" on pass(go) = me.cash <= old(me.cash) + pay()\n', "W105", 2, 17),
 ]
 
 
@@ -108,12 +117,17 @@ def test_lint(case: Case):
     '  all(p in players: not p.bankrupt or p.cash == 0)\n',
     US + 'invariant counted "count(d in deeds: yes) reads no element" = count(d in deeds: yes) >= 0\n',
     US + 'deck chest { card "GO TO JAIL -- DO NOT COLLECT $200" { go to jail } }\n',
+    US + 'invariant stock "the bank never holds more houses than the rule book\'s" =\n'
+    "  houses_in_bank <= bank.houses and bank.houses <= fact(bank.houses)\n",
+    SE + 'invariant fine "the fine is the printed one" = jail.fine == fact(jail.fine)\nfact jail.fine = 1000 "1.000"\n',
 ], ids=["loop_over_others", "loop_variable_in_a_condition", "equivalence", "two_implications", "only_if_one_way",
-        "aggregate_counts", "negated_amount_not_moved"])
+        "aggregate_counts", "negated_amount_not_moved",
+        "limit_checked_against_its_fact", "setting_against_a_stated_fact"])
 def test_what_is_right_is_not_warned(text: str):
     """What reads right gets no warning: `others` (US chance), a variable read in a condition,
     `==` and a pair of converse implications for "if and only if", a bare "only if" (one
-    direction: A only if B is A -> B), `count(x in S: yes)`, a negated amount left unpaid."""
+    direction: A only if B is A -> B), `count(x in S: yes)`, a negated amount left unpaid, a
+    setting read beside its `fact` (issue 18 item 3)."""
     assert warnings_of(text) == [], [d.render() for d in warnings_of(text)]
 
 

@@ -29,6 +29,7 @@ from .verdicts import Bounded, Proved, Unknown, Verdict, Violated
 
 if TYPE_CHECKING:
     from .symbolic.actions import Action
+    from .vacuity import Vacuity
 
 START = "start"          # the column of the initial state
 EXPLORED = "explored"    # the column of exploration
@@ -52,6 +53,7 @@ class Report:
     left_out: list[LeftOut] = field(default_factory=list)   # the edition's, which the variants laid over it change
     coverage: Coverage | None = None                 # what the examples that hold exercise (verifier.coverage)
     limits: dict[str, dict[str, int | None]] = field(default_factory=dict)   # row -> setting -> its fact (None: none)
+    vacuity: dict[str, Vacuity] | None = None        # row -> whether its formula can fail (with proofs)
     seconds: float = 0.0
 
     @property
@@ -154,6 +156,8 @@ def _prove(ir: dict, report: Report, trace_dir: Path) -> None:
             report.cells[(prop["name"], act.name)] = prove.prove_step(ir, prop["name"], act, report.players)
     prove.step_lemmas(ir, report.cells)
     report.dead = [a.name for a in acts if prove.can_happen(ir, a, report.players) is False]
+    from .vacuity import vacuity
+    report.vacuity = vacuity(ir, report.players)
 
 
 def _bound_open(ir: dict, report: Report, trace_dir: Path, acts: list[Action]) -> None:
@@ -230,7 +234,7 @@ def render(report: Report) -> str:
                          + ", ".join(f"{k} {n}/{least}" for k, (n, least) in ex.shortfalls.items()))
     if report.dead:
         lines.append("dead rules (can happen in no state the invariants allow): " + ", ".join(report.dead))
-    lines += _facts(report)
+    lines += _facts(report) + _vacuity(report)
     if report.texts:
         lines.append("printed texts that disagree with the rules:" + "".join(f"\n  {t}" for t in report.texts))
     else:
@@ -268,6 +272,25 @@ def _facts(report: Report) -> list[str]:
     if circular:
         lines += _wrapped("circular (the source prints no number for the setting, so a wrong one keeps them): ",
                           circular)
+    return lines
+
+
+def _vacuous_mark(report: Report, name: str) -> str:
+    found = (report.vacuity or {}).get(name)
+    return "VACUOUS: " if found is not None and found.vacuous else ""
+
+
+def _vacuity(report: Report) -> list[str]:
+    """Non-vacuity: how many rows' formulas Z3 shows a state breaking (the witnesses are in
+    `--json`), then each row no state breaks (vacuous) and each it could not tell."""
+    if report.vacuity is None:
+        return []
+    found = report.vacuity
+    can_fail = [name for name, v in found.items() if v.fails]
+    lines = [f"non-vacuity: {len(can_fail)} of {len(found)} formulas fail in some state (Z3; each witness in --json)"]
+    lines += [f"  {name}: VACUOUS: {v.reason}" for name, v in found.items() if v.vacuous]
+    lines += [f"  {name}: can it fail? unknown: {v.reason}" for name, v in found.items() if v.fails is None]
+    lines += [f"  {name}: can never hold" for name, v in found.items() if v.holds is False]
     return lines
 
 
@@ -355,8 +378,9 @@ def _table(report: Report, width: int) -> list[str]:
             v = report.cells.get((inv["name"], column))
             marks.append(" -" if v is None else {"proved": " .", "bounded": " b", "violated": " X",
                                                  "unknown": " ?"}[_word(v)])
-        lines.append(f"{inv['name']:<{width}}  " + " ".join(marks) + f"   {inv['text']}")
-    lines.append("(. proved, b bounded, X violated, ? unknown, - no verdict)")
+        lines.append(f"{inv['name']:<{width}}  " + " ".join(marks) + f"   {_vacuous_mark(report, inv['name'])}"
+                     f"{inv['text']}")
+    lines.append("(. proved, b bounded, X violated, ? unknown, - no verdict; VACUOUS: no state breaks its formula)")
     for inv in report.invariants:
         for column in cols:
             v = report.cells.get((inv["name"], column))
@@ -408,6 +432,7 @@ def to_json(report: Report) -> dict:
             "invariants": report.invariants, "cells": cells, "summary": report.tally(), "printed_texts": report.texts,
             "dead_actions": report.dead if START in report.actions else None,
             "facts": _facts_json(report),
+            "vacuity": None if report.vacuity is None else {name: v.to_json() for name, v in report.vacuity.items()},
             "examples": None if report.examples is None else
             [x.to_json() | {"file": shown(spec_file(x.origin, report.spec))} for x in report.examples],
             "examples_left_out": [x.to_json() | {"file": shown(spec_file(x.origin, report.spec))}

@@ -40,6 +40,17 @@ def failed(ir: dict) -> list[str]:
     return [outcome.name for outcome in run_all(ir) if not outcome.passed]
 
 
+def rules_page(tmp_path: Path, parent: str, text: str | None = None, lang: str = "en") -> str:
+    """The booklet's rules page of `parent`, or of a child of it that adds `text`."""
+    spec_id = parent
+    if text is not None:
+        path = tmp_path / "child.rules"
+        path.write_text(f"edition child extends {parent}\n{text}", encoding="utf-8")
+        spec_id = str(path)
+    [built] = editions([spec_id], {})
+    return pages(built)[f"{built.id}/{lang}/index.md"]
+
+
 def test_a_house_rule_on_go_needs_no_python(tmp_path):
     """§1 GO (SE 001): the salary is paid by GO's own `on_pass`; a child that adds an
     `on_land` doubles it on landing, and its example fails on the parent. The parent's
@@ -72,15 +83,12 @@ def test_the_booklet_says_what_the_go_rule_says(tmp_path):
     """Issue #17 item 4: the booklet's sentence for GO comes from its definition: the US
     once-per-lap rule says so, the Swedish every-pass rule does not, and a child's doubled
     salary on landing is printed as the child's rule."""
-    def go_line(spec_id: str, lang: str) -> str:
-        [built] = editions([spec_id], {})
-        page = pages(built)[f"{built.id}/{lang}/index.md"]
+    def go_line(parent: str, lang: str, text: str | None = None) -> str:
+        page = rules_page(tmp_path, parent, text, lang)
         return next(line for line in page.splitlines() if line.startswith(("**Go**", "**Gå**")))
     assert "once for each trip round the board" in go_line("classic-us", "en")
     assert "varv" not in go_line("classic-se", "sv")
-    path = tmp_path / "double_go.rules"
-    path.write_text("edition double_go extends classic-se\n" + DOUBLE_ON_GO, encoding="utf-8")
-    doubled = go_line(str(path), "sv")
+    doubled = go_line("classic-se", "sv", DOUBLE_ON_GO)
     assert doubled.count("4 000 kr") == 2, doubled
 
 
@@ -123,14 +131,8 @@ def test_the_booklet_says_when_rent_is_due(tmp_path):
     """Issue #17 item 4: the booklet's sentences on rent due come from `rent.due`: the
     classic rule (§1: none on a mortgaged deed, a jailed owner still collects), a house rule
     that stops rent while the owner is in jail, and any other condition, said in words."""
-    def page(text: str | None, lang: str = "en") -> str:
-        if text is None:
-            [built] = editions(["classic-se"], {})
-        else:
-            path = tmp_path / "child.rules"
-            path.write_text("edition child extends classic-se\n" + text, encoding="utf-8")
-            [built] = editions([str(path)], {})
-        return pages(built)[f"{built.id}/{lang}/index.md"]
+    def page(text: str | None) -> str:
+        return rules_page(tmp_path, "classic-se", text)
     classic = page(None)
     assert "A mortgaged property pays no rent." in classic
     assert "In jail you still collect rent" in classic
@@ -179,13 +181,7 @@ def test_the_booklet_says_when_a_deed_may_be_bought(tmp_path):
     `auction.on_decline`: the classic cash rule by its own sentence, and a house rule's
     conditions in words."""
     def page(text: str | None) -> str:
-        if text is None:
-            [built] = editions(["classic-us"], {})
-        else:
-            path = tmp_path / "child.rules"
-            path.write_text("edition child extends classic-us\n" + text, encoding="utf-8")
-            [built] = editions([str(path)], {})
-        return pages(built)[f"{built.id}/en/index.md"]
+        return rules_page(tmp_path, "classic-us", text)
     classic = page(None)
     assert "You may buy it only if you have that much cash" in classic
     assert "the banker auctions it at once to the highest bidder. Bidding" in classic

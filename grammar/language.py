@@ -128,7 +128,10 @@ SECTIONS: dict[str, dict[str, Key]] = {
         "even": Key("bool"), "needs_complete_group": Key("bool"), "blocked_by_mortgage": Key("bool"),
         "sale_value": Key("ratio"),
     },
-    "mortgage": {"interest": Key("ratio"), "transfer_interest": Key("ratio")},
+    # `lift`: what lifting a mortgage costs, paid to the bank; `transfer`: what the new holder
+    # of a mortgaged deed pays the bank now to keep the mortgage (or else lifts it at once).
+    # Both are amounts of the deed's printed numbers (`PRINTED_DEED_NAMES`)
+    "mortgage": {"lift": Key("printed"), "transfer": Key("printed")},
     "trade": {
         "deeds": Key("bool"), "jail_cards": Key("bool"), "cash": Key("bool"), "built_groups": Key("bool"),
     },
@@ -225,6 +228,12 @@ RENT_NAMES = EVERYWHERE | {
 WITH_RENT_NAMES = EFFECT_NAMES | {"rent": INT, "roll": INT}
 DUE_NAMES = RENT_NAMES | {"me": PLAYER}
 LANDER_NAMES = EFFECT_NAMES | {"here": DEED}
+# An amount printed on a deed (`mortgage.lift`): only `here`, the deed, and only the numbers
+# its card prints, so the amount is one number per deed, the same for every holder at every
+# moment; the engine, the strategies and the verifier read it from one table.
+PRINTED_DEED = Type("printed deed")
+PRINTED_DEED_ATTRS = {"price": INT, "mortgage": INT, "house_cost": INT, "hotel_cost": INT}
+PRINTED_DEED_NAMES = {"here": PRINTED_DEED}
 
 # `step NAME "..." on KIND` and `on KIND(OF)`: the kinds of step a property may be scoped
 # to, each a piece the engine runs whole and the verifier's catalogue names (docs/language.md
@@ -269,7 +278,7 @@ SQUARE_ATTRS = {"kind": Type("enum", options=("square",) + DEED_KINDS), "owner":
 AREA_ATTRS = {"quarter": QUARTER, "faces": SQUARES}
 POT_ATTRS = {"cash": INT}
 ATTRS = {"square": SQUARE_ATTRS, "area": AREA_ATTRS, "pot": POT_ATTRS, "player": PLAYER_ATTRS, "party": PLAYER_ATTRS,
-         "deed": DEED_ATTRS, "group": GROUP_ATTRS, "deck": DECK_ATTRS}
+         "deed": DEED_ATTRS, "group": GROUP_ATTRS, "deck": DECK_ATTRS, "printed deed": PRINTED_DEED_ATTRS}
 
 BUILTINS: dict[str, tuple[tuple[Type, ...], Type]] = {
     "houses": ((PLAYER,), INT),

@@ -29,7 +29,7 @@ KIND_TYPES = {
 # The kinds of setting whose value is an expression over names of its own: those names, and
 # what the expression must be.
 EXPRESSION_KINDS = {"rent": (lang.RENT_NAMES, "number"), "due": (lang.DUE_NAMES, "bool"),
-                    "lander": (lang.LANDER_NAMES, "bool")}
+                    "lander": (lang.LANDER_NAMES, "bool"), "printed": (lang.PRINTED_DEED_NAMES, "number")}
 KIND_WORDS = {
     "int": "a whole number", "ratio": "a percentage such as `5%`", "bool": "`yes` or `no`",
     "text": "a quoted text", "name": "a name", "range": "a range such as `2 .. 8`",
@@ -38,6 +38,18 @@ KIND_WORDS = {
     "word": "a word of the rulebook's glossary",
     "texts": 'a quoted text or a list of quoted texts such as `["...", "..."]`',
 }
+
+
+# What an amount printed on a deed (a `printed` setting) is made of: numbers, settings,
+# arithmetic and choices over `here`'s printed numbers (the only attributes its type has).
+PRINTED_PARTS = frozenset({"int", "ratio", "bool", "bin", "neg", "not", "if", "setting", "var"})
+
+
+def _printed_only(ir: dict) -> bool:
+    """Whether an expression reads nothing but `PRINTED_PARTS` and `here`'s attributes."""
+    if ir.get("expr") == "attr":
+        return ir["subject"] == {"expr": "var", "name": "here"}
+    return ir.get("expr") in PRINTED_PARTS and all(_printed_only(v) for v in ir.values() if isinstance(v, dict))
 
 
 def lower(edition: MergedSpec) -> dict:
@@ -844,10 +856,22 @@ class _Lower:
         elif kind == "condition" and not isinstance(v, syntax.NOT_EXPRESSIONS):
             return self.effects.expect(f"`{path}`", v, lang.EVERYWHERE, "bool")
         elif kind in EXPRESSION_KINDS and not isinstance(v, syntax.NOT_EXPRESSIONS):
-            names, wanted = EXPRESSION_KINDS[kind]
-            return self.effects.expect(f"`{path}`", v, names, wanted)
+            return self.expression_value(kind, v, path)
         self.wrong_kind(key, v, path)
         return None
+
+    def expression_value(self, kind: str, v: syntax.Expr, path: str) -> dict:
+        """A setting that is an expression of its kind's names (`EXPRESSION_KINDS`); an amount
+        printed on a deed (E301) reads nothing of the game."""
+        names, wanted = EXPRESSION_KINDS[kind]
+        errors = len(self.diagnostics)
+        ir = self.effects.expect(f"`{path}`", v, names, wanted)
+        if kind == "printed" and len(self.diagnostics) == errors and not _printed_only(ir):
+            self.error("E301", f"`{path}` is an amount printed on the deed: it reads only numbers, "
+                       f"settings and `here`'s {_listing(lang.PRINTED_DEED_ATTRS)}", v.span,
+                       "it is one number a deed, the same for every holder at every moment; "
+                       "a formula or another square would read the game")
+        return ir
 
     def wrong_kind(self, key: Key, v: syntax.Value, path: str) -> None:
         """E302: a setting's value is not of its key's kind."""

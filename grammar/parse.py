@@ -31,10 +31,11 @@ TERMINAL_WORDS = {
     "$END": "the end of the file",
     "OR_SKIP": "`or skip`", "END_GAME": "`end game`", "ALL": "`all`", "PAYING": "`paying`",
     "TRIES": "`tries`", "BUYS": "`buys`", "PAYS_FINE": "`pays fine`", "USES_CARD": "`uses card`",
-    "BUILDS_HOTEL": "`builds hotel`",
+    "BUILDS_HOTEL": "`builds hotel`", "LIFTS": "`lifts`",
 }
 # The choices a `turn` of an example may name, by their words' terminal (docs/language.md).
-CHOICES = {"BUYS": "buy", "PAYS_FINE": "pay_fine", "USES_CARD": "use_card", "BUILDS_HOTEL": "build_hotel"}
+CHOICES = {"BUYS": "buy", "PAYS_FINE": "pay_fine", "USES_CARD": "use_card", "BUILDS_HOTEL": "build_hotel",
+           "LIFTS": "lift"}
 # When all of these may come next, "an expression" says it in two words.
 EXPRESSION_START = {"INT", "NAME", "(", "-", "not", "if", "yes", "no", "PERCENT"}
 # Operators whose chains are regrouped (grammar aliases): regrouping keeps their value.

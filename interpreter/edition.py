@@ -35,7 +35,7 @@ class Edition:
                  'decliner_may_bid', 'bid_within_cash', 'raises', 'auction_only', 'preempt',
                  'max_houses', 'houses_per_hotel', 'hotels_per_lot', 'even', 'needs_complete',
                  'blocked_by_mortgage', 'sale_value', 'hotel_sale_with_houses', 'shortage_auction',
-                 'interest', 'transfer_interest', 'trade_deeds', 'trade_cards', 'trade_cash',
+                 'trade_deeds', 'trade_cards', 'trade_cash',
                  'trade_built_groups', 'bank_auctions_all', 'pay_with_deeds', 'debt_auction',
                  'mortgages', 'hotel_level', 'hotel_even_level', 'unmortgage_cost', 'transfer_cost',
                  'house_sale', 'hotel_sale_only', 'hotel_sale_full', 'rent_fn', 'rent_due', 'buy_may', 'on_land',
@@ -144,6 +144,9 @@ class Edition:
         may = settings.get("buy", {}).get("may")
         self.buy_may: Rule | None = comp.fn(may, {}) if may is not None else None       # None: always may
         self.auction_on_decline: Rule = comp.fn(settings["auction"]["on_decline"], {})
+        mortgage = settings.get("mortgage", {})
+        self.unmortgage_cost = self.printed_amounts(comp, mortgage.get("lift"))
+        self.transfer_cost = self.printed_amounts(comp, mortgage.get("transfer"))
         self.on_land = [comp.block(square.get("on_land") or [], {}) for square in squares]
         self.on_pass = [comp.block(square.get("on_pass") or [], {}) for square in squares]
         self.on_pass_squares = [i for i in range(n) if self.on_pass[i] is not None]
@@ -231,8 +234,6 @@ class Edition:
         self.sale_value = self.ratio(building.get("sale_value", {"num": 1, "den": 1}))
         self.hotel_sale_with_houses = building.get("hotel_sale") == "half_hotel_and_houses"
         self.shortage_auction = building.get("shortage") == "auction"
-        self.interest = self.ratio(mortgage.get("interest", {"num": 0, "den": 1}))
-        self.transfer_interest = self.ratio(mortgage.get("transfer_interest", {"num": 0, "den": 1}))
         self.trade_deeds = bool(trade.get("deeds", True))
         self.trade_cards = bool(trade.get("jail_cards", True))
         self.trade_cash = bool(trade.get("cash", True))
@@ -240,13 +241,11 @@ class Edition:
         self.bank_auctions_all = settings.get("bankruptcy", {}).get("to_bank") == "auction_all"
         self.pay_with_deeds = settings.get("debt", {}).get("pay_with_deeds") == "allowed"
         self.debt_auction = bool(settings.get("debt", {}).get("auction_deeds", False))
-        self.mortgages = "interest" in mortgage      # a left-out `mortgage` section has none of its keys
+        self.mortgages = "lift" in mortgage      # a left-out `mortgage` section has none of its keys
         self.hotel_level = self.max_houses + 1            # `level` of a lot with a hotel
         self.hotel_even_level = self.houses_per_hotel + 1  # its level for building evenly
 
         # money amounts derived once (rounded per money.rounding)
-        self.unmortgage_cost = [self.money(v + v * self.interest) for v in self.mortgage_value]
-        self.transfer_cost = [self.money(v * self.transfer_interest) for v in self.mortgage_value]
         self.house_sale = [self.money(c * self.sale_value) for c in self.house_cost]
         self.hotel_sale_only = [self.money(c * self.sale_value) for c in self.hotel_cost]
         self.hotel_sale_full = [self.money((self.hotel_cost[i] + self.houses_per_hotel * self.house_cost[i])
@@ -330,6 +329,21 @@ class Edition:
         if formula is None:
             raise CompileError(f"`{setting}` names no formula `{name}`")
         return comp.fn(formula["body"], {formula["params"][0]: (False, "c.me")})
+
+    def printed_amounts(self, comp: Compiler, amount: dict | None) -> list[int]:
+        """An amount printed on a deed (`mortgage.lift`), one per square, rounded per
+        `money.rounding`: the compiler folds it with `here` bound to each deed in turn (the
+        language lets it read only the deed's printed numbers, so it is one number a deed)."""
+        if amount is None:
+            return [0] * self.n
+        out = [0] * self.n
+        for sq in self.deeds:
+            folded, value = comp.expr(amount, {"here": (True, sq)})
+            if not folded:      # `x / 0`: the compiler leaves it to fail when it runs
+                raise CompileError(f"an amount printed on the deed `{self.square_ids[sq]}` cannot be "
+                                   f"worked out (a division by 0?): {value}")
+            out[sq] = self.money(value)
+        return out
 
     @staticmethod
     def ratio(value: dict | int | str) -> Fraction:

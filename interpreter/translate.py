@@ -361,7 +361,8 @@ class Compiler:
         return True, self.edition.pot_party[node["key"]]
 
     def x_attr(self, node: Node, env: Env) -> Compiled:
-        of = self.source(self.expr(node["subject"], env))
+        subject = self.expr(node["subject"], env)
+        of = self.source(subject)
         name = node["name"]
         ed = self.edition
         if node["subject"].get("expr") == "pot" or self.kind(node["subject"], env) == "pot":
@@ -389,6 +390,8 @@ class Compiler:
         if pattern is not None:
             return False, pattern.format(of)
         if name in tables:
+            if subject[0] and type(subject[1]) is int:       # a known deed's printed number
+                return True, tables[name][subject[1]]
             return False, f"{self.source((True, tables[name]))}[{of}]"
         raise CompileError(f"unknown attribute `{name}`")
 

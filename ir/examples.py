@@ -140,7 +140,7 @@ class Bid:
     limit: int
 
 
-TurnChoice = Literal["buy", "pay_fine", "use_card", "build_hotel"]
+TurnChoice = Literal["buy", "pay_fine", "use_card", "build_hotel", "lift"]
 
 
 @dataclass(frozen=True, slots=True)

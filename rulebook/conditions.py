@@ -159,9 +159,9 @@ SETS = {"areas": "area", "squares": "square", "players": "player", "others": "pl
 
 
 def holds_money(book: Booklet, expr: Expr) -> bool:
-    """Whether `expr` is an amount of money for certain: a printed rent, cash, a money setting."""
+    """Whether `expr` is an amount of money for certain: a printed rent or deed amount, cash, a money setting."""
     match expr:
-        case Index(list=Var(name="printed")) | Attr(name="cash"):
+        case Index(list=Var(name="printed")) | Attr(name="cash" | "price" | "mortgage" | "house_cost" | "hotel_cost"):
             return True
         case Setting(path=path):
             return path in MONEY_SETTINGS

@@ -9,7 +9,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from ir.nodes import Attr, Binary, Bool, Expr, Not, Var
+from ir.nodes import Attr, Binary, Bool, Expr, Not, Ratio, Var
 from ir.ruleset import Square
 from rulebook.booklet import Booklet, anchor, deed_of, escape, paragraph, printed, printed_rents
 from rulebook.conditions import condition, parts, phrase, walk
@@ -229,6 +229,59 @@ def auction_on_decline(book: Booklet) -> str | None:
     return "written" if isinstance(rule, Expr) else None
 
 
+MORTGAGE_VALUE = Attr(Var("here"), "mortgage")
+
+
+def interest_on_value(amount: Any, lifted: bool) -> Ratio | None:
+    """The interest an amount charges on the mortgage value: P of `here.mortgage +
+    here.mortgage * P` (`lifted`: the value is paid back too) or of `here.mortgage * P`;
+    None for any other amount."""
+    plain = _plain(amount)
+    if lifted:
+        if not (isinstance(plain, Binary) and plain.operator == "+" and plain.left == MORTGAGE_VALUE):
+            return None
+        plain = plain.right
+    if isinstance(plain, Binary) and plain.operator == "*" and plain.left == MORTGAGE_VALUE \
+            and isinstance(plain.right, Ratio):
+        return plain.right
+    return None
+
+
+def mortgage_lift(book: Booklet) -> str | None:
+    """`mortgage.lift` read: `interest` (the value plus a share of it, §1's rule), else
+    `written` (the amount in words); None without mortgages."""
+    lift = book.setting("mortgage.lift")
+    if not isinstance(lift, Expr):
+        return None
+    return "interest" if interest_on_value(lift, lifted=True) else "written"
+
+
+def mortgage_transfer(book: Booklet) -> str | None:
+    """`mortgage.transfer` read: `interest` (a share of the value, lifting being the value plus
+    a share), else `written` (both amounts in words)."""
+    transfer = book.setting("mortgage.transfer")
+    if not isinstance(transfer, Expr):
+        return None
+    interest = mortgage_lift(book) == "interest" and interest_on_value(transfer, lifted=False)
+    return "interest" if interest else "written"
+
+
+def mortgage_words(book: Booklet) -> dict[str, str]:
+    """The placeholders of the sentences that say what a mortgage costs (the bankruptcy
+    rule's too): `{mortgage_interest}` and `{mortgage_transfer_interest}` (a percent where the
+    amount is interest on the value, else the amount in words), `{lift}` and `{transfer}`
+    (the amounts in words)."""
+    out = {}
+    readings = (("lift", True, "mortgage_interest"), ("transfer", False, "mortgage_transfer_interest"))
+    for key, lifted, interest in readings:
+        amount = book.setting(f"mortgage.{key}")
+        if isinstance(amount, Expr):
+            out[key] = expression_words(book, f"mortgage.{key}", amount)
+            share = interest_on_value(amount, lifted)
+            out[interest] = book.percent(share) if share else out[key]
+    return out
+
+
 def _plain(expr: Any) -> Any:
     """An expression without the places it was written at (for comparing with a pattern)."""
     if isinstance(expr, tuple):
@@ -243,13 +296,30 @@ def _plain(expr: Any) -> Any:
 READINGS: dict[str, Callable[[Booklet], Any]] = {"rules.rent_due": rent_due,
                                                     "rules.jailed_owner_collects": jailed_owner_collects,
                                                     "rules.buy_may": buy_may,
-                                                    "rules.auction_on_decline": auction_on_decline}
+                                                    "rules.auction_on_decline": auction_on_decline,
+                                                    "rules.mortgage_lift": mortgage_lift,
+                                                    "rules.mortgage_transfer": mortgage_transfer}
 
 
 # The rules whose `written` sentence says a condition of the spec's in words: the setting,
 # and the names the condition may read that the booklet calls by a noun of its own.
 WRITTEN = {"rent.due": ("rent.due", ("here", "owner")), "buy.may": ("buy.may", ("here",)),
            "auction": ("auction.on_decline", ("here",))}
+
+
+# The rules whose sentences say a mortgage's amounts (`mortgage_words`), and the settings
+# that are amounts of money.
+AMOUNT_RULES = frozenset({"mortgage.lift", "mortgage.transfer", "bankruptcy.to_player"})
+AMOUNT_SETTINGS = frozenset({"mortgage.lift", "mortgage.transfer"})
+
+
+def expression_words(book: Booklet, path: str, expr: Expr) -> str:
+    """A setting's expression in words, with the nouns its rule's sentences call `here` and
+    `owner` by (an amount's numbers as money): the mortgage sentences and the compare page."""
+    key = next((key for key, (setting, _) in WRITTEN.items() if setting == path), path)
+    nouns = {name: book.words.text(f"rules/{key}/{name}") for name in ("here", "owner")
+             if book.words.has(f"rules/{key}/{name}")}
+    return phrase(book, expr, nouns, money=path in AMOUNT_SETTINGS)
 
 
 def condition_words(book: Booklet, key: str) -> dict[str, str]:
@@ -304,7 +374,8 @@ SECTIONS = (
                         Rule("trade.deeds", by="trade.built_groups"),
                         Rule("trade.cash", by="trade.cash", needs=("mortgage",)),
                         Rule("trade.loans", by="trade.cash", needs=("!mortgage",)))),
-    Section("mortgages", (Rule("mortgage"), Rule("mortgage.interest"), Rule("mortgage.transfer_interest")),
+    Section("mortgages", (Rule("mortgage"), Rule("mortgage.lift", by="rules.mortgage_lift"),
+                          Rule("mortgage.transfer", by="rules.mortgage_transfer")),
             needs=("mortgage",)),
     Section("bankruptcy", (Rule("debt.pay_with_deeds", by="debt.pay_with_deeds"),
                            Rule("debt.auction_deeds", by="debt.auction_deeds"),
@@ -338,6 +409,8 @@ def rule_text(book: Booklet, rule: Rule) -> str | None:
         return paragraph(book.say(f"rules/{rule.key}/formula", formula=score_text(book, choice)), anchor(rule.key),
                          choice)
     extra = condition_words(book, rule.key) if choice == "written" else {}
+    if rule.key in AMOUNT_RULES:
+        extra |= mortgage_words(book)
     return paragraph(book.say(f"rules/{rule.key}/{choice}", **extra), anchor(rule.key), choice)
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import grammar
+import interpreter
 from rulebook.site import editions, pages
 from verifier.examples import run_all
 
@@ -189,3 +190,44 @@ def test_the_booklet_says_when_a_deed_may_be_bought(tmp_path):
     assert "You may buy it only when" in first_lap and "only if you have that much cash" not in first_lap
     assert "auctions it at once to the highest bidder, but only when" in first_lap
     assert "auctions it" not in page("auction { on_decline = no }\n")
+
+
+# A house rule: lifting a mortgage costs 20 % interest, and the new holder of a mortgaged
+# deed pays 5 % of its value to keep the mortgage.
+DEARER_MORTGAGES = """
+mortgage {
+  lift = here.mortgage + here.mortgage * 20%
+  transfer = here.mortgage * 5%
+}
+"""
+
+# 001 "Inteckningar": bo buys anna's mortgaged station (mortgage value 2 000) and keeps the
+# mortgage: 10 % (200) under the rule book, 5 % (100) under the house rule.
+KEEPS_FOR_5 = """
+example keeps_for_5 "A mortgaged deed changes hands for 5% of its value (a house rule)" {
+  players anna, bo
+  give station_1 to anna
+  mortgage station_1
+  turn anna sells station_1 to bo for 1000 and rolls 1 2
+  expect bo.cash == 30000 - 1000 - 100
+}
+"""
+
+
+def test_what_a_mortgage_costs_is_the_specs(tmp_path):
+    """§1 mortgages (SE 001 "Inteckningar": lifting costs the mortgage value plus 10 %
+    interest; the new holder of a mortgaged deed lifts it or pays 10 % now): the amounts are
+    `mortgage.lift` and `mortgage.transfer`. A child charging 20 % and 5 % needs no Python:
+    the game charges them (the parent's example of a sale fails on it, the child's passes
+    and fails on the parent), and the booklet says them; an amount of another form is said
+    in words."""
+    ir = edition(tmp_path, "dearer", "classic-se", DEARER_MORTGAGES + KEEPS_FOR_5)
+    station = interpreter.load(ir).square_index["station_1"]
+    assert interpreter.load(ir).unmortgage_cost[station] == 2000 + 400
+    assert failed(ir) == ["sell_mortgaged_deed", "lift_mortgage", "keep_then_lift"]
+    assert failed(edition(tmp_path, "plain", "classic-se", KEEPS_FOR_5)) == ["keeps_for_5"]
+    page = rules_page(tmp_path, "classic-se", DEARER_MORTGAGES)
+    assert "pay the bank the mortgage value plus 20% interest." in page
+    assert "paying the mortgage value plus 20%, or pays 5% of it now" in page
+    worded = rules_page(tmp_path, "classic-se", "mortgage { lift = here.mortgage * 120% + 500 }\n")
+    assert "To lift the mortgage, pay the bank the mortgage value of the property × 120% plus 500 kr." in worded

@@ -10,7 +10,7 @@ drop those Z3 proves equivalent to the original, and score a check against the r
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -63,6 +63,9 @@ SETTING_LIMITS = [("bank", "houses"), ("bank", "hotels"), ("building", "houses_p
 # shows that action unchanged from every state the original's invariants and lemmas allow.
 GUARD_ONLY = {("building", "hotels_per_lot"): "build_hotel"}
 SETTING_GUARDS = [("rent", "due"), ("buy", "may"), ("auction", "on_decline")]
+# The amounts a rule charges (`mortgage.lift`, `mortgage.transfer`): read where a mortgage is
+# lifted and where a mortgaged deed changes hands (trades, bankruptcy), so each touches every action.
+SETTING_AMOUNTS = [("mortgage", "lift"), ("mortgage", "transfer")]
 SETTING_FLAGS = [("building", "even"), ("building", "needs_complete_group"), ("building", "blocked_by_mortgage"),
                  ("auction", "bid_within_cash")]
 
@@ -75,7 +78,7 @@ ActionHappens = Callable[[str], bool]        # action -> it can happen in the or
 
 
 def mutants(ir: dict) -> list[Mutant]:
-    out = _settings(ir) + _guards(ir)
+    out = _settings(ir) + _guards(ir) + _amounts(ir)
     for path, where, touches in [inner for block in _blocks(ir) for inner in _nested(ir, *block)]:
         out += _steps(ir, path, where, touches)
     # formulas (Metropol's city plan and end phase, wonders-se's passport): a number one
@@ -257,6 +260,33 @@ def _guards(ir: dict) -> list[Mutant]:
     return out
 
 
+_SWAP = {"+": "-", "-": "+", "*": "/", "/": "*"}
+
+
+def _amounts(ir: dict) -> list[Mutant]:
+    """Every arithmetic operator of an amount the other way (`+` and `-`, `*` and `/`), and
+    either term of a sum left out (the interest forgotten, or the value paid back)."""
+    out = []
+    for section, key in SETTING_AMOUNTS:
+        path = ("settings", section, key)
+        if not isinstance(ir.get("settings", {}).get(section, {}).get(key), dict):
+            continue
+        where = f"setting {section}.{key}"
+        for k, node in enumerate(_operations(_get(ir, path), _SWAP)):
+            op = node["operator"]
+            m = copy.deepcopy(ir)
+            _operations(_get(m, path), _SWAP)[k]["operator"] = _SWAP[op]
+            out.append(Mutant(f"{where}: operator {k + 1} `{op}` -> `{_SWAP[op]}`", m, []))
+            for side, other in (("left", "right"), ("right", "left")) if op == "+" else ():
+                m = copy.deepcopy(ir)
+                target = _operations(_get(m, path), _SWAP)[k]
+                kept = target[other]
+                target.clear()
+                target.update(kept)
+                out.append(Mutant(f"{where}: operator {k + 1} `+` without its {side} term", m, []))
+    return out
+
+
 def _nested(ir: dict, path: tuple, where: str, touches: list[str]) -> Iterator[Block]:
     """The block at `path` and every block inside its statements (`if` branches, `for` and
     `choose_in` bodies, the options of `choose`), each as (path, where, touches): a step
@@ -283,16 +313,21 @@ def _flipped(ir: dict, path: tuple, where: str, touches: list) -> list[Mutant]:
     return out
 
 
-def _comparisons(node: object, acc: list[dict] | None = None) -> list[dict]:
+def _comparisons(node: object) -> list[dict]:
+    return _operations(node, _FLIP)
+
+
+def _operations(node: object, operators: Collection[str], acc: list[dict] | None = None) -> list[dict]:
+    """Every binary operation of `operators` in an expression, outermost first."""
     acc = [] if acc is None else acc
     if isinstance(node, dict):
-        if node.get("expr") == "bin" and node.get("operator") in _FLIP:
+        if node.get("expr") == "bin" and node.get("operator") in operators:
             acc.append(node)
         for v in node.values():
-            _comparisons(v, acc)
+            _operations(v, operators, acc)
     elif isinstance(node, list):
         for v in node:
-            _comparisons(v, acc)
+            _operations(v, operators, acc)
     return acc
 
 

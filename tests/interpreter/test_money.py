@@ -1,6 +1,8 @@
 """RULES-MATRIX §1/§2: mortgages, trades, debts, bankruptcy, the end."""
 from __future__ import annotations
 
+from fractions import Fraction
+
 import interpreter
 from interpreter import actions as A
 from interpreter.state import BANK
@@ -9,7 +11,7 @@ from tests.interpreter.conftest import Script, decision, game, give, own, sq
 
 def test_mortgage_and_lift(ed):
     """§1 Mortgage (SE 001, NL 003, US 002): only an unbuilt property; the bank pays the
-    mortgage value; lifting costs the value + `mortgage.interest`; the owner keeps the deed."""
+    mortgage value; lifting costs the value plus 10 % interest; the owner keeps the deed."""
     g = game(ed)
     own(g, 0, "orange_1", "orange_2", "orange_3")
     s = sq(ed, "orange_1")
@@ -20,7 +22,7 @@ def test_mortgage_and_lift(ed):
     g.mortgage(0, s)
     assert g.players[0].cash == cash + ed.mortgage_value[s] and g.state.owner[s] == 0
     g.unmortgage(0, s)
-    assert g.players[0].cash == cash - ed.money(ed.mortgage_value[s] * ed.interest)
+    assert g.players[0].cash == cash - ed.money(ed.mortgage_value[s] * Fraction(10, 100))
 
 
 def trade_game(ed, accept=True, **rules):
@@ -54,7 +56,7 @@ def test_no_trade_of_built_group_nor_loans(ed):
 
 def test_mortgaged_deed_changing_hands(ed):
     """§1 Mortgage (SE 001, NL 003, US 002): a mortgaged deed sold to another player: the
-    new holder lifts it at once (value + interest) or pays `mortgage.transfer_interest` now
+    new holder lifts it at once (value + interest) or pays `mortgage.transfer` now
     and keeps the mortgage."""
     s = sq(ed, "orange_1")
     g = trade_game(ed)                           # partner accepts, proposer keeps the mortgage

@@ -38,7 +38,7 @@ SECTION_1 = {
     "housing shortage": ["rule-building-shortage"],
     "buildings sold to the bank at half; deeds between players": ["rule-building-sale-value", "rule-trade-deeds"],
     "mortgage: unbuilt, value, +10% to lift, 10% on transfer": [
-        "rule-mortgage", "rule-mortgage-interest", "rule-mortgage-transfer-interest"],
+        "rule-mortgage", "rule-mortgage-lift", "rule-mortgage-transfer"],
     "no loans between players": ["rule-trade-cash"],
     "the bank never goes bankrupt; buildings limited": ["rule-bank"],
     "bankrupt to a player": ["rule-bankruptcy-to-player"],

@@ -68,7 +68,7 @@ class Key:
     numbers, square, formula, enum (with `options`), condition (a yes/no expression), rent (an
     amount expression over the rent names), due (a yes/no expression over the rent names and
     `me`, the lander), lander (a yes/no expression over a move's names and `here`, the free
-    deed the lander stands on).
+    deed the lander stands on), printed (an amount of the numbers printed on a deed, `here`).
     """
 
     kind: str
@@ -126,7 +126,9 @@ SECTIONS: dict[str, dict[str, Key]] = {
     "building": {
         "max_houses": Key("int"), "houses_per_hotel": Key("int"), "hotels_per_lot": Key("int"),
         "even": Key("bool"), "needs_complete_group": Key("bool"), "blocked_by_mortgage": Key("bool"),
-        "sale_value": Key("ratio"),
+        # what the bank pays for a house sold back, for a hotel sold back whole, and for a
+        # hotel traded back for houses (the houses come from its stock): amounts printed on the lot
+        "sell_house": Key("printed"), "sell_hotel": Key("printed"), "trade_hotel": Key("printed"),
     },
     # `lift`: what lifting a mortgage costs, paid to the bank; `transfer`: what the new holder
     # of a mortgaged deed pays the bank now to keep the mortgage (or else lifts it at once).

@@ -42,7 +42,7 @@ KIND_WORDS = {
 
 # What an amount printed on a deed (a `printed` setting) is made of: numbers, settings,
 # arithmetic and choices over `here`'s printed numbers (the only attributes its type has).
-PRINTED_PARTS = frozenset({"int", "ratio", "bool", "bin", "neg", "not", "if", "setting", "var"})
+PRINTED_PARTS = frozenset({"int", "ratio", "bool", "enum", "bin", "neg", "not", "if", "setting", "var"})
 
 
 def _printed_only(ir: dict) -> bool:

@@ -603,7 +603,7 @@ class ExampleStep:
     squares: tuple[Name, ...] = ()         # `give`, `houses`, `hotel`, `mortgage`, `put`, `mark`
     number: int | None = None              # `houses N`, `cash = N`, `jail ... after N tries`, `set ... = N`
     throws: tuple[tuple[int, ...], ...] = ()   # `turn`: each throw's faces
-    choices: tuple[str, ...] = ()          # `turn`: `buy`, `pay_fine`, `use_card`, `build_hotel`, `lift`
+    choices: tuple[str, ...] = ()          # `turn`: `buy`, ..., `lift`, `sell_buildings`, `trade_hotels`
     labels: tuple[Text, ...] = ()          # `turn ... chooses "LABEL"`: the options named
     sales: tuple[Sale, ...] = ()           # `turn ... sells DEED to BUYER for N`
     bids: tuple[Bid, ...] = ()             # `turn ... and BIDDER bids up to N`

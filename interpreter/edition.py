@@ -34,7 +34,7 @@ class Edition:
                  'doubles_exit_roll_again', 'auction_on_decline',
                  'decliner_may_bid', 'bid_within_cash', 'raises', 'auction_only', 'preempt',
                  'max_houses', 'houses_per_hotel', 'hotels_per_lot', 'even', 'needs_complete',
-                 'blocked_by_mortgage', 'sale_value', 'hotel_sale_with_houses', 'shortage_auction',
+                 'blocked_by_mortgage', 'shortage_auction',
                  'trade_deeds', 'trade_cards', 'trade_cash',
                  'trade_built_groups', 'bank_auctions_all', 'pay_with_deeds', 'debt_auction',
                  'mortgages', 'hotel_level', 'hotel_even_level', 'unmortgage_cost', 'transfer_cost',
@@ -147,6 +147,10 @@ class Edition:
         mortgage = settings.get("mortgage", {})
         self.unmortgage_cost = self.printed_amounts(comp, mortgage.get("lift"))
         self.transfer_cost = self.printed_amounts(comp, mortgage.get("transfer"))
+        building = settings.get("building", {})        # what the bank pays for buildings sold back
+        self.house_sale = self.printed_amounts(comp, building.get("sell_house"))
+        self.hotel_sale_full = self.printed_amounts(comp, building.get("sell_hotel"))
+        self.hotel_sale_only = self.printed_amounts(comp, building.get("trade_hotel"))
         self.on_land = [comp.block(square.get("on_land") or [], {}) for square in squares]
         self.on_pass = [comp.block(square.get("on_pass") or [], {}) for square in squares]
         self.on_pass_squares = [i for i in range(n) if self.on_pass[i] is not None]
@@ -231,8 +235,6 @@ class Edition:
         self.even = bool(building.get("even", True))
         self.needs_complete = bool(building.get("needs_complete_group", True))
         self.blocked_by_mortgage = bool(building.get("blocked_by_mortgage", True))
-        self.sale_value = self.ratio(building.get("sale_value", {"num": 1, "den": 1}))
-        self.hotel_sale_with_houses = building.get("hotel_sale") == "half_hotel_and_houses"
         self.shortage_auction = building.get("shortage") == "auction"
         self.trade_deeds = bool(trade.get("deeds", True))
         self.trade_cards = bool(trade.get("jail_cards", True))
@@ -244,13 +246,6 @@ class Edition:
         self.mortgages = "lift" in mortgage      # a left-out `mortgage` section has none of its keys
         self.hotel_level = self.max_houses + 1            # `level` of a lot with a hotel
         self.hotel_even_level = self.houses_per_hotel + 1  # its level for building evenly
-
-        # money amounts derived once (rounded per money.rounding)
-        self.house_sale = [self.money(c * self.sale_value) for c in self.house_cost]
-        self.hotel_sale_only = [self.money(c * self.sale_value) for c in self.hotel_cost]
-        self.hotel_sale_full = [self.money((self.hotel_cost[i] + self.houses_per_hotel * self.house_cost[i])
-                                           * self.sale_value)
-                                if self.hotel_sale_with_houses else self.hotel_sale_only[i] for i in range(self.n)]
 
     def compile_hooks(self, comp: Compiler, ir_hooks: list[dict]) -> list[tuple]:
         """Every hook compiled, each kept by its event; all of them, in the IR's order."""

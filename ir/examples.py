@@ -140,7 +140,7 @@ class Bid:
     limit: int
 
 
-TurnChoice = Literal["buy", "pay_fine", "use_card", "build_hotel", "lift"]
+TurnChoice = Literal["buy", "pay_fine", "use_card", "build_hotel", "lift", "sell_buildings", "trade_hotels"]
 
 
 @dataclass(frozen=True, slots=True)

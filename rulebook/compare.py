@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from ir.nodes import Expr
 from ir.ruleset import Ruleset, SettingValue, Square
+from rulebook import amounts
 from rulebook.booklet import Booklet
 from rulebook.mechanics import items
-from rulebook.rules_page import AMOUNT_SETTINGS, expression_words
 
 Row = tuple[str, str, str, str]
 
@@ -29,8 +29,8 @@ def table(book: Booklet, parent: Ruleset, head: str, rows: list[Row]) -> str:
 
 
 def shown(book: Booklet, path: str, value: SettingValue | None) -> str:
-    if isinstance(value, Expr) and path in AMOUNT_SETTINGS:      # a condition stays "a formula"
-        return expression_words(book, path, value)
+    if isinstance(value, Expr) and path in amounts.SENTENCE:      # a condition stays "a formula"
+        return amounts.words(book, path, value)
     return book.words.text("compare/open") if value is None else book.value(path, value)
 
 

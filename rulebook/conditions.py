@@ -60,6 +60,17 @@ def rebuild(node: Any, change: Callable[[Any], Any | None]) -> Any:
                                         for field in dataclasses.fields(node)})
 
 
+def plain(expr: Any) -> Any:
+    """An expression without the places it was written at (for comparing with a pattern)."""
+    if isinstance(expr, tuple):
+        return tuple(plain(item) for item in expr)
+    if not dataclasses.is_dataclass(expr) or isinstance(expr, type):
+        return expr
+    fields = {field.name: None if field.name == "written_at" else plain(getattr(expr, field.name))
+              for field in dataclasses.fields(expr)}
+    return dataclasses.replace(expr, **fields)
+
+
 def bind(expr: Expr, names: dict[str, Expr]) -> Expr:
     """`expr` with the variables `names` replaced by expressions (a formula's arguments)."""
     return rebuild(expr, lambda node: names.get(node.name) if isinstance(node, Var) else None)

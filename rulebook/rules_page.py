@@ -5,14 +5,14 @@ language and every edition; the words come from the phrase table, the amounts fr
 """
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from ir.nodes import Attr, Binary, Bool, Expr, Not, Ratio, Var
+from ir.nodes import Attr, Binary, Bool, Expr, Not, Var
 from ir.ruleset import Square
+from rulebook import amounts
 from rulebook.booklet import Booklet, anchor, deed_of, escape, paragraph, printed, printed_rents
-from rulebook.conditions import condition, parts, phrase, walk
+from rulebook.conditions import condition, parts, phrase, plain, walk
 from rulebook.mechanics import actions, actions_title, city, end_over, procedures, score_text, special, terms
 from rulebook.statements import describe
 from rulebook.variants import variants_section
@@ -193,7 +193,7 @@ def rent_due(book: Booklet) -> str | None:
     due = book.setting("rent.due")
     if not isinstance(due, Expr):
         return None
-    said = {_plain(part) for part in parts(due, "and")}
+    said = {plain(part) for part in parts(due, "and")}
     if said == {MORTGAGED}:
         return "mortgaged"
     if said == {MORTGAGED, JAILED}:
@@ -217,7 +217,7 @@ def buy_may(book: Booklet) -> str | None:
     may = book.setting("buy.may")
     if not isinstance(may, Expr):
         return None
-    return "cash" if _plain(may) == CASH_FOR_PRICE else "written"
+    return "cash" if plain(may) == CASH_FOR_PRICE else "written"
 
 
 def auction_on_decline(book: Booklet) -> str | None:
@@ -229,97 +229,17 @@ def auction_on_decline(book: Booklet) -> str | None:
     return "written" if isinstance(rule, Expr) else None
 
 
-MORTGAGE_VALUE = Attr(Var("here"), "mortgage")
-
-
-def interest_on_value(amount: Any, lifted: bool) -> Ratio | None:
-    """The interest an amount charges on the mortgage value: P of `here.mortgage +
-    here.mortgage * P` (`lifted`: the value is paid back too) or of `here.mortgage * P`;
-    None for any other amount."""
-    plain = _plain(amount)
-    if lifted:
-        if not (isinstance(plain, Binary) and plain.operator == "+" and plain.left == MORTGAGE_VALUE):
-            return None
-        plain = plain.right
-    if isinstance(plain, Binary) and plain.operator == "*" and plain.left == MORTGAGE_VALUE \
-            and isinstance(plain.right, Ratio):
-        return plain.right
-    return None
-
-
-def mortgage_lift(book: Booklet) -> str | None:
-    """`mortgage.lift` read: `interest` (the value plus a share of it, §1's rule), else
-    `written` (the amount in words); None without mortgages."""
-    lift = book.setting("mortgage.lift")
-    if not isinstance(lift, Expr):
-        return None
-    return "interest" if interest_on_value(lift, lifted=True) else "written"
-
-
-def mortgage_transfer(book: Booklet) -> str | None:
-    """`mortgage.transfer` read: `interest` (a share of the value, lifting being the value plus
-    a share), else `written` (both amounts in words)."""
-    transfer = book.setting("mortgage.transfer")
-    if not isinstance(transfer, Expr):
-        return None
-    interest = mortgage_lift(book) == "interest" and interest_on_value(transfer, lifted=False)
-    return "interest" if interest else "written"
-
-
-def mortgage_words(book: Booklet) -> dict[str, str]:
-    """The placeholders of the sentences that say what a mortgage costs (the bankruptcy
-    rule's too): `{mortgage_interest}` and `{mortgage_transfer_interest}` (a percent where the
-    amount is interest on the value, else the amount in words), `{lift}` and `{transfer}`
-    (the amounts in words)."""
-    out = {}
-    readings = (("lift", True, "mortgage_interest"), ("transfer", False, "mortgage_transfer_interest"))
-    for key, lifted, interest in readings:
-        amount = book.setting(f"mortgage.{key}")
-        if isinstance(amount, Expr):
-            out[key] = expression_words(book, f"mortgage.{key}", amount)
-            share = interest_on_value(amount, lifted)
-            out[interest] = book.percent(share) if share else out[key]
-    return out
-
-
-def _plain(expr: Any) -> Any:
-    """An expression without the places it was written at (for comparing with a pattern)."""
-    if isinstance(expr, tuple):
-        return tuple(_plain(item) for item in expr)
-    if not dataclasses.is_dataclass(expr) or isinstance(expr, type):
-        return expr
-    fields = {field.name: None if field.name == "written_at" else _plain(getattr(expr, field.name))
-              for field in dataclasses.fields(expr)}
-    return dataclasses.replace(expr, **fields)
-
-
 READINGS: dict[str, Callable[[Booklet], Any]] = {"rules.rent_due": rent_due,
                                                     "rules.jailed_owner_collects": jailed_owner_collects,
                                                     "rules.buy_may": buy_may,
                                                     "rules.auction_on_decline": auction_on_decline,
-                                                    "rules.mortgage_lift": mortgage_lift,
-                                                    "rules.mortgage_transfer": mortgage_transfer}
+                                                    **amounts.READINGS}
 
 
 # The rules whose `written` sentence says a condition of the spec's in words: the setting,
 # and the names the condition may read that the booklet calls by a noun of its own.
 WRITTEN = {"rent.due": ("rent.due", ("here", "owner")), "buy.may": ("buy.may", ("here",)),
            "auction": ("auction.on_decline", ("here",))}
-
-
-# The rules whose sentences say a mortgage's amounts (`mortgage_words`), and the settings
-# that are amounts of money.
-AMOUNT_RULES = frozenset({"mortgage.lift", "mortgage.transfer", "bankruptcy.to_player"})
-AMOUNT_SETTINGS = frozenset({"mortgage.lift", "mortgage.transfer"})
-
-
-def expression_words(book: Booklet, path: str, expr: Expr) -> str:
-    """A setting's expression in words, with the nouns its rule's sentences call `here` and
-    `owner` by (an amount's numbers as money): the mortgage sentences and the compare page."""
-    key = next((key for key, (setting, _) in WRITTEN.items() if setting == path), path)
-    nouns = {name: book.words.text(f"rules/{key}/{name}") for name in ("here", "owner")
-             if book.words.has(f"rules/{key}/{name}")}
-    return phrase(book, expr, nouns, money=path in AMOUNT_SETTINGS)
 
 
 def condition_words(book: Booklet, key: str) -> dict[str, str]:
@@ -369,8 +289,9 @@ SECTIONS = (
                          Rule("building.blocked_by_mortgage", by="building.blocked_by_mortgage"),
                          Rule("building.hotels"),
                          Rule("building.shortage", by="building.shortage")), building_costs, needs=("houses",)),
-    Section("selling", (Rule("building.sale_value", needs=("houses",)),
-                        Rule("building.hotel_sale", by="building.hotel_sale"),
+    Section("selling", (Rule("building.sale_value", by="rules.sale_value", needs=("houses",)),
+                        Rule("building.hotel_sale", by="rules.hotel_sale"),
+                        Rule("building.trade_hotel", by="rules.hotel_trade", needs=("houses",)),
                         Rule("trade.deeds", by="trade.built_groups"),
                         Rule("trade.cash", by="trade.cash", needs=("mortgage",)),
                         Rule("trade.loans", by="trade.cash", needs=("!mortgage",)))),
@@ -409,8 +330,8 @@ def rule_text(book: Booklet, rule: Rule) -> str | None:
         return paragraph(book.say(f"rules/{rule.key}/formula", formula=score_text(book, choice)), anchor(rule.key),
                          choice)
     extra = condition_words(book, rule.key) if choice == "written" else {}
-    if rule.key in AMOUNT_RULES:
-        extra |= mortgage_words(book)
+    if rule.key in amounts.AMOUNT_RULES:
+        extra |= amounts.amount_words(book)
     return paragraph(book.say(f"rules/{rule.key}/{choice}", **extra), anchor(rule.key), choice)
 
 

@@ -231,3 +231,20 @@ def test_what_a_mortgage_costs_is_the_specs(tmp_path):
     assert "paying the mortgage value plus 20%, or pays 5% of it now" in page
     worded = rules_page(tmp_path, "classic-se", "mortgage { lift = here.mortgage * 120% + 500 }\n")
     assert "To lift the mortgage, pay the bank the mortgage value of the property × 120% plus 500 kr." in worded
+
+
+def test_what_the_bank_pays_for_buildings_is_the_specs(tmp_path):
+    """§1 selling buildings (SE 001 "Att sälja egendom": back to the bank "för halva det
+    värde som står angivet på lagfartsbeviset"): the amounts are `building.sell_house`,
+    `sell_hotel` and `trade_hotel`. A child whose houses sell back at 40 % gets the new
+    share in the booklet, and its hotel, still at half, is said in words (§2's sentences name
+    one share for both); the game pays the child's amount."""
+    text = "building { sell_house = here.house_cost * 40% }\n"
+    page = rules_page(tmp_path, "classic-se", text)
+    assert "at 40% of what they cost" in page and "at 50% of what they cost" not in page
+    assert "For a hotel sold back whole the bank pays (the hotel price of the lot plus 4 × the house price of " \
+           "the lot) × 50%." in page
+    parent = rules_page(tmp_path, "classic-se")
+    assert "For a hotel the bank pays 50% of the hotel price plus 50% of the price of the 4 houses" in parent
+    ir = edition(tmp_path, "cheaper", "classic-se", text)
+    assert failed(ir) == ["sell_houses"]

@@ -63,9 +63,11 @@ SETTING_LIMITS = [("bank", "houses"), ("bank", "hotels"), ("building", "houses_p
 # shows that action unchanged from every state the original's invariants and lemmas allow.
 GUARD_ONLY = {("building", "hotels_per_lot"): "build_hotel"}
 SETTING_GUARDS = [("rent", "due"), ("buy", "may"), ("auction", "on_decline")]
-# The amounts a rule charges (`mortgage.lift`, `mortgage.transfer`): read where a mortgage is
-# lifted and where a mortgaged deed changes hands (trades, bankruptcy), so each touches every action.
-SETTING_AMOUNTS = [("mortgage", "lift"), ("mortgage", "transfer")]
+# The amounts a rule charges (`mortgage.lift`, `building.sell_house`, ...): read where a mortgage
+# is lifted, a mortgaged deed changes hands and a building is sold back (trades, raising money,
+# bankruptcy), so each touches every action.
+SETTING_AMOUNTS = [("mortgage", "lift"), ("mortgage", "transfer"), ("building", "sell_house"),
+                   ("building", "sell_hotel"), ("building", "trade_hotel")]
 SETTING_FLAGS = [("building", "even"), ("building", "needs_complete_group"), ("building", "blocked_by_mortgage"),
                  ("auction", "bid_within_cash")]
 
@@ -265,21 +267,22 @@ _SWAP = {"+": "-", "-": "+", "*": "/", "/": "*"}
 
 def _amounts(ir: dict) -> list[Mutant]:
     """Every arithmetic operator of an amount the other way (`+` and `-`, `*` and `/`), and
-    either term of a sum left out (the interest forgotten, or the value paid back)."""
+    either term of a sum left out (the interest forgotten, or the value paid back); not in a
+    branch the edition's decisions never take."""
     out = []
     for section, key in SETTING_AMOUNTS:
         path = ("settings", section, key)
         if not isinstance(ir.get("settings", {}).get(section, {}).get(key), dict):
             continue
         where = f"setting {section}.{key}"
-        for k, node in enumerate(_operations(_get(ir, path), _SWAP)):
+        for k, node in enumerate(_operations(_get(ir, path), _SWAP, ir=ir)):
             op = node["operator"]
             m = copy.deepcopy(ir)
-            _operations(_get(m, path), _SWAP)[k]["operator"] = _SWAP[op]
+            _operations(_get(m, path), _SWAP, ir=m)[k]["operator"] = _SWAP[op]
             out.append(Mutant(f"{where}: operator {k + 1} `{op}` -> `{_SWAP[op]}`", m, []))
             for side, other in (("left", "right"), ("right", "left")) if op == "+" else ():
                 m = copy.deepcopy(ir)
-                target = _operations(_get(m, path), _SWAP)[k]
+                target = _operations(_get(m, path), _SWAP, ir=m)[k]
                 kept = target[other]
                 target.clear()
                 target.update(kept)
@@ -317,17 +320,21 @@ def _comparisons(node: object) -> list[dict]:
     return _operations(node, _FLIP)
 
 
-def _operations(node: object, operators: Collection[str], acc: list[dict] | None = None) -> list[dict]:
-    """Every binary operation of `operators` in an expression, outermost first."""
+def _operations(node: object, operators: Collection[str], acc: list[dict] | None = None,
+                ir: dict | None = None) -> list[dict]:
+    """Every binary operation of `operators` in an expression, outermost first; with `ir`,
+    only in the branches of an `if` on a decided rule that the edition takes."""
     acc = [] if acc is None else acc
     if isinstance(node, dict):
+        if ir is not None and node.get("expr") == "if" and (taken := _decided(ir, node["cond"])):
+            return _operations(node["then" if taken[0] else "otherwise"], operators, acc, ir)
         if node.get("expr") == "bin" and node.get("operator") in operators:
             acc.append(node)
         for v in node.values():
-            _operations(v, operators, acc)
+            _operations(v, operators, acc, ir)
     elif isinstance(node, list):
         for v in node:
-            _operations(v, operators, acc)
+            _operations(v, operators, acc, ir)
     return acc
 
 

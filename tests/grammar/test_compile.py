@@ -46,7 +46,9 @@ def test_classic_us_ir_has_the_documented_shape():
     game = ir["settings"]["game"]
     assert game["players"] == {"min": 2, "max": 8} and game["start"] == "go"
     assert ir["settings"]["money"]["notes"][0] == {"count": 2, "value": 500}
-    assert ir["settings"]["building"]["sale_value"] == {"num": 50, "den": 100}
+    house_cost = {"expr": "attr", "subject": {"expr": "var", "name": "here"}, "name": "house_cost"}
+    assert ir["settings"]["building"]["sell_house"] == {"expr": "bin", "operator": "*", "left": house_cost,
+                                                        "right": {"expr": "ratio", "num": 50, "den": 100}}
     assert ir["settings"]["jail"]["fine_timing"] == "before_roll"  # a decision is also a setting
     assert ir["settings"]["end"]["score"] == "wealth"
     assert ir["decisions"][1] == {

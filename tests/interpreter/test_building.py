@@ -1,12 +1,15 @@
 """RULES-MATRIX §1/§2: houses, hotels, selling, housing shortage."""
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 
 from interpreter import actions as A
 from tests.interpreter.conftest import Script, decision, game, give, own, sq
 
 ORANGE = ("orange_1", "orange_2", "orange_3")
+HALF = Fraction(1, 2)      # §1: "halva det värde som står angivet på lagfartsbeviset" (SE 001)
 
 
 def rich(ed, strategies=None):
@@ -78,9 +81,9 @@ def test_hotel_needs_houses_on_every_lot_and_returns_them(ed):
     assert not g.can_build_hotel(0, a)
 
 
-def test_sell_evenly_at_sale_value(ed):
+def test_sell_evenly_at_half_price(ed):
     """§1 Buildings (SE 001, NL 003, US 002): sold only to the bank, at half their price
-    (`building.sale_value`), evenly."""
+    (`building.sell_house`), evenly."""
     g = rich(ed)
     own(g, 0, *ORANGE)
     a, b, c = lots(ed)
@@ -89,14 +92,15 @@ def test_sell_evenly_at_sale_value(ed):
     assert g.can_sell(0, a) and not g.can_sell(0, b)
     cash = g.players[0].cash
     g.sell_building(0, a)
-    assert g.players[0].cash == cash + ed.house_cost[a] * ed.sale_value
+    assert g.players[0].cash == cash + ed.house_cost[a] * HALF
     assert g.state.houses[a] == 1
 
 
 def test_hotel_sale(ed):
     """§2 Selling a hotel (SE 001: half the hotel plus half of the houses given up for it;
     or back for houses if the bank has them; US 002: 1 hotel = 5 houses), per
-    `building.hotel_sale`; downgrading needs the houses in the bank."""
+    `building.hotel_sale`, at half price (`building.sell_hotel`, `trade_hotel`); downgrading
+    needs the houses in the bank."""
     g = rich(ed)
     own(g, 0, *ORANGE)
     a, b, c = lots(ed)
@@ -106,7 +110,7 @@ def test_hotel_sale(ed):
     cash = g.players[0].cash
     assert g.can_downgrade(0, a)
     g.downgrade(0, a)
-    assert g.state.houses[a] == ed.houses_per_hotel and g.players[0].cash == cash + ed.hotel_cost[a] * ed.sale_value
+    assert g.state.houses[a] == ed.houses_per_hotel and g.players[0].cash == cash + ed.hotel_cost[a] * HALF
     # with too few houses in the bank, no downgrade; the hotel sells outright
     g.state.bank_houses, spare = ed.houses_per_hotel - 1, g.state.bank_houses - (ed.houses_per_hotel - 1)
     g.checker = None                               # the stock is shrunk by hand below
@@ -116,7 +120,7 @@ def test_hotel_sale(ed):
     g.sell_building(0, b)
     full = ed.hotel_cost[b] + (ed.houses_per_hotel * ed.house_cost[b]
                                if decision(ed, "building.hotel_sale") == "half_hotel_and_houses" else 0)
-    assert g.players[0].cash == cash + full * ed.sale_value
+    assert g.players[0].cash == cash + full * HALF
 
 
 def test_no_houses_in_bank_no_building(ed):

@@ -183,10 +183,12 @@ def laid(edition: str | Path, *variants: str | Path) -> tuple[list, list]:
 
 def test_an_example_the_variant_changes_is_left_out_saying_why():
     """Issue 18 item 5: the short game's hotel on three houses (001, "REGLER FÖR EN
-    FÖRKORTAD SPELVERSION") changes classic-se's `no_hotel_on_three_houses`: left out, with
-    where its play differs; its other examples (rent, jail, cards) are played and hold."""
+    FÖRKORTAD SPELVERSION") changes classic-se's `no_hotel_on_three_houses`, and a hotel's
+    worth "ett hus mindre" changes `sell_hotels` and `trade_hotels`: left out, with where
+    their play differs; its other examples (rent, jail, cards) are played and hold."""
     outcomes, left = laid("classic-se", "short")
-    assert [(x.name, x.origin) for x in left] == [("no_hotel_on_three_houses", "classic-se")]
+    assert [(x.name, x.origin) for x in left] == [("no_hotel_on_three_houses", "classic-se"),
+                                                  ("sell_hotels", "classic-se"), ("trade_hotels", "classic-se")]
     assert "its outcome changes: on the edition it holds; under the variants it fails" in left[0].why
     played = {x.name: x.passed for x in outcomes}
     assert played["rent"] and played["jail_fine"] and played["hotel_after_four_houses"]
@@ -239,14 +241,15 @@ def test_verify_reports_the_examples_played_and_left_out_under_a_variant(tmp_pat
     left out, and why."""
     args = ["verify", "classic-se", "--variant", "short", "--no-prove", "--examples", "1", "--traces", str(tmp_path)]
     text = CliRunner().invoke(main, args).output
-    # the edition's examples and the variant's own, but the one left out
-    played = len(grammar.compile_file(spec.bundled()["classic-se"], [spec.resolve_variant("short")])["examples"]) - 1
-    assert f"worked examples: {played} of {played} hold; 1 of the edition's left out, as the variants change its play" \
-        in text
+    # the edition's examples and the variant's own, but the three left out (the hotel's worth)
+    played = len(grammar.compile_file(spec.bundled()["classic-se"], [spec.resolve_variant("short")])["examples"]) - 3
+    assert f"worked examples: {played} of {played} hold; 3 of the edition's left out, " \
+           "as the variants change their play" in text
     assert "example `no_hotel_on_three_houses` left out (spec/classic-se.rules:" in text
     entry = json.loads(CliRunner().invoke(main, args + ["--json"]).output)["editions"][0]
     assert len(entry["examples"]) == played and "short" in {x["origin"] for x in entry["examples"]}
-    assert [x["name"] for x in entry["examples_left_out"]] == ["no_hotel_on_three_houses"]
+    assert [x["name"] for x in entry["examples_left_out"]] == ["no_hotel_on_three_houses", "sell_hotels",
+                                                               "trade_hotels"]
     assert entry["examples_left_out"][0]["why"].startswith("its outcome changes")
 
 

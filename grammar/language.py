@@ -63,7 +63,7 @@ def is_number(t: Type) -> bool:
 class Key:
     """A setting key: the kind of value it takes, and whether a concrete edition needs it.
 
-    Kinds: int, ratio, bool, text, texts (a text or a list of texts), name (a free word such
+    Kinds: int, bool, text, texts (a text or a list of texts), name (a free word such
     as a language code), word (one of `options`, the rulebook glossary's words), range, notes,
     numbers, square, formula, enum (with `options`), condition (a yes/no expression), rent (an
     amount expression over the rent names), due (a yes/no expression over the rent names and

@@ -23,7 +23,7 @@ PRELUDE = Path(__file__).with_name("prelude.rules")   # the built-in invariants 
 
 # The type a setting has when an expression reads it, by the kind of its key.
 KIND_TYPES = {
-    "int": lang.INT, "ratio": lang.RATIO, "bool": lang.BOOL, "numbers": lang.NUMBERS,
+    "int": lang.INT, "bool": lang.BOOL, "numbers": lang.NUMBERS,
     "condition": lang.BOOL, "rent": lang.INT,
 }
 # The kinds of setting whose value is an expression over names of its own: those names, and
@@ -31,7 +31,7 @@ KIND_TYPES = {
 EXPRESSION_KINDS = {"rent": (lang.RENT_NAMES, "number"), "due": (lang.DUE_NAMES, "bool"),
                     "lander": (lang.LANDER_NAMES, "bool"), "printed": (lang.PRINTED_DEED_NAMES, "number")}
 KIND_WORDS = {
-    "int": "a whole number", "ratio": "a percentage such as `5%`", "bool": "`yes` or `no`",
+    "int": "a whole number", "bool": "`yes` or `no`",
     "text": "a quoted text", "name": "a name", "range": "a range such as `2 .. 8`",
     "notes": "a list of notes such as `[COUNT x VALUE, ...]`", "numbers": "a list of numbers such as `[1, 5]`",
     "square": "a square id", "formula": "a formula name", "group": "a group id",
@@ -829,8 +829,6 @@ class _Lower:
         kind = key.kind
         if kind == "int" and (number := _whole(v)) is not None:
             return number if self.within(key, [number], v.span, path) else None
-        elif kind == "ratio" and isinstance(v, syntax.Percent):
-            return {"num": v.value, "den": lang.PERCENT}
         elif kind == "bool" and isinstance(v, syntax.Bool):
             return v.value
         elif kind == "text" and isinstance(v, syntax.Text):

@@ -340,12 +340,6 @@ class Edition:
             out[sq] = self.money(value)
         return out
 
-    @staticmethod
-    def ratio(value: dict | int | str) -> Fraction:
-        if isinstance(value, dict):
-            return Fraction(value["num"], value["den"])
-        return Fraction(value)
-
     def money(self, amount: int | Fraction) -> int:
         if isinstance(amount, int):
             return amount

@@ -18,7 +18,7 @@ from typing import Any, Literal, get_args, get_origin, get_type_hints
 
 from ir.examples import Step
 from ir.nodes import Expr, Stmt
-from ir.ruleset import Note, Rate, Ruleset, SettingValue, Span
+from ir.ruleset import Note, Ruleset, SettingValue, Span
 
 IR_VERSION = 2
 """The version of the IR this model reads and writes (`ir_version`)."""
@@ -126,8 +126,6 @@ def _setting(data: Any, path: str) -> Any:
     if isinstance(data, dict):
         if "expr" in data:
             return _load(Expr, data, path)
-        if "num" in data:
-            return _load(Rate, data, path)
         if "min" in data:
             return _load(Span, data, path)
     raise IRError(f"{_where(path)}: {_describe(data)} is not a setting's value")

@@ -36,14 +36,6 @@ class EditionInfo:
 
 
 @dataclass(frozen=True, slots=True)
-class Rate:
-    """A percent setting, exactly: `num / den` (10% is 10/100)."""
-
-    num: int
-    den: int
-
-
-@dataclass(frozen=True, slots=True)
 class Span:
     """A range setting, both ends included (`players = 2..8`)."""
 
@@ -59,7 +51,7 @@ class Note:
     value: int
 
 
-SettingValue = int | bool | str | Rate | Span | tuple[int, ...] | tuple[Note, ...] | Expr
+SettingValue = int | bool | str | Span | tuple[int, ...] | tuple[Note, ...] | Expr
 """A setting's final value. `tuple[int, ...]` and `tuple[Note, ...]` are told apart by
 their items; an empty list loads as `()`."""
 

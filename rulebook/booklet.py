@@ -17,7 +17,6 @@ from ir.ruleset import (
     Group,
     Note,
     Pot,
-    Rate,
     Ruleset,
     Section,
     Settings,
@@ -101,7 +100,7 @@ class Booklet:
     def money(self, amount: int) -> str:
         return format_money(self.settings.money, amount)
 
-    def percent(self, ratio: Rate | Ratio) -> str:
+    def percent(self, ratio: Ratio) -> str:
         share = Fraction(ratio.num * PERCENT, ratio.den)
         number = str(share.numerator) if share.denominator == 1 else f"{float(share):g}"
         return self.words.text("percent", n=number)
@@ -160,8 +159,6 @@ class Booklet:
             return self.money(value)
         if isinstance(value, bool):
             return self.words.text("yes" if value else "no")
-        if isinstance(value, Rate):
-            return self.percent(value)
         if isinstance(value, Span):
             return f"{value.min}–{value.max}"
         if isinstance(value, tuple) and value and isinstance(value[0], Note):

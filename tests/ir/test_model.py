@@ -20,7 +20,7 @@ import ir
 import spec
 from ir.json import FAMILIES
 from ir.nodes import Bank, Expr, Int, Transfer, Var
-from ir.ruleset import Note, Rate, Ruleset, SettingValue, Span
+from ir.ruleset import Note, Ruleset, SettingValue, Span
 
 REPO = Path(__file__).resolve().parents[2]
 SCHEMA = json.loads((REPO / "grammar" / "ir.schema.json").read_text(encoding="utf-8"))
@@ -186,7 +186,7 @@ class _Walk:
         """A setting's value: each object shape the schema allows is one of the model's classes."""
         shapes = [option["items"] if option.get("type") == "array" else option
                   for option in node["anyOf"] if "properties" in option or "properties" in option.get("items", {})]
-        classes = [Rate, Span, Note]
+        classes = [Span, Note]
         for shape in shapes:
             match = [cls for cls in classes if _fields(cls)[0] == set(shape["properties"])]
             if not match:

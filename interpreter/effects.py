@@ -19,6 +19,8 @@ from .translate import Ctx
 if TYPE_CHECKING:
     from .translate import Hook, Option, Rule
 
+LOOPING = LIMIT - TRAIL     # past this many moves and draws in a turn, `looping` keeps the trail
+
 
 class EffectsMixin(GameParts):
     __slots__ = ()
@@ -59,7 +61,7 @@ class EffectsMixin(GameParts):
         self.state.landings[sq] += 1
         moves = self.moves + 1        # (in a local: each attribute read of compiled code is a lookup)
         self.moves = moves
-        if moves > LIMIT - TRAIL:        # a turn that does not end (docs/errors.md E501)
+        if moves > LOOPING:        # a turn that does not end (docs/errors.md E501)
             self.looping(ed.square_names[sq])
         if ed.land_hooks:
             self.fire(ed.land_hooks, c, sq)
@@ -165,7 +167,7 @@ class EffectsMixin(GameParts):
         ed = self.edition
         moves = self.moves + 1
         self.moves = moves
-        if moves > LIMIT - TRAIL:
+        if moves > LOOPING:
             self.looping(f"card `{ed.card_texts[deck][card]}` of deck `{ed.decks[deck]['key']}`")
         if self.log_on:
             self.ev({"type": "draw", "seat": c.me, "deck": deck, "card": card, "text": ed.card_texts[deck][card]})
@@ -189,7 +191,7 @@ class EffectsMixin(GameParts):
     def looping(self, what: str) -> None:
         """The last moves and draws of a turn near its limit are kept, to name the loop;
         at the limit the turn stops (E501)."""
-        if self.moves == LIMIT - TRAIL + 1:
+        if self.moves == LOOPING + 1:
             self.trail = []
         self.trail.append(what)
         if self.moves >= LIMIT:

@@ -71,8 +71,10 @@ class Shortcuts:
         (`holders`; `counts`: the deeds of each group each seat holds) watching it; the new
         holder's once it holds as many deeds of the group as it counts from (`receiving`),
         or at once for a mortgaged deed."""
-        if old >= 0:
-            self.moved(old)
+        versions, done_below, least = self.versions, self.done_below, self.least
+        if old >= 0:        # `moved(old)`, written out here and below: a call per holder costs more
+            versions[old] += 1
+            done_below[old] = least[old]
         watching, receiving = self.watching, self.receiving
         for q in holders:
             if q == new:
@@ -82,4 +84,5 @@ class Shortcuts:
                 watched = watching[q]
                 moves = watched is None or g in watched
             if moves:
-                self.moved(q)
+                versions[q] += 1
+                done_below[q] = least[q]

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from fractions import Fraction
 from random import Random
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from ..actions import (
     DONE,
@@ -100,6 +100,9 @@ class Amounts:
     # per group: a deed received changes my plan once I hold this many (a lot group I lack
     # at most one deed of)
     receiving: list[int]
+    bargain: list[int]        # per square: the most I bid for the deed at an auction (a share of its worth)
+    completing: list[int]     # per square: ... when it completes one of my groups
+    kept_at_auction: int      # cash I keep at an auction for a deed: the reserve less what giving one up costs
 
 
 _AMOUNTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -131,7 +134,9 @@ def _amounts(edition: Edition) -> dict[str, Any]:
         # other groups matter to a plan only by their mortgages (a mortgaged deed received always counts)
         receiving = [edition.group_size[g] - 1 if g in lot_groups else edition.group_size[g] + 1 for g in groups]
         amounts = Amounts(reserve, rich, edition.n, lot_groups, [g in lot_groups for g in groups], house_floor,
-                          value, offer, offer_floor, build_rank, least, receiving)
+                          value, offer, offer_floor, build_rank, least, receiving,
+                          [share(worth, BARGAIN) for worth in value], [share(worth, COMPLETING) for worth in value],
+                          reserve - share(reserve, GIVING_UP))
         _AMOUNTS[edition] = {f.name: getattr(amounts, f.name) for f in fields(Amounts)}
     _LAST[:] = [weakref.ref(edition), _AMOUNTS[edition]]
     return _LAST[1]
@@ -156,6 +161,9 @@ class Heuristic:
     build_rank: list[int]
     least: int
     receiving: list[int]
+    bargain: list[int]
+    completing: list[int]
+    kept_at_auction: int
 
     def __init__(self, rng: Random | None = None) -> None:
         self.game: Game | None = None
@@ -197,13 +205,15 @@ class Heuristic:
             return actions[0]
         return actions[1]
 
-    def limit(self, game: Game, seat: int, info: AuctionInfo) -> int:
-        """The most I pay at an auction: a share of the deed's worth, keeping a reserve."""
+    def limit(self, game: Game, seat: int) -> int:
+        """The most I pay at the auction being held (`game.pending`): a share of the deed's
+        worth (the edition's `Amounts`), keeping a reserve."""
+        info: AuctionInfo = game.pending  # type: ignore[assignment]  # (not `cast`: a call each)
         cash = game.players[seat].cash
-        if info.square >= 0:
-            worth = self.value[info.square]
-            limit = share(worth, COMPLETING if self.completes(game, seat, info.square) else BARGAIN)
-            keep = cash - self.reserve + share(self.reserve, GIVING_UP)     # cash - reserve * GIVING_UP, rounded down
+        square = info.square
+        if square >= 0:
+            limit = (self.completing if self.completes(game, seat, square) else self.bargain)[square]
+            keep = cash - self.kept_at_auction      # cash - reserve * GIVING_UP, rounded down
         else:
             limit, keep = share(info.start, HOUSE_BID), cash - self.reserve
         return limit if limit <= keep else keep        # min(limit, keep)
@@ -213,7 +223,7 @@ class Heuristic:
         holds for the whole auction: nobody's cash or deeds move until it ends."""
         info, last, limit = self.bidding
         if info is not game.pending or last != seat:
-            limit = self.limit(game, seat, cast("AuctionInfo", game.pending))     # once per auction
+            limit = self.limit(game, seat)     # once per auction
             self.bidding = (game.pending, seat, limit)
         best = actions[0]
         for i in range(1, len(actions)):
@@ -224,8 +234,7 @@ class Heuristic:
 
     def preempt(self, game: Game, seat: int, actions: Offered) -> Action:
         """Take an auctioned deed for the last bid plus the premium when that is within my limit."""
-        info = cast("AuctionInfo", game.pending)
-        return actions[0] if actions[0].amount <= self.limit(game, seat, info) else actions[1]
+        return actions[0] if actions[0].amount <= self.limit(game, seat) else actions[1]
 
     # ---- jail and choices ------------------------------------------------------------
 
@@ -243,7 +252,8 @@ class Heuristic:
         return actions[0]
 
     def pick(self, game: Game, seat: int, actions: Offered) -> Action:
-        ctx, options = cast("tuple[Ctx, list[Option]]", game.pending)
+        pending: tuple[Ctx, list[Option]] = game.pending  # type: ignore[assignment]  # (not `cast`: a call each)
+        ctx, options = pending
         costs = [options[a.option][2](game, ctx) for a in actions]
         return actions[costs.index(min(costs))]
 
@@ -354,9 +364,11 @@ class Heuristic:
         """The groups I hold a mortgaged deed of, and the least cash with which I would lift
         one (my cheapest mortgage, `manage_fast` picks by square in any group order, plus the
         `rich` left over after paying); INF with none."""
+        lift: list[int] = []
+        if not any(game.group_mortgages):      # no deed is mortgaged (most plans): none of mine
+            return lift, INF
         edition = self.edition
         mortgaged, group_of, unmortgage_cost = game.state.mortgaged, edition.group_of, edition.unmortgage_cost
-        lift: list[int] = []
         cheapest = INF
         for square in game.holdings[seat]:
             if mortgaged[square]:

@@ -52,9 +52,7 @@ def formula(g, name: str, *args) -> int:
 
 
 def rent(g, street: str, owner: int) -> int:
-    c, square = Ctx(), sq(g.edition, street)
-    g.rent_names(c, square, owner)
-    return g.rent_of(c, square)
+    return g.rent(Ctx(), sq(g.edition, street), owner)
 
 
 def picks(*labels):

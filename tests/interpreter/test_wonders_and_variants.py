@@ -182,8 +182,7 @@ def test_short_hotel_after_three_houses():
     assert g.can_build_hotel(0, sq(ed, "brown_1"))
     g.build_hotel(0, sq(ed, "brown_1"))
     c, square = Ctx(1), sq(ed, "brown_1")
-    g.rent_names(c, square, 0)
-    assert g.rent_of(c, square) == ed.printed[square][-1]
+    assert g.rent(c, square, 0) == ed.printed[square][-1]
 
 
 def test_short_hotel_sells_for_one_house_less():

@@ -68,7 +68,8 @@ class Key:
     numbers, square, formula, enum (with `options`), condition (a yes/no expression), rent (an
     amount expression over the rent names), due (a yes/no expression over the rent names and
     `me`, the lander), lander (a yes/no expression over a move's names and `here`, the free
-    deed the lander stands on), printed (an amount of the numbers printed on a deed, `here`).
+    deed the lander stands on), holder (a yes/no expression over `me`, a player, and `here`, a
+    deed they hold), printed (an amount of the numbers printed on a deed, `here`).
     """
 
     kind: str
@@ -123,17 +124,20 @@ SECTIONS: dict[str, dict[str, Key]] = {
         "only": Key("bool", required=False),       # default no: yes sells every deed by auction, no printed price
         "preempt": Key("int", required=False),     # the lander may take the deed for the last bid + this
     },
+    # `may`: when a player may build on a lot they hold (a house or a hotel), besides what the
+    # lot's level, the bank's stock, the player's cash and `even` allow
     "building": {
         "max_houses": Key("int"), "houses_per_hotel": Key("int"), "hotels_per_lot": Key("int"),
-        "even": Key("bool"), "needs_complete_group": Key("bool"), "blocked_by_mortgage": Key("bool"),
+        "even": Key("bool"), "may": Key("holder"),
         # what the bank pays for a house sold back, for a hotel sold back whole, and for a
         # hotel traded back for houses (the houses come from its stock): amounts printed on the lot
         "sell_house": Key("printed"), "sell_hotel": Key("printed"), "trade_hotel": Key("printed"),
     },
     # `lift`: what lifting a mortgage costs, paid to the bank; `transfer`: what the new holder
     # of a mortgaged deed pays the bank now to keep the mortgage (or else lifts it at once).
-    # Both are amounts of the deed's printed numbers (`PRINTED_DEED_NAMES`)
-    "mortgage": {"lift": Key("printed"), "transfer": Key("printed")},
+    # Both are amounts of the deed's printed numbers (`PRINTED_DEED_NAMES`). `may`: when a player
+    # may mortgage an unmortgaged deed they hold.
+    "mortgage": {"lift": Key("printed"), "transfer": Key("printed"), "may": Key("holder")},
     "trade": {
         "deeds": Key("bool"), "jail_cards": Key("bool"), "cash": Key("bool"), "built_groups": Key("bool"),
     },
@@ -230,6 +234,9 @@ RENT_NAMES = EVERYWHERE | {
 WITH_RENT_NAMES = EFFECT_NAMES | {"rent": INT, "roll": INT}
 DUE_NAMES = RENT_NAMES | {"me": PLAYER}
 LANDER_NAMES = EFFECT_NAMES | {"here": DEED}
+# What a player may do with a deed they hold (`building.may`, `mortgage.may`): `me`, the
+# player, and `here`, the deed, at any moment of the game (no throw of the dice).
+HOLDER_NAMES = EVERYWHERE | {"me": PLAYER, "here": DEED}
 # An amount printed on a deed (`mortgage.lift`): only `here`, the deed, and only the numbers
 # its card prints, so the amount is one number per deed, the same for every holder at every
 # moment; the engine, the strategies and the verifier read it from one table.

@@ -29,7 +29,8 @@ KIND_TYPES = {
 # The kinds of setting whose value is an expression over names of its own: those names, and
 # what the expression must be.
 EXPRESSION_KINDS = {"rent": (lang.RENT_NAMES, "number"), "due": (lang.DUE_NAMES, "bool"),
-                    "lander": (lang.LANDER_NAMES, "bool"), "printed": (lang.PRINTED_DEED_NAMES, "number")}
+                    "lander": (lang.LANDER_NAMES, "bool"), "holder": (lang.HOLDER_NAMES, "bool"),
+                    "printed": (lang.PRINTED_DEED_NAMES, "number")}
 KIND_WORDS = {
     "int": "a whole number", "bool": "`yes` or `no`",
     "text": "a quoted text", "name": "a name", "range": "a range such as `2 .. 8`",

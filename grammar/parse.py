@@ -31,12 +31,14 @@ TERMINAL_WORDS = {
     "$END": "the end of the file",
     "OR_SKIP": "`or skip`", "END_GAME": "`end game`", "ALL": "`all`", "PAYING": "`paying`",
     "TRIES": "`tries`", "BUYS": "`buys`", "PAYS_FINE": "`pays fine`", "USES_CARD": "`uses card`",
-    "BUILDS_HOTEL": "`builds hotel`", "LIFTS": "`lifts`", "SELLS_BUILDINGS": "`sells buildings`",
+    "BUILDS_HOTEL": "`builds hotel`", "BUILDS_HOUSES": "`builds houses`", "MORTGAGES": "`mortgages`",
+    "LIFTS": "`lifts`", "SELLS_BUILDINGS": "`sells buildings`",
     "TRADES_HOTELS": "`trades hotels`",
 }
 # The choices a `turn` of an example may name, by their words' terminal (docs/language.md).
 CHOICES = {"BUYS": "buy", "PAYS_FINE": "pay_fine", "USES_CARD": "use_card", "BUILDS_HOTEL": "build_hotel",
-           "LIFTS": "lift", "SELLS_BUILDINGS": "sell_buildings", "TRADES_HOTELS": "trade_hotels"}
+           "BUILDS_HOUSES": "build_houses", "MORTGAGES": "mortgage", "LIFTS": "lift",
+           "SELLS_BUILDINGS": "sell_buildings", "TRADES_HOTELS": "trade_hotels"}
 # When all of these may come next, "an expression" says it in two words.
 EXPRESSION_START = {"INT", "NAME", "(", "-", "not", "if", "yes", "no", "PERCENT"}
 # Operators whose chains are regrouped (grammar aliases): regrouping keeps their value.

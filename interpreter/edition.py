@@ -33,8 +33,8 @@ class Edition:
                  'stock_hotels', 'jail_square', 'jail_fine', 'jail_max_turns', 'fine_before_roll',
                  'doubles_exit_roll_again', 'auction_on_decline',
                  'decliner_may_bid', 'bid_within_cash', 'raises', 'auction_only', 'preempt',
-                 'max_houses', 'houses_per_hotel', 'hotels_per_lot', 'even', 'needs_complete',
-                 'blocked_by_mortgage', 'shortage_auction',
+                 'max_houses', 'houses_per_hotel', 'hotels_per_lot', 'even', 'build_may', 'mortgage_may',
+                 'shortage_auction',
                  'trade_deeds', 'trade_cards', 'trade_cash',
                  'trade_built_groups', 'bank_auctions_all', 'pay_with_deeds', 'debt_auction',
                  'mortgages', 'hotel_level', 'hotel_even_level', 'unmortgage_cost', 'transfer_cost',
@@ -145,9 +145,13 @@ class Edition:
         self.buy_may: Rule | None = comp.fn(may, {}) if may is not None else None       # None: always may
         self.auction_on_decline: Rule = comp.fn(settings["auction"]["on_decline"], {})
         mortgage = settings.get("mortgage", {})
+        building = settings.get("building", {})
+        # when a player may build on, and mortgage, a deed they hold (None: whenever the rest allows)
+        self.build_may: Rule | None = comp.fn(building["may"], {}) if "may" in building else None
+        self.mortgage_may: Rule | None = comp.fn(mortgage["may"], {}) if "may" in mortgage else None
         self.unmortgage_cost = self.printed_amounts(comp, mortgage.get("lift"))
         self.transfer_cost = self.printed_amounts(comp, mortgage.get("transfer"))
-        building = settings.get("building", {})        # what the bank pays for buildings sold back
+        # what the bank pays for buildings sold back
         self.house_sale = self.printed_amounts(comp, building.get("sell_house"))
         self.hotel_sale_full = self.printed_amounts(comp, building.get("sell_hotel"))
         self.hotel_sale_only = self.printed_amounts(comp, building.get("trade_hotel"))
@@ -233,8 +237,6 @@ class Edition:
         self.houses_per_hotel = building.get("houses_per_hotel", self.max_houses)
         self.hotels_per_lot = building.get("hotels_per_lot", 1)
         self.even = bool(building.get("even", True))
-        self.needs_complete = bool(building.get("needs_complete_group", True))
-        self.blocked_by_mortgage = bool(building.get("blocked_by_mortgage", True))
         self.shortage_auction = building.get("shortage") == "auction"
         self.trade_deeds = bool(trade.get("deeds", True))
         self.trade_cards = bool(trade.get("jail_cards", True))

@@ -6,13 +6,16 @@ from __future__ import annotations
 import bisect
 from collections.abc import Callable
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import actions as A
 from .errors import GOES_WRONG, LARGEST_PAYMENT, RuleError
 from .parts import GameParts
 from .state import BANK, POT0, Player
 from .translate import Ctx
+
+if TYPE_CHECKING:
+    from .translate import Rule
 
 NOBODY = Player(seat=BANK, strategy="bank")   # what a party's player attributes read for the bank
 
@@ -302,34 +305,29 @@ class RulesMixin(GameParts):
         """The `level` of a lot: its houses, or `max_houses + 1` with a hotel."""
         return self.edition.hotel_level if self.state.hotels[sq] else self.state.houses[sq]
 
-    def group_ready(self, p: int, g: int) -> bool:
-        """A group `p` may build on: complete and unmortgaged (as the settings require)."""
-        ed = self.edition
-        if ed.group_kind[g] != 1:      # lots only
-            return False
-        if ed.needs_complete and self.group_counts[p][g] != ed.group_size[g]:
-            return False
-        if ed.blocked_by_mortgage and self.group_mortgages[g]:
-            return False
-        return True
+    def may(self, rule: Rule, p: int, sq: int) -> bool:
+        """A holder's rule (`building.may`, `mortgage.may`) for `p` and its deed `sq`, read in a
+        context of its own: a guard is asked while a move's names are bound (raising rent)."""
+        c = self.holder_ctx
+        c.me = p
+        c.here = sq
+        return rule(self, c)
 
     def can_build(self, p: int, sq: int, paid: bool = True) -> bool:
         ed, st = self.edition, self.state
         houses, hotels = st.houses, st.hotels
         level = houses[sq]
-        g = ed.group_of[sq]
         if ed.even and level:      # no lot is below level 0 (first: what stops most builds)
             hotel_level = ed.hotel_even_level
-            for s in ed.group_squares[g]:
+            for s in ed.group_squares[ed.group_of[sq]]:
                 if (hotel_level if hotels[s] else houses[s]) < level:    # even_level(s)
                     return False
         if st.owner[sq] != p or hotels[sq] or level >= ed.max_houses or st.bank_houses <= 0:
             return False
-        if st.mortgaged[sq] or (paid and self.players[p].cash < ed.house_cost[sq]):
+        if paid and self.players[p].cash < ed.house_cost[sq]:
             return False
-        # group_ready(p, g), written out: a build is checked twice a manage window's answer
-        return ed.group_kind[g] == 1 and not (ed.needs_complete and self.group_counts[p][g] != ed.group_size[g]) \
-            and not (ed.blocked_by_mortgage and self.group_mortgages[g])
+        # (the spec's rule last: it is what costs most to ask, and most builds stop before it)
+        return ed.group_kind[ed.group_of[sq]] == 1 and (ed.build_may is None or self.may(ed.build_may, p, sq))
 
     def can_build_hotel(self, p: int, sq: int) -> bool:
         ed, st = self.edition, self.state
@@ -338,13 +336,13 @@ class RulesMixin(GameParts):
         if st.houses[sq] < ed.houses_per_hotel or self.players[p].cash < ed.hotel_cost[sq]:
             return False
         g = ed.group_of[sq]
-        if not self.group_ready(p, g):
+        if ed.group_kind[g] != 1:      # lots only
             return False
         if ed.even:
             for s in ed.group_squares[g]:
                 if not st.hotels[s] and st.houses[s] < ed.houses_per_hotel:
                     return False
-        return True
+        return ed.build_may is None or self.may(ed.build_may, p, sq)
 
     def can_sell(self, p: int, sq: int) -> bool:
         ed, st = self.edition, self.state
@@ -370,9 +368,9 @@ class RulesMixin(GameParts):
         return st.owner[sq] == p and st.hotels[sq] > 0 and st.bank_houses >= self.edition.houses_per_hotel
 
     def can_mortgage(self, p: int, sq: int) -> bool:
-        st = self.state
-        return self.edition.mortgages and st.owner[sq] == p and not st.mortgaged[sq] \
-            and not self.group_built(self.edition.group_of[sq])
+        st, ed = self.state, self.edition
+        return ed.mortgages and st.owner[sq] == p and not st.mortgaged[sq] \
+            and (ed.mortgage_may is None or self.may(ed.mortgage_may, p, sq))
 
     def can_unmortgage(self, p: int, sq: int) -> bool:
         st = self.state

@@ -140,7 +140,8 @@ class Bid:
     limit: int
 
 
-TurnChoice = Literal["buy", "pay_fine", "use_card", "build_hotel", "lift", "sell_buildings", "trade_hotels"]
+TurnChoice = Literal["buy", "pay_fine", "use_card", "build_hotel", "build_houses", "mortgage", "lift",
+                     "sell_buildings", "trade_hotels"]
 
 
 @dataclass(frozen=True, slots=True)

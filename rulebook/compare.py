@@ -5,11 +5,10 @@ except what follows. Here the list is computed from the two IRs, so it cannot go
 """
 from __future__ import annotations
 
-from ir.nodes import Expr
 from ir.ruleset import Ruleset, SettingValue, Square
-from rulebook import amounts
 from rulebook.booklet import Booklet
 from rulebook.mechanics import items
+from rulebook.rules_page import setting_words
 
 Row = tuple[str, str, str, str]
 
@@ -29,9 +28,7 @@ def table(book: Booklet, parent: Ruleset, head: str, rows: list[Row]) -> str:
 
 
 def shown(book: Booklet, path: str, value: SettingValue | None) -> str:
-    if isinstance(value, Expr) and path in amounts.SENTENCE:      # a condition stays "a formula"
-        return amounts.words(book, path, value)
-    return book.words.text("compare/open") if value is None else book.value(path, value)
+    return book.words.text("compare/open") if value is None else setting_words(book, path, value)
 
 
 def settings_rows(book: Booklet, parent: Ruleset) -> list[Row]:

@@ -157,7 +157,30 @@ def say(book: Booklet, expr: Expr, nouns: Nouns) -> str:
             return words.text("cond/left_at_most", n=count)
         case Binary(operator=">=", left=Var(name="rounds"), right=Int(value=count)):
             return words.text("cond/rounds", n=count)
+    shape = group_shape(expr)
+    if shape is not None and shape[1] in nouns:
+        return words.text(f"cond/{shape[0]}", what=nouns[shape[1]])
     return phrase(book, expr, nouns)
+
+
+def group_shape(expr: Expr) -> tuple[str, str] | None:
+    """A condition on every deed of a deed's group that the classic rules ask (§1), as
+    (its phrase, the deed's variable): `group_whole` (`me` holds them all), `group_unmortgaged`
+    (none is mortgaged), `group_unbuilt` (none has buildings); None for any other."""
+    match expr:
+        case Aggregate(function="all", var=v, over=Attr(name="deeds", subject=Attr(name="group", subject=Var(name=of))),
+                       body=Binary(operator="==", left=Attr(name="owner", subject=Var(name=d)), right=Var(name="me"))) \
+                if d == v:
+            return "group_whole", of
+        case Not(operand=Aggregate(function="any", var=v, body=Attr(name="mortgaged", subject=Var(name=d)),
+                                   over=Attr(name="deeds", subject=Attr(name="group", subject=Var(name=of))))) \
+                if d == v:
+            return "group_unmortgaged", of
+        case Aggregate(function="all", var=v, over=Attr(name="deeds", subject=Attr(name="group", subject=Var(name=of))),
+                       body=Binary(operator="==", left=Attr(name="level", subject=Var(name=d)), right=Int(value=0))) \
+                if d == v:
+            return "group_unbuilt", of
+    return None
 
 
 # ---- any expression, part by part ---------------------------------------------------------
@@ -325,9 +348,22 @@ def _variable(read: Reading, expr: Var) -> str:
 
 
 def _attribute(read: Reading, expr: Attr) -> str:
+    return _yes_or_no(read, expr, "is") or _other_attribute(read, expr)
+
+
+def _yes_or_no(read: Reading, expr: Attr, table: str) -> str | None:
+    """A yes-or-no attribute (`in_jail`) said as it holds (`table` "is") or not ("isnt"), of
+    the reader ("you are") by the phrases of `you_<table>`; None for any other attribute."""
     name, words = expr.name, read.book.words
-    if words.has(f"expr/is/{name}"):   # a yes-or-no attribute
-        return words.text(f"expr/is/{name}", of=read.part("subject"))
+    if expr.subject == ME and words.has(f"expr/you_{table}/{name}"):
+        return words.text(f"expr/you_{table}/{name}")
+    if words.has(f"expr/{table}/{name}"):
+        return words.text(f"expr/{table}/{name}", of=read.part("subject"))
+    return None
+
+
+def _other_attribute(read: Reading, expr: Attr) -> str:
+    name, words = expr.name, read.book.words
     if expr.subject == ME:
         return read.book.noun(name, "your")
     return words.text("expr/attr", name=read.book.noun(name, "the"), of=read.part("subject"))
@@ -345,6 +381,12 @@ def _printed(read: Reading, expr: Index) -> str | None:
 
 
 def _unary(read: Reading, expr: Neg | Not) -> str:
+    if isinstance(expr, Not) and isinstance(expr.operand, Attr):
+        inner = Reading(read.book, expr.operand, read.nouns, read.money,
+                        money_parts(read.book, expr.operand, read.money))
+        said = _yes_or_no(inner, expr.operand, "isnt")
+        if said is not None:
+            return said
     operand = phrase(read.book, expr.operand, read.nouns, read.money)
     return read.book.words.text(f"expr/{expr.TAG}", e=operand)
 

@@ -8,11 +8,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from ir.nodes import Attr, Binary, Bool, Expr, Not, Var
-from ir.ruleset import Square
+from ir.nodes import Aggregate, Attr, Binary, Bool, Expr, Int, Not, Var
+from ir.ruleset import SettingValue, Square
 from rulebook import amounts
 from rulebook.booklet import Booklet, anchor, deed_of, escape, paragraph, printed, printed_rents
-from rulebook.conditions import condition, parts, phrase, plain, walk
+from rulebook.conditions import bind, condition, parts, phrase, plain, rebuild, walk
 from rulebook.mechanics import actions, actions_title, city, end_over, procedures, score_text, special, terms
 from rulebook.statements import describe
 from rulebook.variants import variants_section
@@ -154,7 +154,7 @@ def assumptions(book: Booklet) -> str:
     for path, note in book.ruleset.notes.items():
         if "assumed" in note:
             label = book.words.text(f"settings/{path}")
-            items.append((path, label, book.value(path, book.setting(path)), note))
+            items.append((path, label, setting_words(book, path, book.setting(path)), note))
     for decision in book.ruleset.decisions:
         if decision.note and "assumed" in decision.note:
             label = book.words.text(f"settings/{decision.key}")
@@ -201,13 +201,18 @@ def rent_due(book: Booklet) -> str | None:
     return "written"
 
 
-def jailed_owner_collects(book: Booklet) -> bool | None:
+def reads_jail(rule: Any) -> bool:
+    """Whether a rule's condition asks whether someone is in jail."""
+    return isinstance(rule, Expr) and any(isinstance(node, Attr) and node.name == "in_jail" for node in walk(rule))
+
+
+def jailed_owner_collects(book: Booklet) -> bool | str | None:
     """Whether a jailed owner collects rent, by `rent.due`: yes when it does not read
-    `in_jail`, no when it is `rent_due`'s `mortgaged_jail`; None (no sentence: the rent
-    section says the condition) otherwise."""
-    due = book.setting("rent.due")
-    if not isinstance(due, Expr) or not any(isinstance(node, Attr) and node.name == "in_jail" for node in walk(due)):
-        return True
+    `in_jail` (`trades` when `building.may` does: the building section says when a jailed
+    player may build), no when it is `rent_due`'s `mortgaged_jail`; None (no sentence: the
+    rent section says the condition) otherwise."""
+    if not reads_jail(book.setting("rent.due")):
+        return "trades" if reads_jail(book.setting("building.may")) else True
     return False if rent_due(book) == "mortgaged_jail" else None
 
 
@@ -218,6 +223,78 @@ def buy_may(book: Booklet) -> str | None:
     if not isinstance(may, Expr):
         return None
     return "cash" if plain(may) == CASH_FOR_PRICE else "written"
+
+
+def same_shape(expr: Expr, pattern: Expr) -> bool:
+    """Whether `expr` is `pattern` but for where it was written and its aggregates' variable names."""
+    return _unnamed(plain(expr)) == _unnamed(plain(pattern))
+
+
+def _unnamed(expr: Expr) -> Expr:
+    """`expr` with each aggregate's variable called by its depth (`all(x in ...: x.owner)` as
+    `all(_1 in ...: _1.owner)`), so two spellings of one condition compare equal."""
+    def rename(node: Any, depth: int = 0) -> Any:
+        if not isinstance(node, Aggregate):
+            return None
+        var = f"_{depth + 1}"
+        body = rebuild(bind(node.body, {node.var: Var(var)}), lambda inner: rename(inner, depth + 1))
+        return Aggregate(node.function, var, rebuild(node.over, lambda inner: rename(inner, depth)), body)
+    return rebuild(expr, rename)
+
+
+# The classic family's building and mortgage rules (§1), each said by a sentence of its own.
+GROUP_DEEDS = Attr(Attr(Var("here"), "group"), "deeds")
+COMPLETE_GROUP = Aggregate("all", "d", GROUP_DEEDS, Binary("==", Attr(Var("d"), "owner"), Var("me")))
+UNMORTGAGED_GROUP = Not(Aggregate("any", "d", GROUP_DEEDS, Attr(Var("d"), "mortgaged")))
+UNBUILT_GROUP = Aggregate("all", "d", GROUP_DEEDS, Binary("==", Attr(Var("d"), "level"), Int(0)))
+
+
+def _building_parts(book: Booklet) -> list[Expr]:
+    """`building.may` as the parts joined by `and` (`yes`: none)."""
+    may = book.setting("building.may")
+    if not isinstance(may, Expr) or may == Bool(True):
+        return []
+    return parts(may, "and")
+
+
+def building_may(book: Booklet) -> str | None:
+    """Who may build where, by `building.may`: `complete` (the owner of a complete group, §1)
+    or `any` (on any lot one holds); None in a game without houses."""
+    if not book.has("houses"):
+        return None
+    return "complete" if any(same_shape(part, COMPLETE_GROUP) for part in _building_parts(book)) else "any"
+
+
+def building_unmortgaged(book: Booklet) -> bool | None:
+    """Yes (a sentence: no building beside a mortgage) when `building.may` asks that no deed
+    of the group is mortgaged; None otherwise."""
+    return True if any(same_shape(part, UNMORTGAGED_GROUP) for part in _building_parts(book)) else None
+
+
+def building_rest(book: Booklet) -> Expr | None:
+    """The parts of `building.may` no sentence of its own says, joined by `and` (None: none)."""
+    rest = [part for part in _building_parts(book)
+            if not same_shape(part, COMPLETE_GROUP) and not same_shape(part, UNMORTGAGED_GROUP)]
+    if not rest:
+        return None
+    joined = rest[0]
+    for part in rest[1:]:
+        joined = Binary("and", joined, part)
+    return joined
+
+
+def building_more(book: Booklet) -> str | None:
+    """`written` (a sentence says the rest of `building.may` in words) when it has more parts."""
+    return "written" if building_rest(book) is not None else None
+
+
+def mortgage_may(book: Booklet) -> str:
+    """`mortgage.may` read: `unbuilt` (only with no buildings in the group, §1), `always`, or
+    `written` (the condition in words)."""
+    may = book.setting("mortgage.may")
+    if not isinstance(may, Expr) or may == Bool(True):
+        return "always"
+    return "unbuilt" if same_shape(may, UNBUILT_GROUP) else "written"
 
 
 def auction_on_decline(book: Booklet) -> str | None:
@@ -233,25 +310,47 @@ READINGS: dict[str, Callable[[Booklet], Any]] = {"rules.rent_due": rent_due,
                                                     "rules.jailed_owner_collects": jailed_owner_collects,
                                                     "rules.buy_may": buy_may,
                                                     "rules.auction_on_decline": auction_on_decline,
+                                                    "rules.building_may": building_may,
+                                                    "rules.building_unmortgaged": building_unmortgaged,
+                                                    "rules.building_rest": building_more,
+                                                    "rules.mortgage_may": mortgage_may,
                                                     **amounts.READINGS}
 
 
 # The rules whose `written` sentence says a condition of the spec's in words: the setting,
 # and the names the condition may read that the booklet calls by a noun of its own.
 WRITTEN = {"rent.due": ("rent.due", ("here", "owner")), "buy.may": ("buy.may", ("here",)),
-           "auction": ("auction.on_decline", ("here",))}
+           "auction": ("auction.on_decline", ("here",)), "building.may": ("building.may", ("here",)),
+           "mortgage": ("mortgage.may", ("here",))}
 
 
 def condition_words(book: Booklet, key: str) -> dict[str, str]:
-    """The placeholder `{cond}` of a rule's `written` sentence (`WRITTEN`): its condition in words."""
+    """The placeholder `{cond}` of a rule's `written` sentence (`WRITTEN`): its condition in
+    words (of `building.may`, the parts no sentence of its own says)."""
     if key not in WRITTEN:
         return {}
     path, names = WRITTEN[key]
-    rule = book.setting(path)
+    rule = building_rest(book) if key == "building.may" else book.setting(path)
     if not isinstance(rule, Expr):
         return {}
     nouns = {name: book.words.text(f"rules/{key}/{name}") for name in names}
     return {"cond": condition(book, rule, nouns)}
+
+
+# The conditions said in words, by setting: the rule whose phrases name the condition's nouns
+# (`rules/<rule>/<name>`), and those names.
+CONDITIONS = {path: (rule, names) for rule, (path, names) in WRITTEN.items()}
+
+
+def setting_words(book: Booklet, path: str, value: SettingValue | None) -> str:
+    """A setting's value as a reader reads it (`Booklet.value`), an amount or a condition in
+    words (any other expression is "a formula"): the compare page's cells, the assumptions."""
+    if isinstance(value, Expr) and path in amounts.SENTENCE:
+        return amounts.words(book, path, value)
+    if isinstance(value, Expr) and path in CONDITIONS:
+        rule, names = CONDITIONS[path]
+        return condition(book, value, {name: book.words.text(f"rules/{rule}/{name}") for name in names})
+    return book.value(path, value)
 
 
 SECTIONS = (
@@ -284,9 +383,10 @@ SECTIONS = (
                      Rule("jail.fine_timing", by="jail.fine_timing"), Rule("jail.doubles_exit", by="jail.doubles_exit"),
                      Rule("jail.max_turns"), Rule("jail.collects_rent", by="rules.jailed_owner_collects")),
             needs=("jail",)),
-    Section("building", (Rule("building", by="building.needs_complete_group"),
+    Section("building", (Rule("building", by="rules.building_may"),
                          Rule("building.even", by="building.even"),
-                         Rule("building.blocked_by_mortgage", by="building.blocked_by_mortgage"),
+                         Rule("building.blocked_by_mortgage", by="rules.building_unmortgaged"),
+                         Rule("building.may", by="rules.building_rest"),
                          Rule("building.hotels"),
                          Rule("building.shortage", by="building.shortage")), building_costs, needs=("houses",)),
     Section("selling", (Rule("building.sale_value", by="rules.sale_value", needs=("houses",)),
@@ -295,7 +395,7 @@ SECTIONS = (
                         Rule("trade.deeds", by="trade.built_groups"),
                         Rule("trade.cash", by="trade.cash", needs=("mortgage",)),
                         Rule("trade.loans", by="trade.cash", needs=("!mortgage",)))),
-    Section("mortgages", (Rule("mortgage"), Rule("mortgage.lift", by="rules.mortgage_lift"),
+    Section("mortgages", (Rule("mortgage", by="rules.mortgage_may"), Rule("mortgage.lift", by="rules.mortgage_lift"),
                           Rule("mortgage.transfer", by="rules.mortgage_transfer")),
             needs=("mortgage",)),
     Section("bankruptcy", (Rule("debt.pay_with_deeds", by="debt.pay_with_deeds"),

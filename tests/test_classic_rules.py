@@ -248,3 +248,68 @@ def test_what_the_bank_pays_for_buildings_is_the_specs(tmp_path):
     assert "For a hotel the bank pays 50% of the hotel price plus 50% of the price of the 4 houses" in parent
     ir = edition(tmp_path, "cheaper", "classic-se", text)
     assert failed(ir) == ["sell_houses"]
+
+
+# A house rule: a player in jail may not build.
+NO_BUILDING_IN_JAIL = """
+building {
+  may = all(d in here.group.deeds: d.owner == me) and not any(d in here.group.deeds: d.mortgaged) and not me.in_jail
+}
+"""
+
+# 001 "Fängelse": a jailed player may still build ("bygga på de egendomar du äger", of the
+# visitor; the rule books let a prisoner trade and build); under the house rule anna may not.
+JAILED_BUILDER = """
+example jailed_builder "A player in jail may not build (a house rule)" {
+  players anna, bo
+  give brown_1, brown_2 to anna
+  jail anna
+  turn anna builds houses and rolls 1 2   # a failed try at a double: still in jail
+  expect houses(anna) == 0 and anna.in_jail
+}
+"""
+
+
+def test_who_may_build_is_the_specs(tmp_path):
+    """§1 houses (SE 001 "Hus": "När du väl äger alla egendomarna i en färggrupp kan du köpa
+    hus", "Du får inte bygga några hus om någon av tomterna i samma färggrupp är intecknad"):
+    when a player may build is `building.may`. A child where a player in jail may not build
+    needs no Python: its example passes on it and fails on the parent, where anna builds
+    before her try at a double; the booklet says the classic parts by their sentences, the
+    new part in words, and no longer that a prisoner may build."""
+    ir = edition(tmp_path, "jailed", "classic-se", NO_BUILDING_IN_JAIL + JAILED_BUILDER)
+    assert failed(ir) == []
+    assert failed(edition(tmp_path, "plain", "classic-se", JAILED_BUILDER)) == ["jailed_builder"]
+    page = rules_page(tmp_path, "classic-se", NO_BUILDING_IN_JAIL)
+    assert "When you own every lot of a colour group, you may buy houses" in page
+    assert "You cannot build while any lot of the group is mortgaged." in page
+    assert "You may build on a lot only when you are not in jail." in page
+    assert "In jail you still collect rent, and you may trade." in page
+    parent = rules_page(tmp_path, "classic-se")
+    assert "You may build on a lot only when" not in parent
+    assert "In jail you still collect rent, and you may trade and build." in parent
+
+
+def test_the_booklet_says_who_may_build_and_mortgage(tmp_path):
+    """Issue #17 item 4: the building and mortgage sentences come from `building.may` and
+    `mortgage.may`, each part matched by its shape, whatever its variable is called: a
+    child without the mortgage part drops that sentence, one that lets a player build on any
+    lot says so, and one that mortgages anything says that."""
+    renamed = "building { may = all(x in here.group.deeds: x.owner == me) }\n"
+    page = rules_page(tmp_path, "classic-se", renamed)
+    assert "When you own every lot of a colour group" in page
+    assert "You cannot build while any lot of the group is mortgaged." not in page
+    anywhere = rules_page(tmp_path, "classic-se", "building { may = yes }\nmortgage { may = yes }\n")
+    assert "You may buy houses from the bank for any lot you own" in anywhere
+    assert "You may mortgage any property you own, built or not." in anywhere
+    unbuilt_lot = rules_page(tmp_path, "classic-se", "mortgage { may = here.level == 0 }\n")
+    assert "You may mortgage a property you own when" in unbuilt_lot
+    assert "You may mortgage a property that has no buildings" not in unbuilt_lot
+
+
+def test_which_deeds_may_be_mortgaged_is_the_specs(tmp_path):
+    """§1 mortgages (SE 001 "Inteckningar": "måste du först sälja av alla byggnader"): which
+    deeds may be mortgaged is `mortgage.may`. A child that lets a built lot be mortgaged
+    needs no Python: the parent's example of a refused mortgage fails on it."""
+    ir = edition(tmp_path, "anything", "classic-se", "mortgage { may = yes }\n")
+    assert failed(ir) == ["no_mortgage_on_a_built_lot"]

@@ -28,6 +28,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, cast
 
+from interpreter import actions
 from interpreter.edition import Edition
 from interpreter.engine import Game
 
@@ -53,7 +54,6 @@ READ_INTO: dict[str, tuple[str, ...]] = {
     "preempt": ("auction.preempt",),
     "max_houses": ("building.max_houses",), "houses_per_hotel": ("building.houses_per_hotel",),
     "hotels_per_lot": ("building.hotels_per_lot",), "even": ("building.even",),
-    "needs_complete": ("building.needs_complete_group",), "blocked_by_mortgage": ("building.blocked_by_mortgage",),
     "shortage_auction": ("building.shortage",), "hotel_level": ("building.max_houses",),
     "hotel_even_level": ("building.houses_per_hotel",),
     "house_sale": ("building.sell_house",), "hotel_sale_only": ("building.trade_hotel",),
@@ -65,7 +65,7 @@ READ_INTO: dict[str, tuple[str, ...]] = {
     "debt_auction": ("debt.auction_deeds",),
 }
 # The settings the engine reads as compiled rules (the wrapped functions below name them).
-RULE_SETTINGS = ("rent.due", "buy.may", "end.over", "end.sits_out", "end.score")
+RULE_SETTINGS = ("rent.due", "buy.may", "building.may", "mortgage.may", "end.over", "end.sits_out", "end.score")
 
 
 @dataclass
@@ -102,6 +102,11 @@ class _Watch:
             self.seen.update(items)
 
 
+# The rules that decide whether a step on a deed is on the menu, by the step's kind.
+GUARDED_BY = {actions.Build: ("settings", "building.may"), actions.BuildHotel: ("settings", "building.may"),
+              actions.Mortgage: ("settings", "mortgage.may")}
+
+
 class _WatchedGame(Game):
     """A game on a watched edition: the menu of the manage window (every step, spec action
     and trade offer the rules would allow, built before each roll whatever the player then
@@ -110,12 +115,21 @@ class _WatchedGame(Game):
     __slots__ = ()
 
     def manage_actions(self, seat: int, trades: bool = True) -> list:
+        """The menu, unwatched but for the guards of the steps the player asks for (an
+        example's player who `builds houses` is offered a house only where `building.may`
+        holds: what the example shows depends on that guard)."""
         watch: _Watch = cast(_Watched, self.edition).watch
         on, watch.on = watch.on, False
+        asked = {GUARDED_BY[kind] for kind in getattr(self.strategies[seat], "prefer", ()) if kind in GUARDED_BY}
+        menu, watch.seen = watch.seen, set()
         try:
+            if asked:
+                watch.on = on
             return super().manage_actions(seat, trades)
         finally:
+            menu, watch.seen = watch.seen, menu
             watch.on = on
+            watch.mark(mark for mark in menu if mark in asked)
 
 
 class _Watched(Edition):
@@ -165,6 +179,10 @@ class _Watched(Edition):
                                                           ("settings", "rent.due")))
         self.buy_may = self.wrap(self.buy_may, named.of(self.settings.get("buy", {}).get("may"),
                                                         ("settings", "buy.may")))
+        self.build_may = self.wrap(self.build_may, named.of(self.settings.get("building", {}).get("may"),
+                                                            ("settings", "building.may")))
+        self.mortgage_may = self.wrap(self.mortgage_may, named.of(self.settings.get("mortgage", {}).get("may"),
+                                                                  ("settings", "mortgage.may")))
         self.end_over = self.wrap(self.end_over, named.of(end.get("over")), named.of(None, ("ends", "end.over")))
         self.sits_out = self.wrap(self.sits_out, named.of(_formula(ir, end.get("sits_out"))),
                                   named.of(None, ("ends", "end.sits_out")))

@@ -9,7 +9,8 @@ bank, every token on the start square and every player's cash at `money.start` (
 `setup` block deals at random is undone: the example says who holds what). Its set-up lines
 change that state; then each `turn` is played by the engine with the throws given, every
 choice the cautious one (done, decline, pass, roll, reject, keep the mortgage) unless the
-line names another (`buys`, `pays fine`, `uses card`, `builds hotel`, `lifts` a mortgage,
+line names another (`buys`, `pays fine`, `uses card`, `builds hotel`, `builds houses`,
+`mortgages` a deed, `lifts` a mortgage,
 `sells buildings`, `trades hotels` for houses: taken whenever offered;
 `sells ... to BUYER for N`: offered at the first manage window if the rules allow it, and
 accepted; `BIDDER bids up to N`: in an auction the bidder raises by the smallest raise while
@@ -36,7 +37,8 @@ from interpreter.translate import CompileError, Compiler, Ctx
 from spec import bundled, bundled_variants
 
 CHOICES = {"buy": game_actions.Buy, "pay_fine": game_actions.PayFine, "use_card": game_actions.UseCard,
-           "build_hotel": game_actions.BuildHotel, "lift": game_actions.Unmortgage,
+           "build_hotel": game_actions.BuildHotel, "build_houses": game_actions.Build,
+           "mortgage": game_actions.Mortgage, "lift": game_actions.Unmortgage,
            "sell_buildings": game_actions.SellBuilding, "trade_hotels": game_actions.Downgrade}
 CAUTIOUS = (game_actions.Done, game_actions.Decline, game_actions.Pass, game_actions.Roll, game_actions.Reject,
             game_actions.KeepMortgage)

@@ -62,14 +62,13 @@ SETTING_LIMITS = [("bank", "houses"), ("bank", "hotels"), ("building", "houses_p
 # the heuristic player reads it too, to choose, not as a rule): a mutant of it is equivalent when Z3
 # shows that action unchanged from every state the original's invariants and lemmas allow.
 GUARD_ONLY = {("building", "hotels_per_lot"): "build_hotel"}
-SETTING_GUARDS = [("rent", "due"), ("buy", "may"), ("auction", "on_decline")]
+SETTING_GUARDS = [("rent", "due"), ("buy", "may"), ("auction", "on_decline"), ("building", "may"), ("mortgage", "may")]
 # The amounts a rule charges (`mortgage.lift`, `building.sell_house`, ...): read where a mortgage
 # is lifted, a mortgaged deed changes hands and a building is sold back (trades, raising money,
 # bankruptcy), so each touches every action.
 SETTING_AMOUNTS = [("mortgage", "lift"), ("mortgage", "transfer"), ("building", "sell_house"),
                    ("building", "sell_hotel"), ("building", "trade_hotel")]
-SETTING_FLAGS = [("building", "even"), ("building", "needs_complete_group"), ("building", "blocked_by_mortgage"),
-                 ("auction", "bid_within_cash")]
+SETTING_FLAGS = [("building", "even"), ("auction", "bid_within_cash")]
 
 
 Block = tuple[tuple, str, list[str]]     # (path in the IR, where it is for people, the actions it touches)
@@ -246,10 +245,15 @@ def _guards(ir: dict) -> list[Mutant]:
                for i, act in enumerate(ir.get("actions") or []) for key in ("allowed", "required")
                if act.get(key) is not None]
     # the property rule's conditions (`rent.due`, `buy.may`, `auction.on_decline`): read by
-    # every landing on a deed, cards' moves included, so each touches every action
-    guards += [(("settings", section, key), f"setting {section}.{key}", [])
-               for section, key in SETTING_GUARDS if isinstance(ir.get("settings", {}).get(section, {}).get(key), dict)]
-    out = []
+    # every landing on a deed, cards' moves included; the holder's rules (`building.may`,
+    # `mortgage.may`): read in every manage window and while raising money; so each touches
+    # every action, and each of its conditions joined by `and` is also left out on its own
+    # (one requirement of the rule forgotten)
+    settings: list[Block] = [(("settings", section, key), f"setting {section}.{key}", [])
+                             for section, key in SETTING_GUARDS
+                             if isinstance(ir.get("settings", {}).get(section, {}).get(key), dict)]
+    guards += settings
+    out = [mutant for path, where, _ in settings for mutant in _conjuncts_dropped(ir, path, where)]
     for path, where, touches in guards:
         for change, new in (("flipped", lambda cond: {"expr": "not", "operand": cond}),
                             ("dropped", lambda cond: {"expr": "bool", "value": True})):
@@ -260,6 +264,28 @@ def _guards(ir: dict) -> list[Mutant]:
             owner[path[-1]] = new(owner[path[-1]])
             out.append(Mutant(f"{where}: guard {change}", m, touches))
     return out
+
+
+def _conjuncts_dropped(ir: dict, path: tuple, where: str) -> list[Mutant]:
+    """The condition at `path` with each of its parts joined by `and` left out in turn (none
+    for a condition of one part: dropping the whole guard covers it)."""
+    count = len(_conjuncts(_get(ir, path)))
+    out = []
+    for k in range(count if count > 1 else 0):
+        m = copy.deepcopy(ir)
+        node = _conjuncts(_get(m, path))[k]
+        node.clear()
+        node.update({"expr": "bool", "value": True})
+        out.append(Mutant(f"{where}: condition {k + 1} of {count} left out", m, []))
+    return out
+
+
+def _conjuncts(node: dict) -> list[dict]:
+    """The parts of a condition joined by `and`, left to right (the node itself when it is
+    no conjunction)."""
+    if node.get("expr") == "bin" and node.get("operator") == "and":
+        return _conjuncts(node["left"]) + _conjuncts(node["right"])
+    return [node]
 
 
 _SWAP = {"+": "-", "-": "+", "*": "/", "/": "*"}

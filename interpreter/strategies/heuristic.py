@@ -520,13 +520,13 @@ class Heuristic:
         mine = game.holdings[seat]
         cheapest = whole = None       # my cheapest mortgage outside, and inside, my whole groups
         for square in mine:
-            if not mortgages or mortgaged[square] or houses[square] or hotels[square]:
+            if not mortgages or mortgaged[square]:      # (what may be mortgaged is the rules': `can_mortgage`)
                 continue
             g = group_of[square]
             if counts[g] != group_size[g]:
-                if (cheapest is None or value[square] < value[cheapest]) and not game.group_built(g):
+                if (cheapest is None or value[square] < value[cheapest]) and game.can_mortgage(seat, square):
                     cheapest = square
-            elif (whole is None or value[square] < value[whole]) and not game.group_built(g):
+            elif (whole is None or value[square] < value[whole]) and game.can_mortgage(seat, square):
                 whole = square
         if cheapest is not None:
             return edition.MORTGAGE[cheapest]

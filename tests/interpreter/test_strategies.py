@@ -153,8 +153,8 @@ SETTINGS = {
     "classic sold only by auction": ("classic-us", "auction { only = yes }"),
     "classic without auctions": ("classic-se", "auction { on_decline = no }"),
     "classic bids beyond cash": ("classic-us", "auction { bid_within_cash = no }"),
-    "classic built unevenly on any lot":
-        ("classic-nl", "building { even = no  needs_complete_group = no  blocked_by_mortgage = no }"),
+    "classic built unevenly on any lot, mortgaged anywhere":
+        ("classic-nl", "building { even = no  may = yes }  mortgage { may = yes }"),
     "classic trades built groups, no jail cards": ("classic-us", "trade { built_groups = yes  jail_cards = no }"),
     "wonders without deed trades": ("wonders-se", "trade { deeds = no }"),
 }

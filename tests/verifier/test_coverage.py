@@ -21,17 +21,16 @@ from verifier.verify import proofs
 # The least each target's examples exercise, per category: ALL for every item (cards,
 # decided rules and actions, where the example language reaches them), else a count
 # measured when the examples were written (docs/verifier.md, "Example coverage").
-# Not reached, and why: `building.hotel_sale` and `building.shortage` (an example cannot
-# yet choose to sell a building or build a house); `end.sits_out` (only the game loop
+# Not reached, and why: `end.sits_out` (only the game loop
 # asks it; an example plays its turns itself); under `jackpot` the edition's examples
 # that pay the bank are left out, and the variant has too few of its own.
 ALL = "all"
 MINIMUMS: dict[str, dict[str, int | str]] = {
     "classic-nl": {"settings": 15, "decided": 6, "squares": ALL, "cards": ALL, "actions": ALL, "ends": ALL},
-    "classic-se": {"settings": 21, "decided": 6, "squares": ALL, "cards": ALL, "actions": ALL, "ends": ALL},
+    "classic-se": {"settings": 28, "decided": ALL, "squares": ALL, "cards": ALL, "actions": ALL, "ends": ALL},
     "classic-us": {"settings": 20, "decided": 6, "squares": ALL, "cards": ALL, "actions": ALL, "ends": ALL},
     "metropol-da": {"settings": 13, "decided": ALL, "squares": ALL, "cards": ALL, "actions": ALL, "ends": 1},
-    "wonders-se": {"settings": 20, "decided": 6, "squares": ALL, "cards": ALL, "actions": ALL, "ends": ALL},
+    "wonders-se": {"settings": 28, "decided": ALL, "squares": ALL, "cards": ALL, "actions": ALL, "ends": ALL},
     "classic-nl+deal-all": {"settings": 15, "decided": 6, "squares": ALL, "cards": ALL, "actions": ALL, "ends": ALL},
     "metropol-da+fewer-blocks": {"settings": 13, "decided": ALL, "squares": ALL, "cards": ALL, "actions": ALL,
                                  "ends": 1},
@@ -92,6 +91,19 @@ def test_a_setting_is_exercised_when_the_play_reads_it():
     assert "trade.jail_cards" not in rent.by["settings"]       # the manage window's menu is not the play
     assert "money.start" in fine.by["settings"] and "money.start" in rent.by["settings"]
     assert "jail.fine_timing" in fine.by["decided"] and "jail.fine_timing" not in rent.by["decided"]
+
+
+def test_a_guard_of_the_menu_is_exercised_by_an_example_that_asks_for_its_step():
+    """001 (Hus, Inteckningar): the manage window's menu is not the play, but a player who
+    asks to build (`builds houses`) sees only the houses `building.may` allows, refused or
+    not; an example that asks for nothing, or for another step, does not exercise it."""
+    ir = compiled("classic-se")
+    refused = measure(ir, examples_named(ir, "no_houses_on_half_a_group"))
+    mortgaged = measure(ir, examples_named(ir, "mortgage_a_deed"))
+    rent = measure(ir, examples_named(ir, "rent"))
+    assert "building.may" in refused.by["settings"] and "mortgage.may" not in refused.by["settings"]
+    assert "mortgage.may" in mortgaged.by["settings"] and "building.may" not in mortgaged.by["settings"]
+    assert "building.may" not in rent.by["settings"] and "mortgage.may" not in rent.by["settings"]
 
 
 def test_a_decided_rule_named_in_a_compiled_rule_is_exercised_when_it_runs():
@@ -160,15 +172,15 @@ def test_verify_json_carries_the_lists(tmp_path):
     coverage = json.loads(result.output)["editions"][0]["coverage"]
     assert coverage["cards"]["total"] == 32 and coverage["cards"]["covered"] == 32
     assert {"item": "chance:11", "example": "card_poor_tax"} in coverage["cards"]["exercised"]
-    assert {"item": "building.shortage", "what": "decide building.shortage = auction"} in \
-        coverage["decided"]["uncovered"]
-    assert coverage["examples"] == 48
+    assert {"item": "trade.jail_cards", "what": "trade.jail_cards"} in coverage["settings"]["uncovered"]
+    assert coverage["decided"]["uncovered"] == [] and coverage["examples"] == 53
 
 
 def test_verify_lists_what_is_not_exercised(tmp_path):
     """The terminal report's coverage line, and the uncovered items named under it."""
     result = CliRunner().invoke(main, ["verify", "classic-se", "--no-prove", "--examples", "1",
                                        "--traces", str(tmp_path)])
-    assert "example coverage (48 examples that hold): settings 26/35, decided rules 7/8, squares with effects " \
+    assert "example coverage (53 examples that hold): settings 28/35, decided rules 8/8, squares with effects " \
            "10/10, cards 32/32, end conditions 1/1" in result.output
-    assert "not exercised, decided rules: building.shortage" in result.output
+    assert "not exercised, settings: game.start," in result.output and "trade.jail_cards" in result.output
+    assert "not exercised, decided rules" not in result.output

@@ -239,25 +239,26 @@ class RulesMixin(Machine):
     def even_level(self, sq: int) -> Term:
         return T.ite(T.lt(0, self.field("hotels", sq)), self.edition.hotel_even_level, self.field("houses", sq))
 
-    def group_ready(self, p: int, g: int) -> Term:
-        ed = self.edition
-        if ed.group_kind[g] != 1:
-            return False
-        out = True
-        if ed.needs_complete:
-            out = T.and_(out, T.eq(self.group_counts(p, g), ed.group_size[g]))
-        if ed.blocked_by_mortgage:
-            out = T.and_(out, T.eq(self.group_mortgages(g), 0))
-        return out
+    def may(self, section: str, p: int, sq: int) -> Term:
+        """A holder's rule of the spec (`building.may`, `mortgage.may`) for `p` and its deed
+        `sq`, as the engine reads it (`RulesMixin.may`); true where the spec has none."""
+        rule = self.edition.ir["settings"].get(section, {}).get("may")
+        if rule is None:
+            return True
+        c = Ctx(p)
+        c.here = sq
+        return self.expr(rule, c)
 
     def can_build(self, p: int, sq: int, paid: bool = True) -> Term:
         ed, s = self.edition, self.state
         g = ed.group_of[sq]
         cs = [T.eq(s.owner[sq], p), T.eq(s.hotels[sq], 0), T.lt(s.houses[sq], ed.max_houses),
-              T.lt(0, s.bank_houses), T.not_(s.mortgaged[sq])]
+              T.lt(0, s.bank_houses)]
         if paid:
             cs.append(T.le(ed.house_cost[sq], s.cash[p]))
-        cs.append(self.group_ready(p, g))
+        if ed.group_kind[g] != 1:      # lots only
+            return False
+        cs.append(self.may("building", p, sq))
         if ed.even:
             level = s.houses[sq]
             cs.append(T.implies(T.lt(0, level),
@@ -268,7 +269,10 @@ class RulesMixin(Machine):
         ed, s = self.edition, self.state
         g = ed.group_of[sq]
         cs = [T.eq(s.owner[sq], p), T.lt(s.hotels[sq], ed.hotels_per_lot), T.lt(0, s.bank_hotels),
-              T.le(ed.houses_per_hotel, s.houses[sq]), T.le(ed.hotel_cost[sq], s.cash[p]), self.group_ready(p, g)]
+              T.le(ed.houses_per_hotel, s.houses[sq]), T.le(ed.hotel_cost[sq], s.cash[p])]
+        if ed.group_kind[g] != 1:      # lots only
+            return False
+        cs.append(self.may("building", p, sq))
         if ed.even:
             cs += [T.or_(T.lt(0, s.hotels[o]), T.le(ed.houses_per_hotel, s.houses[o])) for o in ed.group_squares[g]]
         return T.and_(*cs)
@@ -297,8 +301,7 @@ class RulesMixin(Machine):
         s = self.state
         if not self.edition.mortgages:
             return False
-        return T.and_(T.eq(s.owner[sq], p), T.not_(s.mortgaged[sq]),
-                      T.not_(self.group_built(self.edition.group_of[sq])))
+        return T.and_(T.eq(s.owner[sq], p), T.not_(s.mortgaged[sq]), self.may("mortgage", p, sq))
 
     def can_unmortgage(self, p: int, sq: int) -> Term:
         s = self.state

@@ -136,8 +136,10 @@ SECTIONS: dict[str, dict[str, Key]] = {
     # `lift`: what lifting a mortgage costs, paid to the bank; `transfer`: what the new holder
     # of a mortgaged deed pays the bank now to keep the mortgage (or else lifts it at once).
     # Both are amounts of the deed's printed numbers (`PRINTED_DEED_NAMES`). `may`: when a player
-    # may mortgage an unmortgaged deed they hold.
-    "mortgage": {"lift": Key("printed"), "transfer": Key("printed"), "may": Key("holder")},
+    # may mortgage an unmortgaged deed they hold; `may_lift`: when they may lift the mortgage of
+    # one (default: whenever they have the cash), before a roll or on receiving it.
+    "mortgage": {"lift": Key("printed"), "transfer": Key("printed"), "may": Key("holder"),
+                 "may_lift": Key("holder", required=False)},
     "trade": {
         "deeds": Key("bool"), "jail_cards": Key("bool"), "cash": Key("bool"), "built_groups": Key("bool"),
     },

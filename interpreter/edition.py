@@ -33,7 +33,7 @@ class Edition:
                  'stock_hotels', 'jail_square', 'jail_fine', 'jail_max_turns', 'fine_before_roll',
                  'doubles_exit_roll_again', 'auction_on_decline',
                  'decliner_may_bid', 'bid_within_cash', 'raises', 'auction_only', 'preempt',
-                 'max_houses', 'houses_per_hotel', 'hotels_per_lot', 'even', 'build_may', 'mortgage_may',
+                 'max_houses', 'houses_per_hotel', 'hotels_per_lot', 'even', 'build_may', 'mortgage_may', 'lift_may',
                  'shortage_auction',
                  'trade_deeds', 'trade_cards', 'trade_cash',
                  'trade_built_groups', 'bank_auctions_all', 'pay_with_deeds', 'debt_auction',
@@ -149,6 +149,7 @@ class Edition:
         # when a player may build on, and mortgage, a deed they hold (None: whenever the rest allows)
         self.build_may: Rule | None = comp.fn(building["may"], {}) if "may" in building else None
         self.mortgage_may: Rule | None = comp.fn(mortgage["may"], {}) if "may" in mortgage else None
+        self.lift_may: Rule | None = comp.fn(mortgage["may_lift"], {}) if "may_lift" in mortgage else None
         self.unmortgage_cost = self.printed_amounts(comp, mortgage.get("lift"))
         self.transfer_cost = self.printed_amounts(comp, mortgage.get("transfer"))
         # what the bank pays for buildings sold back

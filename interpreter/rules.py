@@ -326,8 +326,17 @@ class RulesMixin(GameParts):
             return False
         if paid and self.players[p].cash < ed.house_cost[sq]:
             return False
-        # (the spec's rule last: it is what costs most to ask, and most builds stop before it)
-        return ed.group_kind[ed.group_of[sq]] == 1 and (ed.build_may is None or self.may(ed.build_may, p, sq))
+        # (the spec's rule last: it is what costs most to ask, and most builds stop before it;
+        # `may`, written out: a build is checked twice an answer of the manage window)
+        if ed.group_kind[ed.group_of[sq]] != 1:
+            return False
+        may = ed.build_may
+        if may is None:
+            return True
+        c = self.holder_ctx
+        c.me = p
+        c.here = sq
+        return may(self, c)
 
     def can_build_hotel(self, p: int, sq: int) -> bool:
         ed, st = self.edition, self.state
@@ -369,12 +378,20 @@ class RulesMixin(GameParts):
 
     def can_mortgage(self, p: int, sq: int) -> bool:
         st, ed = self.state, self.edition
-        return ed.mortgages and st.owner[sq] == p and not st.mortgaged[sq] \
-            and (ed.mortgage_may is None or self.may(ed.mortgage_may, p, sq))
+        if not ed.mortgages or st.owner[sq] != p or st.mortgaged[sq]:
+            return False
+        may = ed.mortgage_may     # `may`, written out: raising money asks of every deed held
+        if may is None:
+            return True
+        c = self.holder_ctx
+        c.me = p
+        c.here = sq
+        return may(self, c)
 
     def can_unmortgage(self, p: int, sq: int) -> bool:
-        st = self.state
-        return st.owner[sq] == p and st.mortgaged[sq] and self.players[p].cash >= self.edition.unmortgage_cost[sq]
+        st, ed = self.state, self.edition
+        return st.owner[sq] == p and st.mortgaged[sq] and self.players[p].cash >= ed.unmortgage_cost[sq] \
+            and (ed.lift_may is None or self.may(ed.lift_may, p, sq))
 
     def build(self, p: int, sq: int, price: int | None = None) -> None:
         ed, st = self.edition, self.state
@@ -507,11 +524,11 @@ class RulesMixin(GameParts):
             self.ev({"type": "unmortgage", "seat": p, "square": sq})
 
     def received_mortgaged(self, q: int, sq: int) -> None:
-        """A mortgaged deed changed hands: the new holder lifts it now or pays the
-        transfer interest now and keeps the mortgage."""
+        """A mortgaged deed changed hands: the new holder lifts it now (where they may) or
+        pays the transfer interest now and keeps the mortgage."""
         ed = self.edition
         acts: list[A.Action] = [ed.KEEP_MORTGAGE[sq]]
-        if self.players[q].cash >= ed.unmortgage_cost[sq]:
+        if self.can_unmortgage(q, sq):
             acts.append(ed.UNMORTGAGE[sq])
         a = self.ask(q, acts)
         if type(a) is A.Unmortgage:

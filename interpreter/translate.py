@@ -159,6 +159,11 @@ def _destination(body: list, var: str) -> tuple[str, bool] | None:
     return None
 
 
+def _is(node: Node, kind: str, **fields: object) -> bool:
+    """Whether an IR node is an expression of `kind` with those fields."""
+    return node.get("expr") == kind and all(node.get(key) == value for key, value in fields.items())
+
+
 def _count(values: Iterable[object]) -> int:
     """How many of `values` hold, counted in C (`map`, `sum`): a generator resumes bytecode for
     every value, and wonders-se counts the squares at every landing (docs/speed.md)."""
@@ -467,6 +472,9 @@ class Compiler:
         fn, var = node["function"], node["var"]
         if fn not in self.AGGREGATES and fn != "filter":
             raise CompileError(f"unknown aggregate `{fn}`")
+        counted = self.group_count(node, env)
+        if counted is not None:
+            return False, counted
         over = self.source(self.expr(node["over"], env))
         first = self.loops + 1
         self.loops += 1
@@ -483,6 +491,33 @@ class Compiler:
         # is made whatever the values are)
         source = self.AGGREGATES[fn].format(f"[{body} for {local} in {over}]")
         return False, self.hoist(source, first, env)
+
+    def group_count(self, node: Node, env: Env) -> str | None:
+        """An aggregate over a deed's group (`all(d in here.group.deeds: ...)`) that reads
+        what the engine keeps counted per group, read from the count instead of walking the
+        deeds (the same value): every deed held by one party (`d.owner == P`,
+        `Game.group_counts`), any deed mortgaged (`group_mortgages`), every deed unbuilt
+        (`d.level == 0`, `group_built`). These are the classic rules' guards, asked at every
+        build and mortgage; None for any other aggregate."""
+        over, fn, body = node["over"], node["function"], node["body"]
+        if not (_is(over, "attr", name="deeds") and _is(over["subject"], "attr", name="group")):
+            return None
+        mine = {"expr": "var", "name": node["var"]}
+        group = self.source(self.expr(over["subject"], env))
+        if fn == "any" and _is(body, "attr", name="mortgaged", subject=mine):
+            return f"(g.group_mortgages[{group}] > 0)"
+        if not (fn == "all" and _is(body, "bin", operator="==")):
+            return None
+        left, right = body["left"], body["right"]
+        if _is(left, "attr", name="level", subject=mine) and _is(right, "int", value=0):
+            return f"(not g.group_built({group}))"
+        if _is(left, "attr", name="owner", subject=mine) and _is(right, "var") and right["name"] != node["var"]:
+            party = self.source(self.expr(right, env))          # a name: cheap to read twice
+            ed = self.edition
+            size, squares = self.source((True, ed.group_size)), self.source((True, ed.group_squares))
+            return (f"(g.group_counts[{party}][{group}] == {size}[{group}] if {party} >= 0 "
+                    f"else all([g.state.owner[x] == {party} for x in {squares}[{group}]]))")
+        return None
 
     def hoist(self, source: str, first: int, env: Env) -> str:
         """An aggregate inside another that reads none of the enclosing loops' names is the

@@ -288,6 +288,12 @@ def building_more(book: Booklet) -> str | None:
     return "written" if building_rest(book) is not None else None
 
 
+def lift_may(book: Booklet) -> str | None:
+    """`written` (a sentence says when a mortgage may be lifted) where `mortgage.may_lift` says so."""
+    may = book.setting("mortgage.may_lift")
+    return "written" if isinstance(may, Expr) and may != Bool(True) else None
+
+
 def mortgage_may(book: Booklet) -> str:
     """`mortgage.may` read: `unbuilt` (only with no buildings in the group, §1), `always`, or
     `written` (the condition in words)."""
@@ -314,6 +320,7 @@ READINGS: dict[str, Callable[[Booklet], Any]] = {"rules.rent_due": rent_due,
                                                     "rules.building_unmortgaged": building_unmortgaged,
                                                     "rules.building_rest": building_more,
                                                     "rules.mortgage_may": mortgage_may,
+                                                    "rules.lift_may": lift_may,
                                                     **amounts.READINGS}
 
 
@@ -321,7 +328,7 @@ READINGS: dict[str, Callable[[Booklet], Any]] = {"rules.rent_due": rent_due,
 # and the names the condition may read that the booklet calls by a noun of its own.
 WRITTEN = {"rent.due": ("rent.due", ("here", "owner")), "buy.may": ("buy.may", ("here",)),
            "auction": ("auction.on_decline", ("here",)), "building.may": ("building.may", ("here",)),
-           "mortgage": ("mortgage.may", ("here",))}
+           "mortgage": ("mortgage.may", ("here",)), "mortgage.may_lift": ("mortgage.may_lift", ("here",))}
 
 
 def condition_words(book: Booklet, key: str) -> dict[str, str]:
@@ -396,6 +403,7 @@ SECTIONS = (
                         Rule("trade.cash", by="trade.cash", needs=("mortgage",)),
                         Rule("trade.loans", by="trade.cash", needs=("!mortgage",)))),
     Section("mortgages", (Rule("mortgage", by="rules.mortgage_may"), Rule("mortgage.lift", by="rules.mortgage_lift"),
+                          Rule("mortgage.may_lift", by="rules.lift_may"),
                           Rule("mortgage.transfer", by="rules.mortgage_transfer")),
             needs=("mortgage",)),
     Section("bankruptcy", (Rule("debt.pay_with_deeds", by="debt.pay_with_deeds"),

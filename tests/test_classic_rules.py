@@ -250,10 +250,13 @@ def test_what_the_bank_pays_for_buildings_is_the_specs(tmp_path):
     assert failed(ir) == ["sell_houses"]
 
 
-# A house rule: a player in jail may not build.
+# A house rule: a player in jail may not build, nor lift a mortgage.
 NO_BUILDING_IN_JAIL = """
 building {
   may = all(d in here.group.deeds: d.owner == me) and not any(d in here.group.deeds: d.mortgaged) and not me.in_jail
+}
+mortgage {
+  may_lift = not me.in_jail
 }
 """
 
@@ -267,26 +270,38 @@ example jailed_builder "A player in jail may not build (a house rule)" {
   turn anna builds houses and rolls 1 2   # a failed try at a double: still in jail
   expect houses(anna) == 0 and anna.in_jail
 }
+
+example jailed_lifter "A player in jail may not lift a mortgage (a house rule)" {
+  players anna, bo
+  give station_1 to anna
+  mortgage station_1
+  jail anna
+  turn anna rolls 1 2 and lifts           # a failed try at a double: still in jail
+  expect count(d in anna.deeds: d.mortgaged) == 1 and anna.cash == 30000
+}
 """
 
 
 def test_who_may_build_is_the_specs(tmp_path):
     """§1 houses (SE 001 "Hus": "När du väl äger alla egendomarna i en färggrupp kan du köpa
     hus", "Du får inte bygga några hus om någon av tomterna i samma färggrupp är intecknad"):
-    when a player may build is `building.may`. A child where a player in jail may not build
-    needs no Python: its example passes on it and fails on the parent, where anna builds
-    before her try at a double; the booklet says the classic parts by their sentences, the
-    new part in words, and no longer that a prisoner may build."""
+    when a player may build is `building.may`, and when they may lift a mortgage
+    `mortgage.may_lift` (001 "Inteckningar": whenever they pay it back). A child where a
+    player in jail may do neither needs no Python: its examples pass on it and fail on the
+    parent, where anna builds, and lifts, before her try at a double; the booklet says the
+    classic parts by their sentences, the new parts in words, and no longer that a prisoner
+    may build."""
     ir = edition(tmp_path, "jailed", "classic-se", NO_BUILDING_IN_JAIL + JAILED_BUILDER)
     assert failed(ir) == []
-    assert failed(edition(tmp_path, "plain", "classic-se", JAILED_BUILDER)) == ["jailed_builder"]
+    assert failed(edition(tmp_path, "plain", "classic-se", JAILED_BUILDER)) == ["jailed_builder", "jailed_lifter"]
     page = rules_page(tmp_path, "classic-se", NO_BUILDING_IN_JAIL)
     assert "When you own every lot of a colour group, you may buy houses" in page
     assert "You cannot build while any lot of the group is mortgaged." in page
     assert "You may build on a lot only when you are not in jail." in page
     assert "In jail you still collect rent, and you may trade." in page
+    assert "You may lift a mortgage only when you are not in jail." in page
     parent = rules_page(tmp_path, "classic-se")
-    assert "You may build on a lot only when" not in parent
+    assert "You may build on a lot only when" not in parent and "You may lift a mortgage only" not in parent
     assert "In jail you still collect rent, and you may trade and build." in parent
 
 

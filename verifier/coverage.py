@@ -65,7 +65,8 @@ READ_INTO: dict[str, tuple[str, ...]] = {
     "debt_auction": ("debt.auction_deeds",),
 }
 # The settings the engine reads as compiled rules (the wrapped functions below name them).
-RULE_SETTINGS = ("rent.due", "buy.may", "building.may", "mortgage.may", "end.over", "end.sits_out", "end.score")
+RULE_SETTINGS = ("rent.due", "buy.may", "building.may", "mortgage.may", "mortgage.may_lift", "end.over", "end.sits_out",
+                 "end.score")
 
 
 @dataclass
@@ -104,7 +105,7 @@ class _Watch:
 
 # The rules that decide whether a step on a deed is on the menu, by the step's kind.
 GUARDED_BY = {actions.Build: ("settings", "building.may"), actions.BuildHotel: ("settings", "building.may"),
-              actions.Mortgage: ("settings", "mortgage.may")}
+              actions.Mortgage: ("settings", "mortgage.may"), actions.Unmortgage: ("settings", "mortgage.may_lift")}
 
 
 class _WatchedGame(Game):
@@ -183,6 +184,8 @@ class _Watched(Edition):
                                                             ("settings", "building.may")))
         self.mortgage_may = self.wrap(self.mortgage_may, named.of(self.settings.get("mortgage", {}).get("may"),
                                                                   ("settings", "mortgage.may")))
+        self.lift_may = self.wrap(self.lift_may, named.of(self.settings.get("mortgage", {}).get("may_lift"),
+                                                          ("settings", "mortgage.may_lift")))
         self.end_over = self.wrap(self.end_over, named.of(end.get("over")), named.of(None, ("ends", "end.over")))
         self.sits_out = self.wrap(self.sits_out, named.of(_formula(ir, end.get("sits_out"))),
                                   named.of(None, ("ends", "end.sits_out")))

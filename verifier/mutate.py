@@ -62,7 +62,8 @@ SETTING_LIMITS = [("bank", "houses"), ("bank", "hotels"), ("building", "houses_p
 # the heuristic player reads it too, to choose, not as a rule): a mutant of it is equivalent when Z3
 # shows that action unchanged from every state the original's invariants and lemmas allow.
 GUARD_ONLY = {("building", "hotels_per_lot"): "build_hotel"}
-SETTING_GUARDS = [("rent", "due"), ("buy", "may"), ("auction", "on_decline"), ("building", "may"), ("mortgage", "may")]
+SETTING_GUARDS = [("rent", "due"), ("buy", "may"), ("auction", "on_decline"), ("building", "may"), ("mortgage", "may"),
+                  ("mortgage", "may_lift")]
 # The amounts a rule charges (`mortgage.lift`, `building.sell_house`, ...): read where a mortgage
 # is lifted, a mortgaged deed changes hands and a building is sold back (trades, raising money,
 # bankruptcy), so each touches every action.

@@ -310,7 +310,8 @@ class Heuristic:
         unmortgage = None
         for g in plan.lift:
             for square in edition.group_squares[g]:
-                if owner[square] == seat and mortgaged[square] and cash - edition.unmortgage_cost[square] > self.rich:
+                if owner[square] == seat and mortgaged[square] and cash - edition.unmortgage_cost[square] > self.rich \
+                        and game.can_unmortgage(seat, square):
                     if unmortgage is None or square < unmortgage:
                         unmortgage = square
                     break
@@ -484,6 +485,7 @@ class Heuristic:
     def raise_money(self, game: Game, seat: int, actions: Offered) -> Action:
         edition = self.edition
         counts = game.group_counts[seat]
+        houses, hotels = game.state.houses, game.state.hotels
 
         def rank(a):
             if type(a) is AuctionDeed:        # the deed that breaks no group of mine first
@@ -491,6 +493,8 @@ class Heuristic:
                 return (counts[g] == edition.group_size[g], self.value[a.square], a.square)
             kind = type(a)
             if kind is Mortgage:
+                if houses[a.square] or hotels[a.square]:    # a built lot (where the rules allow it): last
+                    return (2.5, edition.mortgage_value[a.square])
                 g = edition.group_of[a.square]
                 whole = counts[g] == edition.group_size[g]
                 return (0 if not whole else 2, edition.mortgage_value[a.square])
@@ -504,30 +508,20 @@ class Heuristic:
     def raise_fast(self, game: Game, seat: int, owed: int, creditor: int, refused: set[int]) -> Action | None:
         """`raise_money` without the list: the same pick (None when nothing is legal), rank
         by rank: the cheapest mortgage outside my whole groups, else a building sold (the
-        lowest square first), else the cheapest mortgage in a whole group, else the
-        cheapest deed handed over. Ties go to the lowest square, as in `raise_money`."""
+        lowest square first), else the cheapest mortgage in a whole group, else the cheapest
+        mortgage of a built lot (where the rules allow one), else the cheapest deed handed
+        over. Ties go to the lowest square, as in `raise_money`. Only the deeds of a rank that
+        could win are asked whether the rules allow their mortgage (`can_mortgage`)."""
         if game is not self.game:
             self._setup(game)
         edition = self.edition
         if edition.debt_auction:           # deeds are only auctioned: few choices, pick from the list
             actions = game.raise_actions(seat, creditor, owed, refused)
             return self.raise_money(game, seat, actions) if actions else None
-        mortgages = edition.mortgages      # a game without mortgages raises money otherwise
         state = game.state
-        houses, hotels, mortgaged = state.houses, state.hotels, state.mortgaged
-        counts, group_of, group_size = game.group_counts[seat], edition.group_of, edition.group_size
-        value = edition.mortgage_value
+        houses, hotels = state.houses, state.hotels
         mine = game.holdings[seat]
-        cheapest = whole = None       # my cheapest mortgage outside, and inside, my whole groups
-        for square in mine:
-            if not mortgages or mortgaged[square]:      # (what may be mortgaged is the rules': `can_mortgage`)
-                continue
-            g = group_of[square]
-            if counts[g] != group_size[g]:
-                if (cheapest is None or value[square] < value[cheapest]) and game.can_mortgage(seat, square):
-                    cheapest = square
-            elif (whole is None or value[square] < value[whole]) and game.can_mortgage(seat, square):
-                whole = square
+        cheapest, whole = self._cheapest_mortgages(game, seat) if edition.mortgages else (None, None)
         if cheapest is not None:
             return edition.MORTGAGE[cheapest]
         for square in mine:
@@ -538,9 +532,36 @@ class Heuristic:
                     return edition.DOWNGRADE[square]
         if whole is not None:
             return edition.MORTGAGE[whole]
+        built = None
+        value = edition.mortgage_value
+        for square in mine if edition.mortgages else ():
+            if (houses[square] or hotels[square]) and (built is None or value[square] < value[built]) \
+                    and game.can_mortgage(seat, square):
+                built = square
+        if built is not None:
+            return edition.MORTGAGE[built]
         if edition.pay_with_deeds and creditor >= 0:
             return self._cheapest_deed(game, seat, owed, creditor, refused)
         return None
+
+    def _cheapest_mortgages(self, game: Game, seat: int) -> tuple[int | None, int | None]:
+        """My cheapest unbuilt deed the rules let me mortgage outside my whole groups, and
+        inside them (None: none); the lowest square on a tie."""
+        state, edition = game.state, self.edition
+        houses, hotels, mortgaged = state.houses, state.hotels, state.mortgaged
+        counts, group_of, group_size = game.group_counts[seat], edition.group_of, edition.group_size
+        value = edition.mortgage_value
+        cheapest = whole = None
+        for square in game.holdings[seat]:
+            if mortgaged[square] or houses[square] or hotels[square]:     # a built lot: the last resort
+                continue
+            g = group_of[square]
+            if counts[g] != group_size[g]:
+                if (cheapest is None or value[square] < value[cheapest]) and game.can_mortgage(seat, square):
+                    cheapest = square
+            elif (whole is None or value[square] < value[whole]) and game.can_mortgage(seat, square):
+                whole = square
+        return cheapest, whole
 
     def _cheapest_deed(self, game: Game, seat: int, owed: int, creditor: int, refused: set[int]) -> GiveDeed | None:
         """My deed worth least that the creditor may take for the debt (the lowest square on a tie)."""

@@ -239,10 +239,11 @@ class RulesMixin(Machine):
     def even_level(self, sq: int) -> Term:
         return T.ite(T.lt(0, self.field("hotels", sq)), self.edition.hotel_even_level, self.field("houses", sq))
 
-    def may(self, section: str, p: int, sq: int) -> Term:
-        """A holder's rule of the spec (`building.may`, `mortgage.may`) for `p` and its deed
-        `sq`, as the engine reads it (`RulesMixin.may`); true where the spec has none."""
-        rule = self.edition.ir["settings"].get(section, {}).get("may")
+    def may(self, section: str, p: int, sq: int, key: str = "may") -> Term:
+        """A holder's rule of the spec (`building.may`, `mortgage.may`, `mortgage.may_lift`) for
+        `p` and its deed `sq`, as the engine reads it (`RulesMixin.may`); true where the spec
+        has none."""
+        rule = self.edition.ir["settings"].get(section, {}).get(key)
         if rule is None:
             return True
         c = Ctx(p)
@@ -305,7 +306,8 @@ class RulesMixin(Machine):
 
     def can_unmortgage(self, p: int, sq: int) -> Term:
         s = self.state
-        return T.and_(T.eq(s.owner[sq], p), s.mortgaged[sq], T.le(self.edition.unmortgage_cost[sq], s.cash[p]))
+        return T.and_(T.eq(s.owner[sq], p), s.mortgaged[sq], T.le(self.edition.unmortgage_cost[sq], s.cash[p]),
+                      self.may("mortgage", p, sq, "may_lift"))
 
     def build(self, p: int, sq: int, price: Term = None) -> None:
         ed, s = self.edition, self.state
@@ -395,7 +397,7 @@ class RulesMixin(Machine):
         """A mortgaged deed changed hands: the new holder lifts it now (if the cash allows)
         or pays the transfer interest now and keeps the mortgage."""
         ed, s = self.edition, self.state
-        can = T.le(ed.unmortgage_cost[sq], s.cash[q])
+        can = T.and_(T.le(ed.unmortgage_cost[sq], s.cash[q]), self.may("mortgage", q, sq, "may_lift"))
         lift = self.choice("lift", [False, True] if can is not False else [False], seat=q)
         self.assume(T.implies(lift, can))
         self.fork(lift, lambda: self.unmortgage(q, sq),

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -159,6 +159,17 @@ def _destination(body: list, var: str) -> tuple[str, bool] | None:
     return None
 
 
+def _nodes(node: Any) -> Iterator[dict]:
+    """Every IR node inside `node`, itself first."""
+    if isinstance(node, dict):
+        yield node
+        for value in node.values():
+            yield from _nodes(value)
+    elif isinstance(node, list):
+        for item in node:
+            yield from _nodes(item)
+
+
 def _is(node: Node, kind: str, **fields: object) -> bool:
     """Whether an IR node is an expression of `kind` with those fields."""
     return node.get("expr") == kind and all(node.get(key) == value for key, value in fields.items())
@@ -292,7 +303,6 @@ class Compiler:
         "rent": "c.rent",
         "roll": "g.ctx_roll(c)",
         "players": "g.seats",
-        "squares": "g.edition.all_squares",
         "pots": "g.edition.pot_parties",
         "rounds": "g.state.rounds",
         "over": "(g.state.over or g.ending)",
@@ -320,7 +330,7 @@ class Compiler:
             return False, self.STATE_NAMES[name]
         ed = self.edition
         sets = {"deeds": ed.deeds, "groups": list(range(len(ed.groups))), "decks": list(range(len(ed.decks))),
-                "board_size": ed.n}
+                "board_size": ed.n, "squares": ed.all_squares}
         if name in sets:
             return True, sets[name]
         raise CompileError(f"unknown name `{name}`")
@@ -381,6 +391,8 @@ class Compiler:
         if name in self.CITY_ATTRS:                        # an area's place, a square's areas and marks
             return False, f"{self.source((True, getattr(ed, self.CITY_ATTRS[name])))}[{of}]"
         if name == "kind":                                 # only a square has a kind
+            if subject[0] and type(subject[1]) is int:     # a known square's
+                return True, ed.kind_names[subject[1]]
             return False, f"{self.source((True, ed.kind_names))}[{of}]"
         kind = self.kind(node["subject"], env)
         tables: dict[str, list[int] | list[list[int]]]
@@ -475,6 +487,9 @@ class Compiler:
         counted = self.group_count(node, env)
         if counted is not None:
             return False, counted
+        folded = self.folded(node, env)
+        if folded is not None:
+            return folded
         over = self.source(self.expr(node["over"], env))
         first = self.loops + 1
         self.loops += 1
@@ -491,6 +506,29 @@ class Compiler:
         # is made whatever the values are)
         source = self.AGGREGATES[fn].format(f"[{body} for {local} in {over}]")
         return False, self.hoist(source, first, env)
+
+    FOLDS: dict[str, Callable[[list], Any]] = {
+        "sum": sum, "count": _count, "max": lambda values: max(values, default=0),
+        "min": lambda values: min(values, default=0), "any": any, "all": all}
+
+    def folded(self, node: Node, env: Env) -> Compiled | None:
+        """An aggregate over a constant set whose body is a constant for every element (`count(s
+        in squares: s.kind == lot)`: the edition's tables), worked out once, here; None for
+        any other. A body with an aggregate or a call inside is not tried."""
+        over = self.expr(node["over"], env)
+        if not over[0] or node["function"] not in self.FOLDS or \
+                any(inner.get("expr") in ("agg", "call") for inner in _nodes(node["body"])):
+            return None
+        values = []
+        for element in over[1]:
+            try:
+                value = self.expr(node["body"], {**env, node["var"]: (True, element)})
+            except CompileError:          # an attribute read as another kind's: not a constant
+                return None
+            if not value[0]:
+                return None
+            values.append(value[1])
+        return True, self.FOLDS[node["function"]](values)
 
     def group_count(self, node: Node, env: Env) -> str | None:
         """An aggregate over a deed's group (`all(d in here.group.deeds: ...)`) that reads

@@ -12,7 +12,7 @@ from .state import POT0
 from .translate import CompileError, Compiler
 
 if TYPE_CHECKING:
-    from .translate import Env, Rule
+    from .translate import Env, HolderRule, Rule
 
 KIND_NONE, KIND_LOT, KIND_STATION, KIND_UTILITY = 0, 1, 2, 3
 KINDS = {"square": KIND_NONE, "lot": KIND_LOT, "station": KIND_STATION, "utility": KIND_UTILITY}
@@ -147,9 +147,9 @@ class Edition:
         mortgage = settings.get("mortgage", {})
         building = settings.get("building", {})
         # when a player may build on, and mortgage, a deed they hold (None: whenever the rest allows)
-        self.build_may: Rule | None = comp.fn(building["may"], {}) if "may" in building else None
-        self.mortgage_may: Rule | None = comp.fn(mortgage["may"], {}) if "may" in mortgage else None
-        self.lift_may: Rule | None = comp.fn(mortgage["may_lift"], {}) if "may_lift" in mortgage else None
+        self.build_may: HolderRule | None = comp.holder(building["may"]) if "may" in building else None
+        self.mortgage_may: HolderRule | None = comp.holder(mortgage["may"]) if "may" in mortgage else None
+        self.lift_may: HolderRule | None = comp.holder(mortgage["may_lift"]) if "may_lift" in mortgage else None
         self.unmortgage_cost = self.printed_amounts(comp, mortgage.get("lift"))
         self.transfer_cost = self.printed_amounts(comp, mortgage.get("transfer"))
         # what the bank pays for buildings sold back

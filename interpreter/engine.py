@@ -65,7 +65,7 @@ class Game(RulesMixin, EffectsMixin):
     # replaced on one game (the symbolic replay moves without landing).
     __slots__ = ("edition", "strategies", "rng", "random", "log_on", "events", "checker", "dice_source", "halt",
                  "ending", "bankruptcies", "pending", "proposer", "cur", "final_scores", "max_rounds",
-                 "shortcuts", "move_ctx", "holder_ctx", "state", "players", "seats",
+                 "shortcuts", "move_ctx", "state", "players", "seats",
                  "holdings", "group_counts", "group_mortgages", "holders", "moves", "trail")
 
     def __init__(self, edition: Edition, strategies: list[Strategy], names: list[str], seed: int,
@@ -90,7 +90,6 @@ class Game(RulesMixin, EffectsMixin):
         self.max_rounds = edition.turn_cap if max_turns is None else max_turns
         self.shortcuts = Shortcuts(strategies)
         self.move_ctx = Ctx()        # the context of each move by the dice, made anew by `again`
-        self.holder_ctx = Ctx()      # `me` and `here` of a holder's rule (`RulesMixin.may`)
         self.moves = 0               # landings and card draws this turn (bounded: errors.LIMIT)
         self.trail: list[str] = []   # the last of them near the limit (`looping`)
         if state is None:

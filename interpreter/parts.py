@@ -55,7 +55,6 @@ class GameParts:
     max_rounds: int | None
     shortcuts: Shortcuts      # the strategies' fast paths (shortcuts.py)
     move_ctx: Ctx
-    holder_ctx: Ctx
     state: GameState
     players: list[Player]
     seats: list[int]

@@ -6,16 +6,13 @@ from __future__ import annotations
 import bisect
 from collections.abc import Callable
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from . import actions as A
 from .errors import GOES_WRONG, LARGEST_PAYMENT, RuleError
 from .parts import GameParts
 from .state import BANK, POT0, Player
 from .translate import Ctx
-
-if TYPE_CHECKING:
-    from .translate import Rule
 
 NOBODY = Player(seat=BANK, strategy="bank")   # what a party's player attributes read for the bank
 
@@ -305,14 +302,6 @@ class RulesMixin(GameParts):
         """The `level` of a lot: its houses, or `max_houses + 1` with a hotel."""
         return self.edition.hotel_level if self.state.hotels[sq] else self.state.houses[sq]
 
-    def may(self, rule: Rule, p: int, sq: int) -> bool:
-        """A holder's rule (`building.may`, `mortgage.may`) for `p` and its deed `sq`, read in a
-        context of its own: a guard is asked while a move's names are bound (raising rent)."""
-        c = self.holder_ctx
-        c.me = p
-        c.here = sq
-        return rule(self, c)
-
     def can_build(self, p: int, sq: int, paid: bool = True) -> bool:
         ed, st = self.edition, self.state
         houses, hotels = st.houses, st.hotels
@@ -326,17 +315,11 @@ class RulesMixin(GameParts):
             return False
         if paid and self.players[p].cash < ed.house_cost[sq]:
             return False
-        # (the spec's rule last: it is what costs most to ask, and most builds stop before it;
-        # `may`, written out: a build is checked twice an answer of the manage window)
+        # (the spec's rule last: it is what costs most to ask, and most builds stop before it)
         if ed.group_kind[ed.group_of[sq]] != 1:
             return False
         may = ed.build_may
-        if may is None:
-            return True
-        c = self.holder_ctx
-        c.me = p
-        c.here = sq
-        return may(self, c)
+        return may is None or may(self, p, sq)
 
     def can_build_hotel(self, p: int, sq: int) -> bool:
         ed, st = self.edition, self.state
@@ -351,7 +334,7 @@ class RulesMixin(GameParts):
             for s in ed.group_squares[g]:
                 if not st.hotels[s] and st.houses[s] < ed.houses_per_hotel:
                     return False
-        return ed.build_may is None or self.may(ed.build_may, p, sq)
+        return ed.build_may is None or ed.build_may(self, p, sq)
 
     def can_sell(self, p: int, sq: int) -> bool:
         ed, st = self.edition, self.state
@@ -380,18 +363,13 @@ class RulesMixin(GameParts):
         st, ed = self.state, self.edition
         if not ed.mortgages or st.owner[sq] != p or st.mortgaged[sq]:
             return False
-        may = ed.mortgage_may     # `may`, written out: raising money asks of every deed held
-        if may is None:
-            return True
-        c = self.holder_ctx
-        c.me = p
-        c.here = sq
-        return may(self, c)
+        may = ed.mortgage_may
+        return may is None or may(self, p, sq)
 
     def can_unmortgage(self, p: int, sq: int) -> bool:
         st, ed = self.state, self.edition
         return st.owner[sq] == p and st.mortgaged[sq] and self.players[p].cash >= ed.unmortgage_cost[sq] \
-            and (ed.lift_may is None or self.may(ed.lift_may, p, sq))
+            and (ed.lift_may is None or ed.lift_may(self, p, sq))
 
     def build(self, p: int, sq: int, price: int | None = None) -> None:
         ed, st = self.edition, self.state

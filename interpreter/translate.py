@@ -35,6 +35,8 @@ if TYPE_CHECKING:
 
     Rule = Callable[[GameParts, "Ctx"], Any]
     """A compiled expression or statement: `f(game, ctx)`."""
+    HolderRule = Callable[[GameParts, int, int], Any]
+    """A holder's rule compiled: `f(game, me, here)` (`Compiler.holder`)."""
     Hook = tuple[str, Rule | None, Rule | None, frozenset[str]]
     """A compiled hook: (its variable, its condition, its body, the ways it fires on)."""
     Option = tuple[str, Rule | None, Rule]
@@ -213,6 +215,19 @@ class Compiler:
         outer, self.hoisted = self.hoisted, []
         try:
             return self.function(self.expr(node, env))
+        finally:
+            self.hoisted = outer
+
+    def holder(self, node: Node) -> HolderRule:
+        """A holder's rule (`building.may`, `mortgage.may`, ...) as a function `f(game, me,
+        here)`: the player and the deed are its arguments, not a context's fields (the engine
+        asks it of every deed a player may build on or mortgage)."""
+        outer, self.hoisted = self.hoisted, []
+        try:
+            const, value = compiled = self.expr(node, {"me": (False, "me"), "here": (False, "here")})
+            if const:
+                return lambda g, me, here: value
+            return eval(f"lambda g, me, here: {self._joined(compiled)}", self.names)
         finally:
             self.hoisted = outer
 

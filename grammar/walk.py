@@ -11,7 +11,7 @@ def rule_nodes(ir: dict) -> Iterator[dict]:
     included, in the IR's order. The worked examples are left out: they are not rules,
     and what an expectation reads must not change what the rules are taken to read."""
     for root in _roots(ir):
-        yield from _inside(root)
+        yield from nodes_in(root)
 
 
 def _roots(ir: dict) -> Iterator[dict | list | None]:
@@ -36,15 +36,15 @@ def _roots(ir: dict) -> Iterator[dict | list | None]:
         yield from (action["over"], action["allowed"], action["required"], action["effect"])
 
 
-def _inside(part: object) -> Iterator[dict]:
+def nodes_in(part: object) -> Iterator[dict]:
     """The nodes in `part` (a node, a list of statements, a `choose` option, or None): inside
     a node every key is the IR's own, so each dict below it is a node or an option."""
     if isinstance(part, list):
         for item in part:
-            yield from _inside(item)
+            yield from nodes_in(item)
     elif isinstance(part, dict):
         if "expr" in part or "stmt" in part:
             yield part
         for value in part.values():
             if isinstance(value, (dict, list)):
-                yield from _inside(value)
+                yield from nodes_in(value)

@@ -20,9 +20,11 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
+
+from grammar.walk import nodes_in
 
 from . import actions as A
 from .errors import RuleError
@@ -159,17 +161,6 @@ def _destination(body: list, var: str) -> tuple[str, bool] | None:
     if first.get("stmt") == "move_by" and first.get("steps") == chosen:
         return "by", True
     return None
-
-
-def _nodes(node: Any) -> Iterator[dict]:
-    """Every IR node inside `node`, itself first."""
-    if isinstance(node, dict):
-        yield node
-        for value in node.values():
-            yield from _nodes(value)
-    elif isinstance(node, list):
-        for item in node:
-            yield from _nodes(item)
 
 
 def _is(node: Node, kind: str, **fields: object) -> bool:
@@ -532,7 +523,7 @@ class Compiler:
         any other. A body with an aggregate or a call inside is not tried."""
         over = self.expr(node["over"], env)
         if not over[0] or node["function"] not in self.FOLDS or \
-                any(inner.get("expr") in ("agg", "call") for inner in _nodes(node["body"])):
+                any(inner.get("expr") in ("agg", "call") for inner in nodes_in(node["body"])):
             return None
         values = []
         for element in over[1]:

@@ -241,7 +241,7 @@ class RulesMixin(Machine):
 
     def may(self, section: str, p: int, sq: int, key: str = "may") -> Term:
         """A holder's rule of the spec (`building.may`, `mortgage.may`, `mortgage.may_lift`) for
-        `p` and its deed `sq`, as the engine reads it (`RulesMixin.may`); true where the spec
+        `p` and its deed `sq`, as the engine reads it (`Compiler.holder`); true where the spec
         has none."""
         rule = self.edition.ir["settings"].get(section, {}).get(key)
         if rule is None:
